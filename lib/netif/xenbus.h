@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The xenbus conventions both ends of a device follow in xenstore: each end
+ * publishes its XenbusState in "<dir>/state" and watches the other's.
+ * Feature keys and the per-end state machines live in xenbus_back.c and
+ * xenbus_front.c.
+ */
+
+#ifndef NETIF_XENBUS_H
+#define NETIF_XENBUS_H
+
+#include <stdbool.h>
+
+#include <xen/io/xenbus.h>
+
+#include "xa.h"
+
+#define XENBUS_PATH_MAX 256
+
+const char *xenbus_state_name(enum xenbus_state state);
+
+/*
+ * The state published in "<dir>/state"; XenbusStateUnknown when the key is
+ * absent, unreadable or not a valid state (a peer may write anything).
+ */
+enum xenbus_state xenbus_read_state(struct xa_handle *h, const char *dir);
+
+/* Publish our state in "<dir>/state". */
+bool xenbus_switch_state(struct xa_handle *h, const char *dir,
+			 enum xenbus_state state);
+
+/* Read "<dir>/<key>" as an unsigned integer; @def when absent. */
+unsigned long xenbus_read_feature(struct xa_handle *h, const char *dir,
+				  const char *key, unsigned long def);
+
+#endif /* NETIF_XENBUS_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The simulated hypervisor's own API, beside the xa_* interface it
+ * provides: what the toolstack (xl/libxl on real Xen) does, and what a test
+ * reads to check that nothing was left behind.
+ *
+ * An instance is a named shared-memory segment (/dev/shm/xsim-<name>) that
+ * holds the domains' grant tables, event channels, xenstore and the pages
+ * that frontends share. Any process that opens it, through xa_open() or the
+ * functions below, sees the same hypervisor state. It is created by the
+ * first opener and lives until xsim_instance_destroy().
+ */
+
+#ifndef XSIM_H
+#define XSIM_H
+
+#include <stdint.h>
+
+#include <xen/xen.h>
+
+/* Remove the instance's shared memory (handles already open keep it). */
+int xsim_instance_destroy(const char *instance);
+
+/*
+ * The toolstack's part of "xl create" with a vif, as libxl does it: the
+ * frontend domain exists, /local/domain/<frontend>/device/vif/<handle>/ and
+ * /local/domain/<backend>/backend/vif/<frontend>/<handle>/ hold the keys of
+ * a fresh vif (state 1, mac, handle, frontend/backend links, mtu, online)
+ * with the permissions libxl gives them (each end owns its directory, the
+ * other end may read it). Does nothing if the vif is already there.
+ * @mac: "xx:xx:xx:xx:xx:xx". Returns 0 or -1 with errno set.
+ */
+int xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
+		  unsigned int handle, const char *mac);
+/* "xl network-detach": remove both directories. */
+int xsim_vif_unplug(const char *instance, domid_t backend, domid_t frontend,
+		    unsigned int handle);
+
+/* What a domain holds in the simulated hypervisor, for leak checks. */
+struct xsim_usage {
+	uint32_t grants;	/* grant entries it offers (shared pages) */
+	uint32_t maps;		/* foreign pages it has mapped */
+	uint32_t ports;		/* event channel ports not free */
+	uint32_t watches;	/* xenstore watches registered */
+};
+int xsim_domain_usage(const char *instance, domid_t domid,
+		      struct xsim_usage *usage);
+
+#endif /* XSIM_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Xen access: the one interface through which both PMDs reach the
+ * hypervisor. It covers grant tables (map, unmap, batched copy), grant
+ * sharing (what a frontend offers its backend), event channels and
+ * xenstore, with the semantics of Xen's own libraries (libxengnttab,
+ * libxengntshr, libxenevtchn, libxenstore), whose types it reuses.
+ *
+ * Two providers implement it: real Xen (xa_xen.c) and a simulated
+ * hypervisor in shared memory (sim/), chosen per handle at open time.
+ * A handle is one domain's view: the domain it acts as, plus its
+ * connections to each service. Functions report failure like the Xen
+ * libraries do: NULL or -1 with errno set, and per-segment GNTST_* status
+ * for grant copies.
+ *
+ * Thread safety: xa_gnt_copy() and xa_evtchn_notify() may be called from a
+ * data-plane lcore while the control thread uses the other functions of the
+ * same handle; everything else belongs to one thread at a time.
+ */
+
+#ifndef XA_H
+#define XA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xen/xen.h>
+#include <xen/grant_table.h>
+#include <xen/event_channel.h>
+#include <xengnttab.h>
+#include <xenstore.h>
+
+#define XA_PAGE_SIZE 4096u
+
+enum xa_provider {
+	XA_PROVIDER_XEN,	/* libxengnttab/-gntshr/-evtchn/-store */
+	XA_PROVIDER_SIM,	/* simulated hypervisor in shared memory */
+};
+
+struct xa_open_args {
+	enum xa_provider provider;
+	/* Simulator only: the instance (shared memory segment) to join. */
+	const char *sim_instance;
+	/* Simulator only: the domain this handle acts as (0 is privileged). */
+	domid_t sim_domid;
+};
+
+struct xa_handle;
+
+/* Name of a provider as used in devargs ("xen", "sim"). */
+const char *xa_provider_name(enum xa_provider provider);
+/* Parse "xen" or "sim"; -1 if neither. */
+int xa_provider_parse(const char *name, enum xa_provider *provider);
+/* The default: real Xen where /dev/xen exists, otherwise the simulator. */
+enum xa_provider xa_provider_default(void);
+
+struct xa_handle *xa_open(const struct xa_open_args *args);
+void xa_close(struct xa_handle *h);
+/* The domain this handle acts as. */
+domid_t xa_domid(const struct xa_handle *h);
+
+/*
+ * Grant tables, as a backend uses them. Map @count grants of @domid into
+ * one contiguous range; @writable selects PROT_READ|PROT_WRITE.
+ */
+void *xa_gnt_map(struct xa_handle *h, domid_t domid, uint32_t count,
+		 const grant_ref_t *refs, bool writable);
+int xa_gnt_unmap(struct xa_handle *h, void *addr, uint32_t count);
+/*
+ * Batched grant copy. Returns 0 when the batch was submitted; each
+ * segment's status must still be checked (GNTST_okay or a GNTST_* error).
+ */
+int xa_gnt_copy(struct xa_handle *h, uint32_t count,
+		xengnttab_grant_copy_segment_t *segs);
+
+/*
+ * Grant sharing, as a frontend uses it: @count new zeroed pages granted to
+ * @domid, mapped contiguously here; their references are written to @refs.
+ */
+void *xa_gnt_share(struct xa_handle *h, domid_t domid, uint32_t count,
+		   grant_ref_t *refs, bool writable);
+int xa_gnt_unshare(struct xa_handle *h, void *addr, uint32_t count);
+
+/*
+ * Event channels. Events arrive on xa_evtchn_fd() already masked, as with
+ * libxenevtchn: read them with xa_evtchn_pending() (-1 and EAGAIN when
+ * none is pending) and unmask each after handling it.
+ */
+int xa_evtchn_fd(struct xa_handle *h);
+evtchn_port_t xa_evtchn_bind_unbound(struct xa_handle *h, domid_t remote);
+evtchn_port_t xa_evtchn_bind_interdomain(struct xa_handle *h, domid_t remote,
+					 evtchn_port_t remote_port);
+int xa_evtchn_unbind(struct xa_handle *h, evtchn_port_t port);
+int xa_evtchn_notify(struct xa_handle *h, evtchn_port_t port);
+int xa_evtchn_pending(struct xa_handle *h);
+int xa_evtchn_unmask(struct xa_handle *h, evtchn_port_t port);
+
+/*
+ * Xenstore, with libxenstore's semantics. Returned strings and arrays are
+ * malloc()ed and freed by the caller. xa_xs_check_watch() never blocks: it
+ * returns NULL with errno EAGAIN when no event is queued; otherwise a
+ * vector indexed by XS_WATCH_PATH and XS_WATCH_TOKEN. Registering a watch
+ * queues one event for it at once, as xenstored does.
+ */
+int xa_xs_fileno(struct xa_handle *h);
+void *xa_xs_read(struct xa_handle *h, xs_transaction_t t, const char *path,
+		 unsigned int *len);
+bool xa_xs_write(struct xa_handle *h, xs_transaction_t t, const char *path,
+		 const void *data, unsigned int len);
+bool xa_xs_rm(struct xa_handle *h, xs_transaction_t t, const char *path);
+char **xa_xs_directory(struct xa_handle *h, xs_transaction_t t,
+		       const char *path, unsigned int *num);
+bool xa_xs_set_permissions(struct xa_handle *h, xs_transaction_t t,
+			   const char *path, struct xs_permissions *perms,
+			   unsigned int num);
+bool xa_xs_watch(struct xa_handle *h, const char *path, const char *token);
+bool xa_xs_unwatch(struct xa_handle *h, const char *path, const char *token);
+char **xa_xs_check_watch(struct xa_handle *h);
+xs_transaction_t xa_xs_transaction_start(struct xa_handle *h);
+/* false with errno EAGAIN when the transaction must be retried. */
+bool xa_xs_transaction_end(struct xa_handle *h, xs_transaction_t t,
+			   bool abort);
+
+/* Convenience: printf-style path, string value. */
+bool xa_xs_printf(struct xa_handle *h, xs_transaction_t t, const char *path,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Read an unsigned integer; false (errno set) if absent or malformed. */
+bool xa_xs_read_uint(struct xa_handle *h, xs_transaction_t t,
+		     const char *path, unsigned long *val);
+
+#endif /* XA_H */

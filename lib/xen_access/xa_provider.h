@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * What a provider of the Xen access interface implements. xa.c dispatches
+ * every xa_* call through the ops table of the handle; a provider embeds
+ * struct xa_handle at the start of its own handle structure.
+ */
+
+#ifndef XA_PROVIDER_H
+#define XA_PROVIDER_H
+
+#include "xa.h"
+
+struct xa_ops {
+	void (*close)(struct xa_handle *h);
+
+	void *(*gnt_map)(struct xa_handle *h, domid_t domid, uint32_t count,
+			 const grant_ref_t *refs, bool writable);
+	int (*gnt_unmap)(struct xa_handle *h, void *addr, uint32_t count);
+	int (*gnt_copy)(struct xa_handle *h, uint32_t count,
+			xengnttab_grant_copy_segment_t *segs);
+	void *(*gnt_share)(struct xa_handle *h, domid_t domid, uint32_t count,
+			   grant_ref_t *refs, bool writable);
+	int (*gnt_unshare)(struct xa_handle *h, void *addr, uint32_t count);
+
+	int (*evtchn_fd)(struct xa_handle *h);
+	evtchn_port_t (*evtchn_bind_unbound)(struct xa_handle *h, domid_t remote);
+	evtchn_port_t (*evtchn_bind_interdomain)(struct xa_handle *h,
+						 domid_t remote,
+						 evtchn_port_t remote_port);
+	int (*evtchn_unbind)(struct xa_handle *h, evtchn_port_t port);
+	int (*evtchn_notify)(struct xa_handle *h, evtchn_port_t port);
+	int (*evtchn_pending)(struct xa_handle *h);
+	int (*evtchn_unmask)(struct xa_handle *h, evtchn_port_t port);
+
+	int (*xs_fileno)(struct xa_handle *h);
+	void *(*xs_read)(struct xa_handle *h, xs_transaction_t t,
+			 const char *path, unsigned int *len);
+	bool (*xs_write)(struct xa_handle *h, xs_transaction_t t,
+			 const char *path, const void *data, unsigned int len);
+	bool (*xs_rm)(struct xa_handle *h, xs_transaction_t t, const char *path);
+	char **(*xs_directory)(struct xa_handle *h, xs_transaction_t t,
+			       const char *path, unsigned int *num);
+	bool (*xs_set_permissions)(struct xa_handle *h, xs_transaction_t t,
+				   const char *path,
+				   struct xs_permissions *perms,
+				   unsigned int num);
+	bool (*xs_watch)(struct xa_handle *h, const char *path,
+			 const char *token);
+	bool (*xs_unwatch)(struct xa_handle *h, const char *path,
+			   const char *token);
+	char **(*xs_check_watch)(struct xa_handle *h);
+	xs_transaction_t (*xs_transaction_start)(struct xa_handle *h);
+	bool (*xs_transaction_end)(struct xa_handle *h, xs_transaction_t t,
+				   bool abort);
+};
+
+struct xa_handle {
+	const struct xa_ops *ops;
+	domid_t domid;
+};
+
+/* Provider constructors; NULL with errno set on failure. */
+struct xa_handle *xa_xen_open(const struct xa_open_args *args);
+struct xa_handle *xa_sim_open(const struct xa_open_args *args);
+
+#endif /* XA_PROVIDER_H */
