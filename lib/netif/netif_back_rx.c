@@ -1,1 +1,78 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest RX, backend side: a packet for the guest is packed densely into
+ * the pages the frontend posted (as Linux netback does, so a frame takes
+ * as few slots as possible), through grant copies the caller batches for
+ * the whole burst. Each response goes into the ring slot of the request it
+ * answers, because Linux netfront finds its buffers by slot, not by id.
+ */
+
+#include "netif_back.h"
+
+int
+netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
+			 domid_t frontend,
+			 xengnttab_grant_copy_segment_t *segs,
+			 unsigned int *nb_segs, unsigned int max_segs,
+			 struct netif_rx_slot *slots)
+{
+	unsigned int nr_slots = netif_rx_slots_for(m->pkt_len);
+	unsigned int n = *nb_segs, s;
+	uint16_t m_off = 0;
+
+	/* A page of data takes at most one segment per mbuf it spans. */
+	if (max_segs - n < nr_slots + m->nb_segs)
+		return -1;
+	for (s = 0; s < nr_slots; s++) {
+		struct netif_rx_slot *slot = &slots[s];
+		netif_rx_request_t req;
+		uint16_t page_off = 0;
+
+		RING_COPY_REQUEST(ring, ring->req_cons, &req);
+		slot->idx = ring->req_cons++;
+		slot->id = req.id;
+		slot->first_seg = n;
+		slot->flags = s + 1 < nr_slots ? NETRXF_more_data : 0;
+		while (page_off < NETIF_PAGE_SIZE && m != NULL) {
+			xengnttab_grant_copy_segment_t *seg;
+			uint16_t len;
+
+			if (m_off == m->data_len) {
+				m = m->next;
+				m_off = 0;
+				continue;
+			}
+			len = RTE_MIN((uint16_t)(m->data_len - m_off),
+				      (uint16_t)(NETIF_PAGE_SIZE - page_off));
+			seg = &segs[n++];
+			seg->source.virt = rte_pktmbuf_mtod_offset(m, char *,
+								   m_off);
+			seg->dest.foreign.ref = req.gref;
+			seg->dest.foreign.offset = page_off;
+			seg->dest.foreign.domid = frontend;
+			seg->len = len;
+			seg->flags = GNTCOPY_dest_gref;
+			/* Xen may leave a status untouched (XSA-318). */
+			seg->status = GNTST_general_error;
+			page_off += len;
+			m_off += len;
+		}
+		slot->size = page_off;
+		slot->nr_segs = n - slot->first_seg;
+	}
+	*nb_segs = n;
+	return nr_slots;
+}
+
+void
+netif_back_rx_respond(netif_rx_back_ring_t *ring,
+		      const struct netif_rx_slot *slot, bool copied)
+{
+	netif_rx_response_t *rsp = RING_GET_RESPONSE(ring, slot->idx);
+
+	rsp->id = slot->id;
+	rsp->offset = 0;
+	rsp->flags = slot->flags;
+	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
+}

@@ -1,1 +1,204 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest TX, backend side: a chain of TX requests becomes a packet
+ * descriptor (netif_back_tx_parse), the descriptor becomes grant copies
+ * into an mbuf chain (netif_back_tx_build_copy), and then responses
+ * (netif_back_tx_respond). The verdicts follow Linux netback, the
+ * reference every frontend is written against: a malformed but harmless
+ * packet is answered with an error, a request that no honest frontend can
+ * produce disconnects the frontend.
+ */
+
+#include "netif_back.h"
+
+/* Copy one request out of shared memory; it is never read there again. */
+static inline void
+tx_copy_request(const netif_tx_back_ring_t *ring, RING_IDX idx,
+		netif_tx_request_t *req)
+{
+	RING_COPY_REQUEST(ring, idx, req);
+}
+
+/*
+ * Extras follow the first slot. We negotiate no feature that uses one (no
+ * GSO, multicast control or hashing), so a known extra is dropped with its
+ * packet; a type outside the protocol is an attack or a corrupt ring.
+ */
+static enum netif_tx_verdict
+tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
+		unsigned int avail, struct netif_tx_packet *pkt,
+		const char **why)
+{
+	enum netif_tx_verdict verdict = NETIF_TX_OK;
+	struct netif_extra_info extra;
+	netif_tx_request_t req;
+
+	do {
+		if (1u + pkt->nr_extras >= avail) {
+			*why = "extra info beyond the posted requests";
+			return NETIF_TX_FATAL;
+		}
+		tx_copy_request(ring, idx + 1 + pkt->nr_extras, &req);
+		memcpy(&extra, &req, sizeof(extra));
+		pkt->nr_extras++;
+		if (extra.type == XEN_NETIF_EXTRA_TYPE_NONE ||
+		    extra.type >= XEN_NETIF_EXTRA_TYPE_MAX) {
+			*why = "unknown extra info type";
+			return NETIF_TX_FATAL;
+		}
+		if (pkt->nr_extras >= XEN_NETIF_EXTRA_TYPE_MAX) {
+			*why = "more extra info slots than extra types";
+			return NETIF_TX_FATAL;
+		}
+		if (verdict == NETIF_TX_OK) {
+			*why = "extra info for a feature not negotiated";
+			verdict = NETIF_TX_DROP;
+		}
+	} while (extra.flags & XEN_NETIF_EXTRA_FLAG_MORE);
+	return verdict;
+}
+
+enum netif_tx_verdict
+netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
+		    struct netif_tx_packet *pkt, const char **why)
+{
+	enum netif_tx_verdict verdict = NETIF_TX_OK;
+	RING_IDX idx = ring->req_cons;
+	netif_tx_request_t req;
+	uint32_t remaining;
+	unsigned int used;
+
+	pkt->nr_slots = 0;
+	pkt->nr_extras = 0;
+	if (avail == 0) {
+		*why = "no request posted";
+		return NETIF_TX_FATAL;
+	}
+	tx_copy_request(ring, idx, &req);
+	pkt->len = req.size;
+	pkt->flags = req.flags;
+	if (req.flags & NETTXF_extra_info) {
+		verdict = tx_parse_extras(ring, idx, avail, pkt, why);
+		if (verdict == NETIF_TX_FATAL)
+			return verdict;
+	}
+	used = 1 + pkt->nr_extras;
+	remaining = req.size;
+	for (;;) {
+		struct netif_tx_slot *slot;
+
+		if (pkt->nr_slots == NETIF_MAX_SLOTS) {
+			*why = "more slots than a packet may use";
+			return NETIF_TX_FATAL;
+		}
+		/* The first slot's own size is known only at the end. */
+		if (pkt->nr_slots > 0 &&
+		    (uint32_t)req.offset + req.size > NETIF_PAGE_SIZE) {
+			*why = "slot crosses a page boundary";
+			return NETIF_TX_FATAL;
+		}
+		slot = &pkt->slots[pkt->nr_slots++];
+		slot->gref = req.gref;
+		slot->offset = req.offset;
+		slot->id = req.id;
+		/*
+		 * The first slot's size is the whole frame; each later slot
+		 * carries its own size, and the first slot holds what they
+		 * leave.
+		 */
+		if (pkt->nr_slots > 1) {
+			if (req.size > remaining && verdict == NETIF_TX_OK) {
+				*why = "slot sizes exceed the frame size";
+				verdict = NETIF_TX_DROP;
+			}
+			slot->size = req.size;
+			remaining -= RTE_MIN(remaining, (uint32_t)req.size);
+		}
+		if (!(req.flags & NETTXF_more_data))
+			break;
+		if (used >= avail) {
+			*why = "packet chain exceeds the posted requests";
+			return NETIF_TX_FATAL;
+		}
+		tx_copy_request(ring, idx + used++, &req);
+	}
+	pkt->slots[0].size = remaining;
+	if (pkt->slots[0].offset + remaining > NETIF_PAGE_SIZE) {
+		*why = "first slot crosses a page boundary";
+		return NETIF_TX_FATAL;
+	}
+	if (pkt->len < NETIF_MIN_FRAME_LEN && verdict == NETIF_TX_OK) {
+		*why = "frame shorter than an Ethernet header";
+		verdict = NETIF_TX_DROP;
+	}
+	return verdict;
+}
+
+int
+netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
+			 struct rte_mbuf **mbufs, unsigned int nb_mbufs,
+			 domid_t frontend, xengnttab_grant_copy_segment_t *segs,
+			 unsigned int max_segs)
+{
+	unsigned int s, m = 0, n = 0;
+	struct rte_mbuf *cur = mbufs[0];
+
+	cur->pkt_len = pkt->len;
+	for (s = 0; s < pkt->nr_slots; s++) {
+		const struct netif_tx_slot *slot = &pkt->slots[s];
+		uint16_t done = 0;
+
+		while (done < slot->size) {
+			xengnttab_grant_copy_segment_t *seg;
+			uint16_t room = rte_pktmbuf_tailroom(cur);
+			uint16_t len;
+
+			if (room == 0) {
+				if (++m == nb_mbufs)
+					return -1;
+				cur->next = mbufs[m];
+				cur = mbufs[m];
+				mbufs[0]->nb_segs++;
+				room = rte_pktmbuf_tailroom(cur);
+			}
+			if (n == max_segs)
+				return -1;
+			len = RTE_MIN(room, (uint16_t)(slot->size - done));
+			seg = &segs[n++];
+			seg->source.foreign.ref = slot->gref;
+			seg->source.foreign.offset = slot->offset + done;
+			seg->source.foreign.domid = frontend;
+			seg->dest.virt = rte_pktmbuf_mtod_offset(cur, char *,
+								 cur->data_len);
+			seg->len = len;
+			seg->flags = GNTCOPY_source_gref;
+			/* Xen may leave a status untouched (XSA-318). */
+			seg->status = GNTST_general_error;
+			cur->data_len += len;
+			done += len;
+		}
+	}
+	return n;
+}
+
+void
+netif_back_tx_respond(netif_tx_back_ring_t *ring,
+		      const struct netif_tx_packet *pkt, int16_t status)
+{
+	unsigned int i;
+	netif_tx_response_t *rsp;
+
+	rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+	rsp->id = pkt->slots[0].id;
+	rsp->status = status;
+	for (i = 0; i < pkt->nr_extras; i++) {
+		rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+		rsp->status = NETIF_RSP_NULL;
+	}
+	for (i = 1; i < pkt->nr_slots; i++) {
+		rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+		rsp->id = pkt->slots[i].id;
+		rsp->status = status;
+	}
+}

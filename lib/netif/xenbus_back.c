@@ -1,1 +1,127 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Backend side of the vif handshake. The transitions follow Linux
+ * netback's, which every frontend has been tested against, with two
+ * additions: a frontend that restarts without closing (its new instance
+ * writes Initialising while we are Connected) is reset, not ignored, so a
+ * crashed guest application can reconnect; and a backend process that
+ * restarts re-attaches to a frontend that is still connected.
+ */
+
+#include <stdio.h>
+
+#include "xenbus_back.h"
+
+enum xenbus_back_action
+xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
+{
+	switch (fe) {
+	case XenbusStateInitialising:
+		if (be == XenbusStateConnected)
+			return XENBUS_BACK_RESET;
+		/* Closed -> InitWait is how a frontend reconnects. */
+		if (be != XenbusStateInitWait)
+			return XENBUS_BACK_INIT_WAIT;
+		return XENBUS_BACK_NONE;
+	case XenbusStateInitialised:
+	case XenbusStateConnected:
+		/*
+		 * A fresh backend (Initialising) finding a connected frontend
+		 * is a restarted backend process: re-attach to the rings the
+		 * running guest still has. After Closing/Closed we stay away.
+		 */
+		if (be == XenbusStateInitWait ||
+		    be == XenbusStateInitialising || be == XenbusStateUnknown)
+			return XENBUS_BACK_CONNECT;
+		return XENBUS_BACK_NONE;
+	case XenbusStateClosing:
+		if (be == XenbusStateClosing || be == XenbusStateClosed)
+			return XENBUS_BACK_NONE;
+		return XENBUS_BACK_CLOSE;
+	case XenbusStateClosed:
+	case XenbusStateUnknown:
+		/* Unknown: the frontend's directory is gone or garbage. */
+		return be == XenbusStateClosed ? XENBUS_BACK_NONE :
+						 XENBUS_BACK_CLOSED;
+	case XenbusStateInitWait:
+	case XenbusStateReconfiguring:
+	case XenbusStateReconfigured:
+		break;
+	}
+	return XENBUS_BACK_NONE;
+}
+
+bool
+xenbus_back_write_features(struct xa_handle *h, const char *dir)
+{
+	static const char *const features[][2] = {
+		{ "feature-sg", "1" },
+		{ "feature-rx-copy", "1" },
+		/* Page flipping is long gone; say so (Linux does). */
+		{ "feature-rx-flip", "0" },
+		{ "feature-split-event-channels", "1" },
+	};
+	char path[XENBUS_PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, features[i][0]);
+		if (!xa_xs_write(h, XBT_NULL, path, features[i][1], 1))
+			return false;
+	}
+	return true;
+}
+
+static bool
+read_key(struct xa_handle *h, const char *dir, const char *key,
+	 unsigned long max, unsigned long *val)
+{
+	char path[XENBUS_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, key);
+	return xa_xs_read_uint(h, XBT_NULL, path, val) && *val <= max;
+}
+
+bool
+xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
+			  struct xenbus_back_frontend *fe, const char **why)
+{
+	unsigned long v;
+
+	if (xenbus_read_feature(h, fe_dir, "multi-queue-num-queues", 1) != 1) {
+		*why = "multi-queue-num-queues is not 1 (one queue offered)";
+		return false;
+	}
+	if (xenbus_read_feature(h, fe_dir, "request-rx-copy", 0) != 1) {
+		*why = "request-rx-copy is not 1 (only copy mode exists)";
+		return false;
+	}
+	if (!read_key(h, fe_dir, "tx-ring-ref", UINT32_MAX, &v)) {
+		*why = "tx-ring-ref missing or invalid";
+		return false;
+	}
+	fe->tx_ring_ref = v;
+	if (!read_key(h, fe_dir, "rx-ring-ref", UINT32_MAX, &v)) {
+		*why = "rx-ring-ref missing or invalid";
+		return false;
+	}
+	fe->rx_ring_ref = v;
+	if (read_key(h, fe_dir, "event-channel-tx", UINT32_MAX, &v)) {
+		fe->evtchn_tx = v;
+		if (!read_key(h, fe_dir, "event-channel-rx", UINT32_MAX, &v)) {
+			*why = "event-channel-tx without a valid event-channel-rx";
+			return false;
+		}
+		fe->evtchn_rx = v;
+		fe->split_evtchn = true;
+	} else if (read_key(h, fe_dir, "event-channel", UINT32_MAX, &v)) {
+		fe->evtchn_tx = fe->evtchn_rx = v;
+		fe->split_evtchn = false;
+	} else {
+		*why = "event-channel missing or invalid";
+		return false;
+	}
+	fe->rx_notify = xenbus_read_feature(h, fe_dir, "feature-rx-notify", 0);
+	return true;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The backend end of the vif xenbus handshake: which step to take when the
+ * frontend's state changes, the feature keys the backend offers, and the
+ * frontend's connection keys, read and validated as untrusted input.
+ */
+
+#ifndef NETIF_XENBUS_BACK_H
+#define NETIF_XENBUS_BACK_H
+
+#include "xenbus.h"
+
+enum xenbus_back_action {
+	XENBUS_BACK_NONE,
+	XENBUS_BACK_INIT_WAIT,	/* offer features, then InitWait */
+	XENBUS_BACK_CONNECT,	/* map the rings, bind, then Connected */
+	XENBUS_BACK_RESET,	/* drop the connection, then InitWait */
+	XENBUS_BACK_CLOSE,	/* drop the connection, then Closing */
+	XENBUS_BACK_CLOSED,	/* drop the connection, then Closed */
+};
+
+/* The step for our state @be once the frontend reports @fe. */
+enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
+					 enum xenbus_state fe);
+
+/* Publish what this backend supports in its directory @dir. */
+bool xenbus_back_write_features(struct xa_handle *h, const char *dir);
+
+/* What a frontend wrote to connect a single-queue vif. */
+struct xenbus_back_frontend {
+	grant_ref_t tx_ring_ref;
+	grant_ref_t rx_ring_ref;
+	evtchn_port_t evtchn_tx;
+	evtchn_port_t evtchn_rx;	/* == evtchn_tx unless split */
+	bool split_evtchn;
+	bool rx_notify;			/* feature-rx-notify */
+};
+
+/*
+ * Read the frontend's keys from its directory @fe_dir. Returns false with
+ * @why naming the missing or invalid key.
+ */
+bool xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
+			       struct xenbus_back_frontend *fe,
+			       const char **why);
+
+#endif /* NETIF_XENBUS_BACK_H */

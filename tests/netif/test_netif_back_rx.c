@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest RX on the backend side, specified on a ring in ordinary memory:
+ * how a packet is packed into the pages a frontend posted, and where and
+ * what its responses are.
+ */
+
+#include <string.h>
+
+#include <rte_mempool.h>
+
+#include "netif_back.h"
+#include "test.h"
+#include "test_eal.h"
+
+#define FRONTEND 9
+
+static union {
+	netif_rx_sring_t sring;
+	uint8_t page[NETIF_PAGE_SIZE];
+} shared;
+static netif_rx_front_ring_t front;
+static netif_rx_back_ring_t back;
+static struct rte_mempool *pool;
+
+static void
+ring_reset(unsigned int posted)
+{
+	unsigned int i;
+
+	memset(&shared, 0, sizeof(shared));
+	SHARED_RING_INIT(&shared.sring);
+	FRONT_RING_INIT(&front, &shared.sring, NETIF_PAGE_SIZE);
+	for (i = 0; i < posted; i++) {
+		netif_rx_request_t *req;
+
+		req = RING_GET_REQUEST(&front, front.req_prod_pvt++);
+		req->id = 100 + i;
+		req->gref = 500 + i;
+	}
+	RING_PUSH_REQUESTS(&front);
+	CHECK(netif_back_rx_attach(&back, &shared.sring) == 0);
+}
+
+/* A packet of @len bytes in mbufs of at most @seg_len bytes each. */
+static struct rte_mbuf *
+packet(uint32_t len, uint16_t seg_len)
+{
+	struct rte_mbuf *head = NULL, *m;
+
+	while (len > 0) {
+		uint16_t n = RTE_MIN(len, seg_len);
+
+		m = rte_pktmbuf_alloc(pool);
+		if (m == NULL || rte_pktmbuf_append(m, n) == NULL)
+			return NULL;
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			return NULL;
+		len -= n;
+	}
+	return head;
+}
+
+static void
+test_small_packet_takes_one_slot(void)
+{
+	xengnttab_grant_copy_segment_t segs[8];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(60, 2048);
+	unsigned int nb_segs = 0;
+
+	ring_reset(4);
+	REQUIRE(m != NULL);
+	CHECK(netif_back_rx_requests(&back) == 4);
+	CHECK(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+				       RTE_DIM(segs), slots) == 1);
+	CHECK(nb_segs == 1);
+	CHECK(segs[0].flags == GNTCOPY_dest_gref);
+	CHECK(segs[0].dest.foreign.ref == 500);
+	CHECK(segs[0].dest.foreign.domid == FRONTEND);
+	CHECK(segs[0].dest.foreign.offset == 0 && segs[0].len == 60);
+	CHECK(slots[0].id == 100 && slots[0].size == 60);
+	CHECK(slots[0].flags == 0);
+	CHECK(back.req_cons == 1);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_jumbo_packet_is_packed_densely(void)
+{
+	xengnttab_grant_copy_segment_t segs[32];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(9000, 2000);
+	unsigned int nb_segs = 0, i, bytes[3] = { 0 };
+
+	ring_reset(8);
+	REQUIRE(m != NULL);
+	REQUIRE(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+					 RTE_DIM(segs), slots) == 3);
+	CHECK(slots[0].size == 4096 && slots[1].size == 4096);
+	CHECK(slots[2].size == 808);
+	CHECK(slots[0].flags == NETRXF_more_data);
+	CHECK(slots[1].flags == NETRXF_more_data);
+	CHECK(slots[2].flags == 0);
+	for (i = 0; i < nb_segs; i++) {
+		unsigned int s = segs[i].dest.foreign.ref - 500;
+
+		REQUIRE(s < 3);
+		CHECK(segs[i].dest.foreign.offset + segs[i].len <=
+		      NETIF_PAGE_SIZE);
+		bytes[s] += segs[i].len;
+	}
+	CHECK(bytes[0] == 4096 && bytes[1] == 4096 && bytes[2] == 808);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_responses_sit_in_the_slot_of_their_request(void)
+{
+	xengnttab_grant_copy_segment_t segs[32];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(5000, 2048);
+	netif_rx_response_t *rsp;
+	unsigned int nb_segs = 0;
+
+	ring_reset(3);
+	/* Start mid-ring so the slot index is not trivially zero. */
+	REQUIRE(m != NULL);
+	REQUIRE(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+					 RTE_DIM(segs), slots) == 2);
+	netif_back_rx_respond(&back, &slots[1], true);
+	netif_back_rx_respond(&back, &slots[0], false);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	rsp = RING_GET_RESPONSE(&front, 0);
+	CHECK(rsp->id == 100 && rsp->status == NETIF_RSP_ERROR);
+	CHECK(rsp->flags == NETRXF_more_data);
+	rsp = RING_GET_RESPONSE(&front, 1);
+	CHECK(rsp->id == 101 && rsp->status == 5000 - 4096);
+	CHECK(rsp->offset == 0 && rsp->flags == 0);
+	CHECK(shared.sring.rsp_prod == 2);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_too_few_segments_consume_nothing(void)
+{
+	xengnttab_grant_copy_segment_t segs[2];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(9000, 1000);
+	unsigned int nb_segs = 0;
+
+	ring_reset(8);
+	REQUIRE(m != NULL);
+	CHECK(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+				       RTE_DIM(segs), slots) < 0);
+	CHECK(back.req_cons == 0 && nb_segs == 0);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_producer_beyond_a_ring_is_detected(void)
+{
+	ring_reset(0);
+	shared.sring.req_prod = NETIF_RX_RING_SIZE + 1;
+	CHECK(netif_back_rx_requests(&back) < 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	if (test_eal_init(argv[0], NULL) < 0)
+		return EXIT_FAILURE;
+	pool = rte_pktmbuf_pool_create("test", 256, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	RUN(test_small_packet_takes_one_slot);
+	RUN(test_jumbo_packet_is_packed_densely);
+	RUN(test_responses_sit_in_the_slot_of_their_request);
+	RUN(test_too_few_segments_consume_nothing);
+	RUN(test_producer_beyond_a_ring_is_detected);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}

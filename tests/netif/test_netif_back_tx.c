@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest TX on the backend side, specified on a ring in ordinary memory:
+ * which request chains are packets, which are answered with an error,
+ * which disconnect the frontend, and what grant copies and responses a
+ * packet turns into.
+ */
+
+#include <string.h>
+
+#include <rte_mempool.h>
+
+#include "netif_back.h"
+#include "test.h"
+#include "test_eal.h"
+
+#define FRONTEND 7
+
+static union {
+	netif_tx_sring_t sring;
+	uint8_t page[NETIF_PAGE_SIZE];
+} shared;
+static netif_tx_front_ring_t front;
+static netif_tx_back_ring_t back;
+static struct rte_mempool *pool;
+
+static void
+ring_reset(void)
+{
+	memset(&shared, 0, sizeof(shared));
+	SHARED_RING_INIT(&shared.sring);
+	FRONT_RING_INIT(&front, &shared.sring, NETIF_PAGE_SIZE);
+	CHECK(netif_back_tx_attach(&back, &shared.sring) == 0);
+}
+
+static void
+post(uint16_t id, grant_ref_t gref, uint16_t offset, uint16_t size,
+     uint16_t flags)
+{
+	netif_tx_request_t *req = RING_GET_REQUEST(&front, front.req_prod_pvt++);
+
+	req->id = id;
+	req->gref = gref;
+	req->offset = offset;
+	req->size = size;
+	req->flags = flags;
+}
+
+static void
+post_extra(uint8_t type, uint8_t flags)
+{
+	struct netif_extra_info *extra;
+
+	extra = (void *)RING_GET_REQUEST(&front, front.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = type;
+	extra->flags = flags;
+	if (type == XEN_NETIF_EXTRA_TYPE_GSO) {
+		extra->u.gso.size = 1448;
+		extra->u.gso.type = XEN_NETIF_GSO_TYPE_TCPV4;
+	}
+}
+
+static enum netif_tx_verdict
+parse(struct netif_tx_packet *pkt, const char **why)
+{
+	int avail;
+
+	RING_PUSH_REQUESTS(&front);
+	avail = netif_back_tx_requests(&back);
+	if (avail < 0)
+		return NETIF_TX_FATAL;
+	return netif_back_tx_parse(&back, avail, pkt, why);
+}
+
+static void
+test_single_slot_packet_is_parsed(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(3, 100, 64, 60, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(pkt.len == 60);
+	CHECK(pkt.nr_slots == 1 && pkt.nr_extras == 0);
+	CHECK(pkt.slots[0].id == 3 && pkt.slots[0].gref == 100);
+	CHECK(pkt.slots[0].offset == 64 && pkt.slots[0].size == 60);
+	CHECK(back.req_cons == 0);	/* parsing consumes nothing */
+}
+
+static void
+test_first_slot_holds_what_later_slots_leave(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(0, 10, 0, 9000, NETTXF_more_data);
+	post(1, 11, 0, 4096, NETTXF_more_data);
+	post(2, 12, 0, 808, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(pkt.nr_slots == 3);
+	CHECK(pkt.slots[0].size == 4096);
+	CHECK(pkt.slots[1].size == 4096);
+	CHECK(pkt.slots[2].size == 808);
+	CHECK(netif_tx_packet_ring_slots(&pkt) == 3);
+}
+
+static void
+test_eighteen_slots_are_accepted(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+	int i;
+
+	ring_reset();
+	post(0, 0, 0, 18 * 10, NETTXF_more_data);
+	for (i = 1; i < 18; i++)
+		post(i, i, 0, 10, i < 17 ? NETTXF_more_data : 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(pkt.nr_slots == 18);
+	CHECK(pkt.slots[0].size == 10);
+}
+
+static void
+test_nineteen_slots_are_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+	int i;
+
+	ring_reset();
+	post(0, 0, 0, 19 * 10, NETTXF_more_data);
+	for (i = 1; i < 19; i++)
+		post(i, i, 0, 10, i < 18 ? NETTXF_more_data : 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "slots") != NULL);
+}
+
+static void
+test_slot_crossing_a_page_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+
+	ring_reset();
+	post(0, 1, 0, 5000, NETTXF_more_data);
+	post(1, 2, 4000, 200, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "page") != NULL);
+}
+
+static void
+test_first_slot_crossing_a_page_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(0, 1, 100, 4096, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+}
+
+static void
+test_chain_beyond_posted_requests_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+
+	ring_reset();
+	post(0, 1, 0, 3000, NETTXF_more_data);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "posted") != NULL);
+}
+
+static void
+test_unknown_extra_type_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+
+	ring_reset();
+	post(0, 1, 0, 60, NETTXF_extra_info);
+	post_extra(XEN_NETIF_EXTRA_TYPE_MAX, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "extra") != NULL);
+
+	ring_reset();
+	post(0, 1, 0, 60, NETTXF_extra_info);
+	post_extra(XEN_NETIF_EXTRA_TYPE_NONE, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+}
+
+static void
+test_extra_for_unnegotiated_feature_drops_packet(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(5, 1, 0, 3000, NETTXF_extra_info | NETTXF_more_data);
+	post_extra(XEN_NETIF_EXTRA_TYPE_GSO, 0);
+	post(6, 2, 0, 1000, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
+	CHECK(pkt.nr_extras == 1 && pkt.nr_slots == 2);
+	CHECK(netif_tx_packet_ring_slots(&pkt) == 3);
+}
+
+static void
+test_endless_extra_chain_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+	int i;
+
+	ring_reset();
+	post(0, 1, 0, 60, NETTXF_extra_info);
+	for (i = 0; i < 8; i++)
+		post_extra(XEN_NETIF_EXTRA_TYPE_GSO, XEN_NETIF_EXTRA_FLAG_MORE);
+	post(1, 1, 0, 60, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+}
+
+static void
+test_runt_frame_is_dropped(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(0, 1, 0, 13, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
+	CHECK(netif_tx_packet_ring_slots(&pkt) == 1);
+}
+
+static void
+test_fragments_larger_than_frame_are_dropped(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(0, 1, 0, 100, NETTXF_more_data);
+	post(1, 2, 0, 200, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
+	CHECK(netif_tx_packet_ring_slots(&pkt) == 2);
+}
+
+static void
+test_producer_beyond_a_ring_is_detected(void)
+{
+	ring_reset();
+	shared.sring.req_prod = NETIF_TX_RING_SIZE + 1;
+	CHECK(netif_back_tx_requests(&back) < 0);
+	shared.sring.req_prod = NETIF_TX_RING_SIZE;
+	CHECK(netif_back_tx_requests(&back) == (int)NETIF_TX_RING_SIZE);
+}
+
+static void
+test_attach_refuses_impossible_indexes(void)
+{
+	netif_tx_back_ring_t b;
+
+	ring_reset();
+	shared.sring.rsp_prod = 10;
+	shared.sring.req_prod = 10 + NETIF_TX_RING_SIZE + 5;
+	CHECK(netif_back_tx_attach(&b, &shared.sring) != 0);
+	shared.sring.req_prod = 12;
+	CHECK(netif_back_tx_attach(&b, &shared.sring) == 0);
+	CHECK(b.req_cons == 10 && b.rsp_prod_pvt == 10);
+}
+
+static void
+test_responses_answer_every_slot_in_order(void)
+{
+	struct netif_tx_packet pkt;
+	netif_tx_response_t *rsp;
+	const char *why;
+
+	ring_reset();
+	post(7, 1, 0, 3000, NETTXF_extra_info | NETTXF_more_data);
+	post_extra(XEN_NETIF_EXTRA_TYPE_GSO, 0);
+	post(8, 2, 0, 1000, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
+	back.req_cons += netif_tx_packet_ring_slots(&pkt);
+	netif_back_tx_respond(&back, &pkt, NETIF_RSP_ERROR);
+	CHECK(back.rsp_prod_pvt == 3);
+	rsp = RING_GET_RESPONSE(&back, 0);
+	CHECK(rsp->id == 7 && rsp->status == NETIF_RSP_ERROR);
+	CHECK(RING_GET_RESPONSE(&back, 1)->status == NETIF_RSP_NULL);
+	rsp = RING_GET_RESPONSE(&back, 2);
+	CHECK(rsp->id == 8 && rsp->status == NETIF_RSP_ERROR);
+}
+
+static void
+test_copies_stay_inside_slots_and_mbufs(void)
+{
+	xengnttab_grant_copy_segment_t segs[64];
+	struct netif_tx_packet pkt;
+	struct rte_mbuf *m[8], *cur;
+	uint16_t room = rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM;
+	unsigned int n, i, total = 0;
+	const char *why;
+	int nsegs;
+
+	ring_reset();
+	post(0, 10, 0, 9000, NETTXF_more_data);
+	post(1, 11, 0, 0, NETTXF_more_data);	/* zero-size: XSA-448 */
+	post(2, 12, 0, 4096, NETTXF_more_data);
+	post(3, 13, 96, 808, 0);
+	REQUIRE(parse(&pkt, &why) == NETIF_TX_OK);
+	n = netif_mbufs_for(pkt.len, room);
+	REQUIRE(n <= RTE_DIM(m));
+	REQUIRE(rte_pktmbuf_alloc_bulk(pool, m, n) == 0);
+	nsegs = netif_back_tx_build_copy(&pkt, m, n, FRONTEND, segs,
+					 RTE_DIM(segs));
+	REQUIRE(nsegs > 0);
+	for (i = 0; i < (unsigned int)nsegs; i++) {
+		CHECK(segs[i].flags == GNTCOPY_source_gref);
+		CHECK(segs[i].source.foreign.domid == FRONTEND);
+		CHECK(segs[i].len > 0);
+		CHECK(segs[i].source.foreign.offset + segs[i].len <=
+		      NETIF_PAGE_SIZE);
+		CHECK(segs[i].source.foreign.ref != 11);
+		CHECK(segs[i].status != GNTST_okay);
+		total += segs[i].len;
+	}
+	CHECK(total == 9000);
+	CHECK(m[0]->pkt_len == 9000 && m[0]->nb_segs == n);
+	for (cur = m[0], total = 0; cur != NULL; cur = cur->next) {
+		CHECK(cur->data_len <= room);
+		total += cur->data_len;
+	}
+	CHECK(total == 9000);
+	CHECK(netif_back_tx_build_copy(&pkt, m, n, FRONTEND, segs, 2) < 0);
+	rte_pktmbuf_free(m[0]);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	if (test_eal_init(argv[0], NULL) < 0)
+		return EXIT_FAILURE;
+	pool = rte_pktmbuf_pool_create("test", 256, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	RUN(test_single_slot_packet_is_parsed);
+	RUN(test_first_slot_holds_what_later_slots_leave);
+	RUN(test_eighteen_slots_are_accepted);
+	RUN(test_nineteen_slots_are_fatal);
+	RUN(test_slot_crossing_a_page_is_fatal);
+	RUN(test_first_slot_crossing_a_page_is_fatal);
+	RUN(test_chain_beyond_posted_requests_is_fatal);
+	RUN(test_unknown_extra_type_is_fatal);
+	RUN(test_extra_for_unnegotiated_feature_drops_packet);
+	RUN(test_endless_extra_chain_is_fatal);
+	RUN(test_runt_frame_is_dropped);
+	RUN(test_fragments_larger_than_frame_are_dropped);
+	RUN(test_producer_beyond_a_ring_is_detected);
+	RUN(test_attach_refuses_impossible_indexes);
+	RUN(test_responses_answer_every_slot_in_order);
+	RUN(test_copies_stay_inside_slots_and_mbufs);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * EAL set-up for tests that need mbufs or ethdev: no hugepages, no PCI,
+ * no shared config, so test programs can run in parallel on any machine.
+ */
+
+#ifndef TEST_EAL_H
+#define TEST_EAL_H
+
+#include <rte_eal.h>
+#include <rte_mbuf.h>
+
+static inline int
+test_eal_init(const char *prog, const char *extra)
+{
+	char *argv[16];
+	char buf[512];
+	int argc = 0;
+	char *tok, *save = NULL;
+
+	argv[argc++] = (char *)(uintptr_t)prog;
+	snprintf(buf, sizeof(buf),
+		 "--no-huge -m 512 --no-pci --no-shconf -l 0 "
+		 "--log-level=*:warning %s", extra != NULL ? extra : "");
+	for (tok = strtok_r(buf, " ", &save); tok != NULL && argc < 15;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return rte_eal_init(argc, argv);
+}
+
+#endif /* TEST_EAL_H */
