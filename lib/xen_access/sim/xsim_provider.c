@@ -1,1 +1,164 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The simulator as a provider of the Xen access interface: opening a
+ * handle (joining the instance, making the domain exist, taking a handle
+ * slot and binding its event channel and xenstore sockets) and closing it,
+ * which releases everything the handle holds, as the hypervisor does when a
+ * process closes its gntdev, gntalloc, evtchn and xenbus files.
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xsim_internal.h"
+
+static void xsim_close(struct xa_handle *xh);
+
+static const struct xa_ops xsim_ops = {
+	.close = xsim_close,
+	.gnt_map = xsim_gnt_map,
+	.gnt_unmap = xsim_gnt_unmap,
+	.gnt_copy = xsim_gnt_copy,
+	.gnt_share = xsim_gnt_share,
+	.gnt_unshare = xsim_gnt_unshare,
+	.evtchn_fd = xsim_evtchn_fd,
+	.evtchn_bind_unbound = xsim_evtchn_bind_unbound,
+	.evtchn_bind_interdomain = xsim_evtchn_bind_interdomain,
+	.evtchn_unbind = xsim_evtchn_unbind,
+	.evtchn_notify = xsim_evtchn_notify,
+	.evtchn_pending = xsim_evtchn_pending,
+	.evtchn_unmask = xsim_evtchn_unmask,
+	.xs_fileno = xsim_xs_fileno,
+	.xs_read = xsim_xs_read,
+	.xs_write = xsim_xs_write,
+	.xs_rm = xsim_xs_rm,
+	.xs_directory = xsim_xs_directory,
+	.xs_set_permissions = xsim_xs_set_permissions,
+	.xs_watch = xsim_xs_watch,
+	.xs_unwatch = xsim_xs_unwatch,
+	.xs_check_watch = xsim_xs_check_watch,
+	.xs_transaction_start = xsim_xs_transaction_start,
+	.xs_transaction_end = xsim_xs_transaction_end,
+};
+
+/*
+ * Bind @fd to an abstract address unique per (instance, process, handle):
+ * abstract names vanish with the socket, so nothing is left in the file
+ * system by a process that dies.
+ */
+static int
+xsim_bind(int fd, const char *instance, uint32_t id, const char *what,
+	  struct sockaddr_un *addr, socklen_t *addrlen)
+{
+	int n;
+
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	n = snprintf(addr->sun_path + 1, sizeof(addr->sun_path) - 1,
+		     "xsim-%s-%d-%u-%s", instance, (int)getpid(), id, what);
+	*addrlen = offsetof(struct sockaddr_un, sun_path) + 1 + n;
+	return bind(fd, (struct sockaddr *)addr, *addrlen);
+}
+
+static xsim_owner_t
+xsim_slot_alloc(struct xsim_shared *sh)
+{
+	xsim_owner_t owner;
+
+	for (owner = 1; owner <= XSIM_MAX_HANDLES; owner++)
+		if (xsim_slot(sh, owner)->pid == 0)
+			return owner;
+	errno = EMFILE;
+	return 0;
+}
+
+struct xa_handle *
+xa_sim_open(const struct xa_open_args *args)
+{
+	const char *instance = args->sim_instance != NULL ?
+		args->sim_instance : "default";
+	struct xsim_shared *sh;
+	struct xsim_handle *h;
+	struct xsim_slot *slot;
+	uint32_t id;
+	int err;
+
+	if (args->sim_domid >= XSIM_MAX_DOMAINS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	h = calloc(1, sizeof(*h));
+	if (h == NULL)
+		return NULL;
+	h->base.ops = &xsim_ops;
+	h->base.domid = args->sim_domid;
+	h->ev_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	h->xs_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (h->ev_fd < 0 || h->xs_fd < 0)
+		goto fail;
+	h->at = xsim_attach(instance);
+	if (h->at == NULL)
+		goto fail;
+	sh = h->at->sh;
+
+	xsim_lock(sh);
+	xsim_reap_dead(h->at);
+	h->owner = xsim_slot_alloc(sh);
+	if (h->owner == 0)
+		goto fail_locked;
+	slot = xsim_slot(sh, h->owner);
+	id = ++sh->next_handle_id;
+	if (xsim_bind(h->ev_fd, instance, id, "ev", &slot->ev_addr,
+		      &slot->ev_addrlen) < 0 ||
+	    xsim_bind(h->xs_fd, instance, id, "xs", &slot->xs_addr,
+		      &slot->xs_addrlen) < 0 ||
+	    xsim_domain_register(h->at, h->xs_fd, h->base.domid) < 0)
+		goto fail_locked;
+	slot->domid = h->base.domid;
+	slot->ev_overflow = 0;
+	slot->xs_head = 0;
+	slot->xs_count = 0;
+	slot->pid = getpid();
+	xsim_unlock(sh);
+	return &h->base;
+
+fail_locked:
+	err = errno;
+	xsim_unlock(sh);
+	xsim_detach(h->at);
+	errno = err;
+fail:
+	err = errno;
+	if (h->ev_fd >= 0)
+		close(h->ev_fd);
+	if (h->xs_fd >= 0)
+		close(h->xs_fd);
+	free(h);
+	errno = err;
+	return NULL;
+}
+
+static void
+xsim_close(struct xa_handle *xh)
+{
+	struct xsim_handle *h = xsim_handle(xh);
+	struct xsim_shared *sh = h->at->sh;
+
+	xsim_gnt_close(h);
+	xsim_xs_close(h);
+	xsim_lock(sh);
+	xsim_gnt_release(h->at, h->owner);
+	xsim_evtchn_release(sh, h->owner);
+	xsim_xs_release(sh, h->owner);
+	xsim_slot(sh, h->owner)->pid = 0;
+	xsim_unlock(sh);
+	close(h->ev_fd);
+	close(h->xs_fd);
+	xsim_detach(h->at);
+	free(h);
+}

@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Event channels of the simulated hypervisor: binding follows Xen's rules
+ * (an interdomain bind needs a port left unbound for our domain), only a
+ * connected port of our own can be notified, and events arrive as
+ * libxenevtchn delivers them: once, masked, until unmasked. Domain 1 plays
+ * the frontend, domain 2 the backend, domain 3 an unrelated guest.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "xsim_test.h"
+
+#define FE 1
+#define BE 2
+#define OTHER 3
+#define BAD_PORT ((evtchn_port_t)-1)
+
+struct channel {
+	struct xa_handle *fe;
+	struct xa_handle *be;
+	evtchn_port_t fe_port;
+	evtchn_port_t be_port;
+};
+
+static int
+drain(struct xa_handle *h)
+{
+	int n = 0;
+
+	while (xa_evtchn_pending(h) >= 0)
+		n++;
+	return n;
+}
+
+/* A connected channel, with the bind's own event already consumed. */
+static int
+channel_open(struct channel *c)
+{
+	c->fe = open_dom(FE);
+	c->be = open_dom(BE);
+	if (c->fe == NULL || c->be == NULL)
+		return -1;
+	c->fe_port = xa_evtchn_bind_unbound(c->fe, BE);
+	if (c->fe_port == BAD_PORT)
+		return -1;
+	c->be_port = xa_evtchn_bind_interdomain(c->be, FE, c->fe_port);
+	if (c->be_port == BAD_PORT)
+		return -1;
+	if (xa_evtchn_pending(c->be) != (int)c->be_port ||
+	    xa_evtchn_unmask(c->be, c->be_port) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+channel_close(struct channel *c)
+{
+	xa_close(c->fe);
+	xa_close(c->be);
+}
+
+static bool
+readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+static void
+test_bind_unbound_never_allocates_port_zero(void)
+{
+	struct xa_handle *fe = open_dom(FE);
+	evtchn_port_t port;
+
+	REQUIRE(fe != NULL);
+	port = xa_evtchn_bind_unbound(fe, BE);
+	CHECK(port != BAD_PORT && port != 0);
+	CHECK(xa_evtchn_unbind(fe, port) == 0);
+	xa_close(fe);
+}
+
+static void
+test_bind_unbound_to_impossible_domain_is_einval(void)
+{
+	struct xa_handle *fe = open_dom(FE);
+
+	REQUIRE(fe != NULL);
+	errno = 0;
+	CHECK(xa_evtchn_bind_unbound(fe, 1000) == BAD_PORT);
+	CHECK(errno == EINVAL);
+	xa_close(fe);
+}
+
+static void
+test_interdomain_channel_carries_events_both_ways(void)
+{
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
+	CHECK(xa_evtchn_notify(c.fe, c.fe_port) == 0);
+	CHECK(xa_evtchn_pending(c.be) == (int)c.be_port);
+	channel_close(&c);
+}
+
+/* Xen marks the new local end pending: earlier kicks may have been lost. */
+static void
+test_bind_interdomain_raises_local_event(void)
+{
+	struct xa_handle *fe = open_dom(FE), *be = open_dom(BE);
+	evtchn_port_t fp, bp;
+
+	REQUIRE(fe != NULL && be != NULL);
+	fp = xa_evtchn_bind_unbound(fe, BE);
+	bp = xa_evtchn_bind_interdomain(be, FE, fp);
+	REQUIRE(bp != BAD_PORT);
+	CHECK(readable(xa_evtchn_fd(be)));
+	CHECK(xa_evtchn_pending(be) == (int)bp);
+	CHECK(drain(fe) == 0);
+	xa_close(fe);
+	xa_close(be);
+}
+
+static void
+test_bind_interdomain_to_port_offered_elsewhere_fails(void)
+{
+	struct xa_handle *fe = open_dom(FE), *be = open_dom(BE);
+	evtchn_port_t fp;
+
+	REQUIRE(fe != NULL && be != NULL);
+	fp = xa_evtchn_bind_unbound(fe, OTHER);
+	REQUIRE(fp != BAD_PORT);
+	errno = 0;
+	CHECK(xa_evtchn_bind_interdomain(be, FE, fp) == BAD_PORT);
+	CHECK(errno == EINVAL);
+	xa_close(fe);
+	xa_close(be);
+}
+
+static void
+test_bind_interdomain_to_free_or_invalid_port_fails(void)
+{
+	struct xa_handle *fe = open_dom(FE), *be = open_dom(BE);
+
+	REQUIRE(fe != NULL && be != NULL);
+	errno = 0;
+	CHECK(xa_evtchn_bind_interdomain(be, FE, 0) == BAD_PORT);
+	CHECK(errno == EINVAL);
+	errno = 0;
+	CHECK(xa_evtchn_bind_interdomain(be, FE, 77) == BAD_PORT);
+	CHECK(errno == EINVAL);
+	errno = 0;
+	CHECK(xa_evtchn_bind_interdomain(be, FE, 1u << 20) == BAD_PORT);
+	CHECK(errno == EINVAL);
+	xa_close(fe);
+	xa_close(be);
+}
+
+static void
+test_bind_interdomain_to_connected_port_fails(void)
+{
+	struct xa_handle *third;
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	third = open_dom(BE);
+	REQUIRE(third != NULL);
+	errno = 0;
+	CHECK(xa_evtchn_bind_interdomain(third, FE, c.fe_port) == BAD_PORT);
+	CHECK(errno == EINVAL);
+	xa_close(third);
+	channel_close(&c);
+}
+
+static void
+test_bind_interdomain_to_unknown_domain_is_esrch(void)
+{
+	struct xa_handle *be = open_dom(BE);
+
+	REQUIRE(be != NULL);
+	errno = 0;
+	CHECK(xa_evtchn_bind_interdomain(be, 60, 1) == BAD_PORT);
+	CHECK(errno == ESRCH);
+	xa_close(be);
+}
+
+static void
+test_unbound_port_cannot_notify(void)
+{
+	struct xa_handle *fe = open_dom(FE);
+	evtchn_port_t port;
+
+	REQUIRE(fe != NULL);
+	port = xa_evtchn_bind_unbound(fe, BE);
+	REQUIRE(port != BAD_PORT);
+	errno = 0;
+	CHECK(xa_evtchn_notify(fe, port) == -1);
+	CHECK(errno == ENOTCONN);
+	xa_close(fe);
+}
+
+static void
+test_port_not_ours_cannot_notify(void)
+{
+	struct xa_handle *again;
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	/* A port this handle did not bind is not its to notify. */
+	errno = 0;
+	CHECK(xa_evtchn_notify(c.be, c.be_port + 1) == -1);
+	CHECK(errno == EINVAL);
+	/* Nor may another handle of the same domain use the port. */
+	again = open_dom(FE);
+	REQUIRE(again != NULL);
+	errno = 0;
+	CHECK(xa_evtchn_notify(again, c.fe_port) == -1);
+	CHECK(errno == EINVAL);
+	errno = 0;
+	CHECK(xa_evtchn_notify(again, 0) == -1);
+	CHECK(errno == EINVAL);
+	CHECK(xa_evtchn_notify(again, 5000) == -1);
+	CHECK(drain(c.fe) == 0 && drain(c.be) == 0);
+	xa_close(again);
+	channel_close(&c);
+}
+
+static void
+test_notify_delivers_masked_event_once(void)
+{
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	CHECK(!readable(xa_evtchn_fd(c.fe)));
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(readable(xa_evtchn_fd(c.fe)));
+	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
+	errno = 0;
+	CHECK(xa_evtchn_pending(c.fe) == -1);
+	CHECK(errno == EAGAIN);
+	/* Masked: a kick now stays pending and is not delivered... */
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(drain(c.fe) == 0);
+	/* ...until the unmask, which delivers it exactly once. */
+	CHECK(xa_evtchn_unmask(c.fe, c.fe_port) == 0);
+	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
+	CHECK(drain(c.fe) == 0);
+	channel_close(&c);
+}
+
+static void
+test_unmask_without_pending_delivers_nothing(void)
+{
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
+	CHECK(xa_evtchn_unmask(c.fe, c.fe_port) == 0);
+	CHECK(drain(c.fe) == 0);
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(drain(c.fe) == 1);
+	channel_close(&c);
+}
+
+static void
+test_unmask_of_port_not_ours_fails(void)
+{
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	errno = 0;
+	CHECK(xa_evtchn_unmask(c.be, c.be_port + 1) == -1);
+	CHECK(errno == EINVAL);
+	channel_close(&c);
+}
+
+static void
+test_unbind_returns_peer_to_unbound(void)
+{
+	evtchn_port_t fp;
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	CHECK(xa_evtchn_unbind(c.fe, c.fe_port) == 0);
+	errno = 0;
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == -1);
+	CHECK(errno == ENOTCONN);
+	errno = 0;
+	CHECK(xa_evtchn_notify(c.fe, c.fe_port) == -1);
+	CHECK(errno == EINVAL);
+	/* The backend's port waits for the frontend again: it can reconnect. */
+	fp = xa_evtchn_bind_interdomain(c.fe, BE, c.be_port);
+	CHECK(fp != BAD_PORT);
+	CHECK(xa_evtchn_pending(c.fe) == (int)fp);
+	CHECK(xa_evtchn_unmask(c.fe, fp) == 0);
+	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
+	CHECK(xa_evtchn_pending(c.fe) == (int)fp);
+	channel_close(&c);
+}
+
+static void
+test_unbind_of_port_not_ours_fails(void)
+{
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	errno = 0;
+	CHECK(xa_evtchn_unbind(c.be, c.be_port + 1) == -1);
+	CHECK(errno == EINVAL);
+	CHECK(xa_evtchn_unbind(c.fe, 0) == -1);
+	channel_close(&c);
+}
+
+/* More ports than a datagram socket queues (10 by default) lose nothing. */
+static void
+test_many_pending_ports_are_all_delivered(void)
+{
+	enum { N = 40 };
+	struct xa_handle *fe = open_dom(FE), *be = open_dom(BE);
+	evtchn_port_t fp[N], bp[N];
+	bool seen[1024] = { false };
+	int i, port, n = 0;
+
+	REQUIRE(fe != NULL && be != NULL);
+	for (i = 0; i < N; i++) {
+		fp[i] = xa_evtchn_bind_unbound(fe, BE);
+		REQUIRE(fp[i] != BAD_PORT);
+		bp[i] = xa_evtchn_bind_interdomain(be, FE, fp[i]);
+		REQUIRE(bp[i] != BAD_PORT);
+	}
+	CHECK(drain(be) == N);
+	for (i = 0; i < N; i++)
+		CHECK(xa_evtchn_notify(be, bp[i]) == 0);
+	while ((port = xa_evtchn_pending(fe)) >= 0) {
+		CHECK(port < 1024 && !seen[port]);
+		seen[port] = true;
+		n++;
+	}
+	CHECK(n == N);
+	for (i = 0; i < N; i++)
+		CHECK(seen[fp[i]]);
+	xa_close(fe);
+	xa_close(be);
+}
+
+static void
+test_notify_from_another_process(void)
+{
+	struct xa_handle *fe = open_dom(FE), *be;
+	evtchn_port_t fp, bp;
+	struct pollfd pfd;
+	int status;
+	pid_t pid;
+
+	REQUIRE(fe != NULL);
+	fp = xa_evtchn_bind_unbound(fe, BE);
+	REQUIRE(fp != BAD_PORT);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		be = open_dom(BE);
+		if (be == NULL)
+			_exit(2);
+		bp = xa_evtchn_bind_interdomain(be, FE, fp);
+		if (bp == BAD_PORT || xa_evtchn_notify(be, bp) != 0)
+			_exit(3);
+		xa_close(be);
+		_exit(0);
+	}
+	pfd.fd = xa_evtchn_fd(fe);
+	pfd.events = POLLIN;
+	CHECK(poll(&pfd, 1, 5000) == 1);
+	CHECK(xa_evtchn_pending(fe) == (int)fp);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The backend closed: our port waits unbound, notify fails. */
+	CHECK(xa_evtchn_notify(fe, fp) == -1);
+	xa_close(fe);
+}
+
+static void
+test_close_releases_ports_and_unbinds_peer(void)
+{
+	struct xsim_usage u;
+	struct channel c;
+
+	REQUIRE(channel_open(&c) == 0);
+	CHECK(usage_of(FE, &u) == 0 && u.ports == 1);
+	xa_close(c.be);
+	CHECK(usage_of(BE, &u) == 0 && u.ports == 0);
+	errno = 0;
+	CHECK(xa_evtchn_notify(c.fe, c.fe_port) == -1);
+	CHECK(errno == ENOTCONN);
+	xa_close(c.fe);
+	CHECK(usage_is_zero(FE));
+	CHECK(usage_is_zero(BE));
+}
+
+int
+main(void)
+{
+	xsim_test_init("evtchn");
+	RUN(test_bind_unbound_never_allocates_port_zero);
+	RUN(test_bind_unbound_to_impossible_domain_is_einval);
+	RUN(test_interdomain_channel_carries_events_both_ways);
+	RUN(test_bind_interdomain_raises_local_event);
+	RUN(test_bind_interdomain_to_port_offered_elsewhere_fails);
+	RUN(test_bind_interdomain_to_free_or_invalid_port_fails);
+	RUN(test_bind_interdomain_to_connected_port_fails);
+	RUN(test_bind_interdomain_to_unknown_domain_is_esrch);
+	RUN(test_unbound_port_cannot_notify);
+	RUN(test_port_not_ours_cannot_notify);
+	RUN(test_notify_delivers_masked_event_once);
+	RUN(test_unmask_without_pending_delivers_nothing);
+	RUN(test_unmask_of_port_not_ours_fails);
+	RUN(test_unbind_returns_peer_to_unbound);
+	RUN(test_unbind_of_port_not_ours_fails);
+	RUN(test_many_pending_ports_are_all_delivered);
+	RUN(test_notify_from_another_process);
+	RUN(test_close_releases_ports_and_unbinds_peer);
+	xsim_instance_destroy(xsim_test_instance);
+	TEST_DONE();
+}
