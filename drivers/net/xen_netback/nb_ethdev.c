@@ -1,1 +1,501 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The ethdev face of xen_netback (vdev net_xen_netback): devargs parsed
+ * once at probe, device and queue configuration, start/stop/close, link,
+ * statistics and extended statistics. The data path is in nb_rxtx.c, the
+ * conversation with the frontend in nb_xenbus.c.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bus_vdev_driver.h>
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+
+#include "nb.h"
+
+RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
+
+#define ARG_DOMID "domid"
+#define ARG_HANDLE "handle"
+#define ARG_PROVIDER "provider"
+#define ARG_SIM "sim"
+
+static const char *const valid_args[] = {
+	ARG_DOMID, ARG_HANDLE, ARG_PROVIDER, ARG_SIM, NULL
+};
+
+/* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
+#define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
+
+static int
+parse_uint(const char *key, const char *value, unsigned long min,
+	   unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(value, &end, 0);
+	if (errno != 0 || end == value || *end != '\0' || value[0] == '-' ||
+	    *out < min || *out > max) {
+		NB_LOG(ERR, "invalid %s=%s: expected an integer in [%lu, %lu]",
+		       key, value, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_domid(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	unsigned long v;
+
+	if (parse_uint(key, value, 1, MAX_GUEST_DOMID, &v) != 0)
+		return -EINVAL;
+	cfg->frontend_domid = v;
+	return 0;
+}
+
+static int
+arg_handle(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	unsigned long v;
+
+	if (parse_uint(key, value, 0, UINT16_MAX, &v) != 0)
+		return -EINVAL;
+	cfg->handle = v;
+	return 0;
+}
+
+static int
+arg_provider(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+
+	if (xa_provider_parse(value, &cfg->provider) != 0) {
+		NB_LOG(ERR, "invalid %s=%s: expected xen or sim", key, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_sim(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	size_t i, len = strlen(value);
+
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)value[i]) && value[i] != '-' &&
+		    value[i] != '_')
+			break;
+	if (len == 0 || len >= sizeof(cfg->sim_instance) || i != len) {
+		NB_LOG(ERR, "invalid %s=%s: expected 1-%zu letters, digits, - or _",
+		       key, value, sizeof(cfg->sim_instance) - 1);
+		return -EINVAL;
+	}
+	memcpy(cfg->sim_instance, value, len + 1);
+	return 0;
+}
+
+static int
+parse_devargs(const char *args, struct nb_config *cfg)
+{
+	struct rte_kvargs *kv;
+	bool have_sim;
+	int ret = -EINVAL;
+
+	*cfg = (struct nb_config){ .provider = xa_provider_default() };
+	strcpy(cfg->sim_instance, "default");
+	kv = rte_kvargs_parse(args != NULL ? args : "", valid_args);
+	if (kv == NULL) {
+		NB_LOG(ERR, "invalid devargs \"%s\": accepted keys are "
+		       ARG_DOMID ", " ARG_HANDLE ", " ARG_PROVIDER ", " ARG_SIM,
+		       args);
+		return -EINVAL;
+	}
+	if (rte_kvargs_count(kv, ARG_DOMID) != 1) {
+		NB_LOG(ERR, "%s=<frontend domain id> is required, once", ARG_DOMID);
+		goto out;
+	}
+	if (rte_kvargs_process(kv, ARG_DOMID, arg_domid, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_HANDLE, arg_handle, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_PROVIDER, arg_provider, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_SIM, arg_sim, cfg) != 0)
+		goto out;
+	have_sim = rte_kvargs_count(kv, ARG_SIM) > 0;
+	if (have_sim && cfg->provider != XA_PROVIDER_SIM) {
+		NB_LOG(ERR, "%s= only applies to " ARG_PROVIDER "=sim", ARG_SIM);
+		goto out;
+	}
+	ret = 0;
+out:
+	rte_kvargs_free(kv);
+	return ret;
+}
+
+static int
+nb_dev_configure(struct rte_eth_dev *dev)
+{
+	if (dev->data->nb_rx_queues != 1 || dev->data->nb_tx_queues != 1) {
+		NB_LOG(ERR, "one Rx and one Tx queue are supported");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+nb_dev_infos_get(struct rte_eth_dev *dev __rte_unused,
+		 struct rte_eth_dev_info *info)
+{
+	info->max_mac_addrs = 1;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = 1;
+	info->max_rx_pktlen = XEN_NETIF_MAX_TX_SIZE;
+	info->min_rx_bufsize = RTE_PKTMBUF_HEADROOM + 64;
+	info->max_mtu = XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->speed_capa = RTE_ETH_LINK_SPEED_10G;
+	return 0;
+}
+
+/*
+ * Descriptor counts are accepted and ignored: the rings are the guest's,
+ * one page each (256 slots), whatever the application asks for.
+ */
+static int
+nb_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		  uint16_t nb_desc __rte_unused, unsigned int socket,
+		  const struct rte_eth_rxconf *conf __rte_unused,
+		  struct rte_mempool *mp)
+{
+	struct nb_port *p = dev->data->dev_private;
+	uint16_t room = rte_pktmbuf_data_room_size(mp);
+	struct nb_rxq *q;
+
+	if (room <= RTE_PKTMBUF_HEADROOM) {
+		NB_LOG(ERR, "mbufs of pool %s hold no data", mp->name);
+		return -EINVAL;
+	}
+	q = rte_zmalloc_socket("xen_netback_rxq", sizeof(*q),
+			       RTE_CACHE_LINE_SIZE, socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->port = p;
+	q->mp = mp;
+	q->queue_id = qid;
+	q->mbuf_room = room - RTE_PKTMBUF_HEADROOM;
+	pthread_mutex_lock(&p->lock);
+	p->rxq = q;
+	pthread_mutex_unlock(&p->lock);
+	dev->data->rx_queues[qid] = q;
+	return 0;
+}
+
+static int
+nb_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		  uint16_t nb_desc __rte_unused, unsigned int socket,
+		  const struct rte_eth_txconf *conf __rte_unused)
+{
+	struct nb_port *p = dev->data->dev_private;
+	struct nb_txq *q;
+
+	q = rte_zmalloc_socket("xen_netback_txq", sizeof(*q),
+			       RTE_CACHE_LINE_SIZE, socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->port = p;
+	q->queue_id = qid;
+	pthread_mutex_lock(&p->lock);
+	p->txq = q;
+	pthread_mutex_unlock(&p->lock);
+	dev->data->tx_queues[qid] = q;
+	return 0;
+}
+
+static void
+nb_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct nb_port *p = dev->data->dev_private;
+	struct nb_rxq *q = dev->data->rx_queues[qid];
+
+	if (q == NULL)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->rxq = NULL;
+	pthread_mutex_unlock(&p->lock);
+	nb_rxq_release_spares(q);
+	rte_free(q);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static void
+nb_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct nb_port *p = dev->data->dev_private;
+
+	pthread_mutex_lock(&p->lock);
+	p->txq = NULL;
+	pthread_mutex_unlock(&p->lock);
+	rte_free(dev->data->tx_queues[qid]);
+	dev->data->tx_queues[qid] = NULL;
+}
+
+static int
+nb_dev_start(struct rte_eth_dev *dev)
+{
+	nb_xenbus_set_started(dev->data->dev_private, true);
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	return 0;
+}
+
+static int
+nb_dev_stop(struct rte_eth_dev *dev)
+{
+	nb_xenbus_set_started(dev->data->dev_private, false);
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+static int
+nb_dev_close(struct rte_eth_dev *dev)
+{
+	struct nb_port *p = dev->data->dev_private;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	nb_xenbus_uninit(p);
+	nb_rx_queue_release(dev, 0);
+	nb_tx_queue_release(dev, 0);
+	return 0;
+}
+
+static int
+nb_link_update(struct rte_eth_dev *dev __rte_unused,
+	       int wait_to_complete __rte_unused)
+{
+	/* dev_link is kept current by the control plane. */
+	return 0;
+}
+
+static int
+nb_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct nb_port *p = dev->data->dev_private;
+
+	if (p->rxq != NULL) {
+		const struct nb_rxq_stats *s = &p->rxq->stats;
+
+		st->ipackets = st->q_ipackets[0] = s->packets;
+		st->ibytes = st->q_ibytes[0] = s->bytes;
+		st->rx_nombuf = s->nombuf;
+		st->ierrors = st->q_errors[0] = s->drop_bad_frame +
+						s->drop_copy_failed;
+	}
+	if (p->txq != NULL) {
+		const struct nb_txq_stats *s = &p->txq->stats;
+
+		st->opackets = st->q_opackets[0] = s->packets;
+		st->obytes = st->q_obytes[0] = s->bytes;
+		st->oerrors = s->drop_too_long + s->drop_copy_failed;
+	}
+	return 0;
+}
+
+static int
+nb_stats_reset(struct rte_eth_dev *dev)
+{
+	struct nb_port *p = dev->data->dev_private;
+
+	if (p->rxq != NULL)
+		memset(&p->rxq->stats, 0, sizeof(p->rxq->stats));
+	if (p->txq != NULL)
+		memset(&p->txq->stats, 0, sizeof(p->txq->stats));
+	return 0;
+}
+
+/* Driver-specific counters; ethdev adds the per-queue basic ones. */
+struct nb_xstat {
+	const char *name;
+	bool rx;
+	size_t offset;
+};
+
+#define RXS(n, f) { "rx_q0_" n, true, offsetof(struct nb_rxq_stats, f) }
+#define TXS(n, f) { "tx_q0_" n, false, offsetof(struct nb_txq_stats, f) }
+static const struct nb_xstat nb_xstats[] = {
+	RXS("notifications_sent", notify_sent),
+	RXS("notifications_suppressed", notify_suppressed),
+	RXS("notifications_received", notify_received),
+	RXS("grant_copy_calls", copy_calls),
+	RXS("grant_copy_ops", copy_segs),
+	RXS("grant_copy_failures", copy_failed),
+	RXS("drop_bad_frame", drop_bad_frame),
+	RXS("drop_copy_failed", drop_copy_failed),
+	RXS("malformed_requests", malformed),
+	TXS("notifications_sent", notify_sent),
+	TXS("notifications_suppressed", notify_suppressed),
+	TXS("notifications_received", notify_received),
+	TXS("grant_copy_calls", copy_calls),
+	TXS("grant_copy_ops", copy_segs),
+	TXS("grant_copy_failures", copy_failed),
+	TXS("ring_full", ring_full),
+	TXS("drop_too_long", drop_too_long),
+	TXS("drop_copy_failed", drop_copy_failed),
+	TXS("malformed_requests", malformed),
+};
+
+static int
+nb_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
+		    struct rte_eth_xstat_name *names, unsigned int size)
+{
+	unsigned int i;
+
+	if (names != NULL && size >= RTE_DIM(nb_xstats))
+		for (i = 0; i < RTE_DIM(nb_xstats); i++)
+			strlcpy(names[i].name, nb_xstats[i].name,
+				sizeof(names[i].name));
+	return RTE_DIM(nb_xstats);
+}
+
+static int
+nb_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
+	      unsigned int n)
+{
+	struct nb_port *p = dev->data->dev_private;
+	unsigned int i;
+
+	if (xstats == NULL || n < RTE_DIM(nb_xstats))
+		return RTE_DIM(nb_xstats);
+	for (i = 0; i < RTE_DIM(nb_xstats); i++) {
+		const void *base = nb_xstats[i].rx ?
+				   (const void *)(p->rxq ? &p->rxq->stats : NULL) :
+				   (const void *)(p->txq ? &p->txq->stats : NULL);
+
+		xstats[i].id = i;
+		xstats[i].value = base == NULL ? 0 :
+			__atomic_load_n((const uint64_t *)
+					((const char *)base +
+					 nb_xstats[i].offset),
+					__ATOMIC_RELAXED);
+	}
+	return RTE_DIM(nb_xstats);
+}
+
+static int
+nb_promiscuous(struct rte_eth_dev *dev __rte_unused)
+{
+	/* The guest's vif sees every frame the application sends it. */
+	return 0;
+}
+
+static const struct eth_dev_ops nb_ops = {
+	.dev_configure = nb_dev_configure,
+	.dev_infos_get = nb_dev_infos_get,
+	.dev_start = nb_dev_start,
+	.dev_stop = nb_dev_stop,
+	.dev_close = nb_dev_close,
+	.link_update = nb_link_update,
+	.promiscuous_enable = nb_promiscuous,
+	.promiscuous_disable = nb_promiscuous,
+	.allmulticast_enable = nb_promiscuous,
+	.allmulticast_disable = nb_promiscuous,
+	.rx_queue_setup = nb_rx_queue_setup,
+	.tx_queue_setup = nb_tx_queue_setup,
+	.rx_queue_release = nb_rx_queue_release,
+	.tx_queue_release = nb_tx_queue_release,
+	.stats_get = nb_stats_get,
+	.stats_reset = nb_stats_reset,
+	.xstats_get = nb_xstats_get,
+	.xstats_get_names = nb_xstats_get_names,
+	.xstats_reset = nb_stats_reset,
+};
+
+static int
+nb_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev;
+	struct nb_config cfg;
+	struct nb_port *p;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		NB_LOG(ERR, "%s: secondary processes are not supported", name);
+		return -ENOTSUP;
+	}
+	ret = parse_devargs(rte_vdev_device_args(vdev), &cfg);
+	if (ret != 0)
+		return ret;
+	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
+	if (dev == NULL)
+		return -ENOMEM;
+	p = dev->data->dev_private;
+	p->dev = dev;
+	p->cfg = cfg;
+	dev->data->mac_addrs = rte_zmalloc(name, sizeof(struct rte_ether_addr), 0);
+	if (dev->data->mac_addrs == NULL) {
+		rte_eth_dev_release_port(dev);
+		return -ENOMEM;
+	}
+	/* Linux netback's MAC for its end of every vif. */
+	rte_ether_unformat_addr("fe:ff:ff:ff:ff:ff", dev->data->mac_addrs);
+	dev->data->dev_link = (struct rte_eth_link){
+		.link_speed = RTE_ETH_SPEED_NUM_10G,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_status = RTE_ETH_LINK_DOWN,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+	};
+	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC |
+				RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->dev_ops = &nb_ops;
+	dev->rx_pkt_burst = nb_rx_burst;
+	dev->tx_pkt_burst = nb_tx_burst;
+	ret = nb_xenbus_init(p);
+	if (ret != 0) {
+		rte_eth_dev_release_port(dev);
+		return ret;
+	}
+	rte_eth_dev_probing_finish(dev);
+	NB_LOG(INFO, "%s: backend of vif %u/%u on the %s provider", name,
+	       cfg.frontend_domid, cfg.handle, xa_provider_name(cfg.provider));
+	return 0;
+}
+
+static int
+nb_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+	if (dev == NULL)
+		return 0;
+	nb_dev_close(dev);
+	rte_eth_dev_release_port(dev);
+	return 0;
+}
+
+static struct rte_vdev_driver nb_driver = {
+	.probe = nb_probe,
+	.remove = nb_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_xen_netback, nb_driver);
+RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
+	ARG_DOMID "=<1-32751> "
+	ARG_HANDLE "=<0-65535> "
+	ARG_PROVIDER "=xen|sim "
+	ARG_SIM "=<simulator instance>");

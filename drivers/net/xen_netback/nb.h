@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * State shared by the three parts of the xen_netback PMD: the ethdev glue
+ * (nb_ethdev.c), the burst functions (nb_rxtx.c) and the control plane
+ * that follows the frontend through xenstore (nb_xenbus.c).
+ *
+ * Naming follows the application's view: the Rx queue carries the guest's
+ * TX ring (packets the guest sends), the Tx queue the guest's RX ring.
+ */
+
+#ifndef NB_H
+#define NB_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_log.h>
+
+#include "netif_back.h"
+#include "xa.h"
+#include "xenbus_back.h"
+
+extern int nb_logtype;
+#define NB_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, nb_logtype, "xen_netback: " fmt "\n", \
+		##__VA_ARGS__)
+
+/* Most packets one burst takes from or gives to a ring. */
+#define NB_BURST_MAX 64
+/* Grant-copy segments one burst may submit in its single copy call. */
+#define NB_SEGS_MAX 2048
+/* Spare mbufs kept per Rx queue so a burst allocates in bulk. */
+#define NB_SPARE_MBUFS 64
+
+struct nb_port;
+
+/* Counters: written by one lcore, read by stats calls (relaxed). */
+struct nb_rxq_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t nombuf;
+	uint64_t notify_sent;
+	uint64_t notify_suppressed;
+	uint64_t notify_received;	/* written by the control thread */
+	uint64_t copy_calls;
+	uint64_t copy_segs;
+	uint64_t copy_failed;
+	uint64_t drop_bad_frame;	/* answered NETIF_RSP_ERROR */
+	uint64_t drop_copy_failed;
+	uint64_t malformed;		/* fatal protocol violations */
+};
+
+struct nb_txq_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t notify_sent;
+	uint64_t notify_suppressed;
+	uint64_t notify_received;	/* written by the control thread */
+	uint64_t copy_calls;
+	uint64_t copy_segs;
+	uint64_t copy_failed;
+	uint64_t ring_full;		/* bursts cut short: no posted buffer */
+	uint64_t drop_too_long;
+	uint64_t drop_copy_failed;
+	uint64_t malformed;
+};
+
+/* Guest TX: requests in, packets to the application. */
+struct nb_rxq {
+	struct nb_port *port;
+	uint32_t busy;			/* inside a burst (see nb_queue_enter) */
+	struct rte_mempool *mp;
+	uint16_t mbuf_room;		/* data bytes one mbuf holds */
+	uint16_t queue_id;
+	uint16_t nb_spare;
+	struct nb_rxq_stats stats;
+	struct rte_mbuf *spare[NB_SPARE_MBUFS];
+	struct netif_tx_packet pkts[NB_BURST_MAX];
+	struct rte_mbuf *heads[NB_BURST_MAX];
+	uint16_t first_seg[NB_BURST_MAX + 1];
+	xengnttab_grant_copy_segment_t segs[NB_SEGS_MAX];
+};
+
+/* Guest RX: packets from the application into posted buffers. */
+struct nb_txq {
+	struct nb_port *port;
+	uint32_t busy;
+	uint16_t queue_id;
+	struct nb_txq_stats stats;
+	uint16_t first_slot[NB_BURST_MAX + 1];
+	struct netif_rx_slot slots[NB_BURST_MAX * NETIF_MAX_SLOTS];
+	xengnttab_grant_copy_segment_t segs[NB_SEGS_MAX];
+};
+
+struct nb_config {
+	enum xa_provider provider;
+	char sim_instance[64];
+	domid_t frontend_domid;
+	unsigned int handle;
+};
+
+struct nb_port {
+	struct rte_eth_dev *dev;
+	struct nb_config cfg;
+	struct xa_handle *xa;
+	domid_t self;
+
+	/* Control plane; every field below is under @lock. */
+	pthread_mutex_t lock;
+	char be_dir[XENBUS_PATH_MAX];
+	char fe_dir[XENBUS_PATH_MAX];
+	char fe_state_path[XENBUS_PATH_MAX];
+	bool fe_watched;
+	enum xenbus_state state;
+	struct xenbus_back_frontend fe;
+	void *tx_sring;			/* mapped guest TX ring page */
+	void *rx_sring;			/* mapped guest RX ring page */
+	netif_tx_back_ring_t tx_ring;	/* used by the Rx queue's lcore */
+	netif_rx_back_ring_t rx_ring;	/* used by the Tx queue's lcore */
+	evtchn_port_t evtchn_tx;	/* our ends */
+	evtchn_port_t evtchn_rx;
+	bool connected;
+	bool started;
+	struct rte_intr_handle *xs_intr;
+	struct rte_intr_handle *evtchn_intr;
+	struct rte_intr_handle *fail_intr;
+	int fail_fd;			/* eventfd: data plane -> control */
+
+	/*
+	 * The data plane may touch the rings only while @datapath_ready;
+	 * failed is set once by the data plane on a fatal frontend error.
+	 */
+	uint32_t datapath_ready;
+	uint32_t failed;
+	const char *fail_reason;
+
+	struct nb_rxq *rxq;
+	struct nb_txq *txq;
+};
+
+/* nb_rxtx.c */
+uint16_t nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts);
+uint16_t nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts);
+void nb_rxq_release_spares(struct nb_rxq *q);
+
+/* nb_xenbus.c */
+int nb_xenbus_init(struct nb_port *p);
+void nb_xenbus_uninit(struct nb_port *p);
+/* Start or stop the data plane's access to the rings (dev_start/stop). */
+void nb_xenbus_set_started(struct nb_port *p, bool started);
+
+/*
+ * The data plane enters a queue only while the control plane allows it;
+ * the control plane withdraws permission, then waits until no burst is
+ * inside (a Dekker handshake, hence the sequentially consistent order).
+ */
+static inline bool
+nb_queue_enter(struct nb_port *p, uint32_t *busy)
+{
+	__atomic_store_n(busy, 1, __ATOMIC_SEQ_CST);
+	if (likely(__atomic_load_n(&p->datapath_ready, __ATOMIC_SEQ_CST)))
+		return true;
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static inline void
+nb_queue_leave(uint32_t *busy)
+{
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Data plane: the frontend broke the protocol; hand over to control. */
+void nb_fail(struct nb_port *p, uint64_t *malformed, const char *why);
+
+#endif /* NB_H */
