@@ -1,1 +1,358 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The frontend's ring conversions: packets into TX requests on persistent
+ * id pages, TX responses back into free ids, RX responses (each in the slot
+ * of its request, as Linux netfront expects) into mbuf chains, and free RX
+ * slots into new requests. Producer indexes are read once per call and
+ * bounded by what we actually asked for; each response is copied out of the
+ * ring before any field of it is used.
+ */
+
+#include <assert.h>
+
+#include <rte_common.h>
+#include <rte_memcpy.h>
+
+#include "netif_front.h"
+
+/* What a TX request id is doing. */
+enum {
+	TX_ID_FREE,
+	TX_ID_HEAD,	/* first slot of a packet: its response is the packet's */
+	TX_ID_FRAG,	/* a later slot */
+};
+
+#define SLOT_PAGE(base, idx) ((base) + (size_t)(idx) * NETIF_PAGE_SIZE)
+
+/*
+ * A frame under the 16-bit size limit always fits the slot count every
+ * backend must accept, so the size limit is the only one to enforce.
+ */
+static_assert(NETIF_FRONT_MAX_PKT_LEN <= NETIF_MAX_SLOTS * NETIF_PAGE_SIZE,
+	      "frames within the size field fit in 18 slots");
+
+void
+netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
+		      void *pages, const grant_ref_t *grefs)
+{
+	unsigned int id;
+
+	SHARED_RING_INIT(sring);
+	FRONT_RING_INIT(&tx->ring, sring, NETIF_PAGE_SIZE);
+	tx->pages = pages;
+	tx->grefs = grefs;
+	tx->pushed = 0;
+	tx->nb_free = NETIF_TX_RING_SIZE;
+	for (id = 0; id < NETIF_TX_RING_SIZE; id++) {
+		tx->free_ids[id] = NETIF_TX_RING_SIZE - 1 - id;
+		tx->id_state[id] = TX_ID_FREE;
+	}
+	tx->error = NULL;
+}
+
+unsigned int
+netif_front_tx_collect(struct netif_front_tx *tx)
+{
+	netif_tx_response_t rsp;
+	unsigned int freed = 0;
+	RING_IDX prod, cons;
+
+	if (tx->error != NULL)
+		return 0;
+	prod = __atomic_load_n(&tx->ring.sring->rsp_prod, __ATOMIC_ACQUIRE);
+	/* XSA-39 the other way round: never more responses than requests. */
+	if (prod - tx->ring.rsp_cons > tx->pushed - tx->ring.rsp_cons) {
+		tx->error = "TX response producer beyond the published requests";
+		return 0;
+	}
+	for (cons = tx->ring.rsp_cons; cons != prod; cons++) {
+		RING_COPY_RESPONSE(&tx->ring, cons, &rsp);
+		/* The answer to an extra-info slot; we send none, ignore it. */
+		if (rsp.status == NETIF_RSP_NULL)
+			continue;
+		if (rsp.id >= NETIF_TX_RING_SIZE ||
+		    tx->id_state[rsp.id] == TX_ID_FREE) {
+			tx->error = "TX response for a request id not in flight";
+			break;
+		}
+		if (tx->id_state[rsp.id] == TX_ID_HEAD &&
+		    rsp.status != NETIF_RSP_OKAY)
+			tx->stats.errors++;
+		tx->id_state[rsp.id] = TX_ID_FREE;
+		tx->free_ids[tx->nb_free++] = rsp.id;
+		freed++;
+	}
+	tx->ring.rsp_cons = cons;
+	return freed;
+}
+
+/* Copy the next @len bytes of a chain, from (*seg, *off) on, to @dst. */
+static void
+tx_copy_from_chain(uint8_t *dst, uint32_t len, struct rte_mbuf **seg,
+		   uint32_t *off)
+{
+	while (len > 0) {
+		uint32_t n = RTE_MIN(len, (uint32_t)(*seg)->data_len - *off);
+
+		rte_memcpy(dst, rte_pktmbuf_mtod_offset(*seg, uint8_t *, *off),
+			   n);
+		dst += n;
+		len -= n;
+		*off += n;
+		if (*off == (*seg)->data_len) {
+			*seg = (*seg)->next;
+			*off = 0;
+		}
+	}
+}
+
+/* One packet into @slots requests, densely packed from offset 0. */
+static void
+tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
+		unsigned int slots)
+{
+	struct rte_mbuf *seg = m;
+	uint32_t left = m->pkt_len;
+	uint32_t off = 0;
+	unsigned int s;
+
+	for (s = 0; s < slots; s++) {
+		uint16_t id = tx->free_ids[--tx->nb_free];
+		uint32_t chunk = RTE_MIN(left, NETIF_PAGE_SIZE);
+		netif_tx_request_t req = {
+			.gref = tx->grefs[id],
+			.offset = 0,
+			.flags = s + 1 < slots ? NETTXF_more_data : 0,
+			.id = id,
+			/* The first slot carries the whole packet's length. */
+			.size = s == 0 ? m->pkt_len : chunk,
+		};
+
+		tx_copy_from_chain(SLOT_PAGE(tx->pages, id), chunk, &seg, &off);
+		tx->id_state[id] = s == 0 ? TX_ID_HEAD : TX_ID_FRAG;
+		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
+		tx->ring.req_prod_pvt++;
+		left -= chunk;
+	}
+}
+
+uint16_t
+netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
+		       uint16_t nb_pkts)
+{
+	uint16_t i;
+
+	if (tx->error != NULL)
+		return 0;
+	for (i = 0; i < nb_pkts; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t len = m->pkt_len;
+		unsigned int slots = len == 0 ? 1 :
+			(len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
+
+		if (len > NETIF_FRONT_MAX_PKT_LEN) {
+			tx->stats.too_many_slots++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (slots > tx->nb_free || slots > RING_FREE_REQUESTS(&tx->ring)) {
+			tx->stats.ring_full++;
+			break;
+		}
+		tx_pkt2requests(tx, m, slots);
+		tx->stats.packets++;
+		tx->stats.bytes += len;
+		rte_pktmbuf_free(m);
+	}
+	return i;
+}
+
+unsigned int
+netif_front_tx_push(struct netif_front_tx *tx, bool *notify)
+{
+	unsigned int n = tx->ring.req_prod_pvt - tx->pushed;
+	int kick = 0;
+
+	*notify = false;
+	if (n == 0)
+		return 0;
+	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&tx->ring, kick);
+	tx->pushed = tx->ring.req_prod_pvt;
+	*notify = kick;
+	return n;
+}
+
+void
+netif_front_rx_attach(struct netif_front_rx *rx, netif_rx_sring_t *sring,
+		      void *pages, const grant_ref_t *grefs, uint16_t port)
+{
+	SHARED_RING_INIT(sring);
+	FRONT_RING_INIT(&rx->ring, sring, NETIF_PAGE_SIZE);
+	rx->pages = pages;
+	rx->grefs = grefs;
+	rx->port = port;
+	rx->error = NULL;
+}
+
+/*
+ * Copy the responses of the packet at rsp_cons out of the ring. Returns its
+ * number of slots, 0 if its last response is not produced yet, -1 when the
+ * backend broke the protocol.
+ */
+static int
+rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod,
+	      netif_rx_response_t *rsps)
+{
+	RING_IDX cons = rx->ring.rsp_cons;
+	unsigned int i;
+
+	for (i = 0; ; i++) {
+		/* A chain this long could hold the ring hostage: no waiting. */
+		if (i == NETIF_MAX_SLOTS) {
+			rx->error = "RX packet longer than 18 slots";
+			return -1;
+		}
+		if (cons + i == prod)
+			return 0;
+		RING_COPY_RESPONSE(&rx->ring, cons + i, &rsps[i]);
+		if (rsps[i].flags & NETRXF_extra_info) {
+			rx->error = "RX extra info, but no feature asks for it";
+			return -1;
+		}
+		if (!(rsps[i].flags & NETRXF_more_data))
+			return i + 1;
+	}
+}
+
+/* Total length of a chain, or -1 (counted) if the packet must be dropped. */
+static int32_t
+rx_chain_len(struct netif_front_rx *rx, const netif_rx_response_t *rsps,
+	     unsigned int slots)
+{
+	int32_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < slots; i++) {
+		if (rsps[i].status < 0) {
+			rx->stats.errors++;
+			return -1;
+		}
+		if (rsps[i].offset + rsps[i].status > (int32_t)NETIF_PAGE_SIZE) {
+			rx->stats.malformed++;
+			return -1;
+		}
+		len += rsps[i].status;
+	}
+	if (len == 0) {
+		rx->stats.malformed++;
+		return -1;
+	}
+	return len;
+}
+
+/* Copy one validated chain out of the slot pages into new mbufs. */
+static struct rte_mbuf *
+rx_chain2mbuf(struct netif_front_rx *rx, struct rte_mempool *mp,
+	      const netif_rx_response_t *rsps, unsigned int slots)
+{
+	int32_t len = rx_chain_len(rx, rsps, slots);
+	struct rte_mbuf *head, *m;
+	unsigned int i;
+
+	if (len < 0)
+		return NULL;
+	head = rte_pktmbuf_alloc(mp);
+	if (head == NULL)
+		goto nomem;
+	m = head;
+	for (i = 0; i < slots; i++) {
+		RING_IDX slot = (rx->ring.rsp_cons + i) & (RING_SIZE(&rx->ring) - 1);
+		const uint8_t *src = SLOT_PAGE(rx->pages, slot) + rsps[i].offset;
+		uint32_t left = rsps[i].status;
+
+		while (left > 0) {
+			uint32_t n = RTE_MIN(left, rte_pktmbuf_tailroom(m));
+
+			if (n == 0) {
+				m->next = rte_pktmbuf_alloc(mp);
+				if (m->next == NULL) {
+					rte_pktmbuf_free(head);
+					goto nomem;
+				}
+				m = m->next;
+				head->nb_segs++;
+				continue;
+			}
+			rte_memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *,
+							   m->data_len),
+				   src, n);
+			m->data_len += n;
+			src += n;
+			left -= n;
+		}
+	}
+	head->pkt_len = len;
+	head->port = rx->port;
+	rx->stats.packets++;
+	rx->stats.bytes += len;
+	return head;
+nomem:
+	rx->stats.mbuf_alloc_failed++;
+	return NULL;
+}
+
+uint16_t
+netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
+		       struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	netif_rx_response_t rsps[NETIF_MAX_SLOTS];
+	uint16_t nb = 0;
+	RING_IDX prod;
+	int slots;
+
+	if (rx->error != NULL)
+		return 0;
+	prod = __atomic_load_n(&rx->ring.sring->rsp_prod, __ATOMIC_ACQUIRE);
+	if (prod - rx->ring.rsp_cons >
+	    rx->ring.req_prod_pvt - rx->ring.rsp_cons) {
+		rx->error = "RX response producer beyond the posted requests";
+		return 0;
+	}
+	while (nb < nb_pkts) {
+		struct rte_mbuf *m;
+
+		slots = rx_copy_chain(rx, prod, rsps);
+		if (slots <= 0)
+			break;
+		m = rx_chain2mbuf(rx, mp, rsps, slots);
+		rx->ring.rsp_cons += slots;
+		if (m != NULL)
+			pkts[nb++] = m;
+	}
+	return nb;
+}
+
+unsigned int
+netif_front_rx_push(struct netif_front_rx *rx, bool *notify)
+{
+	RING_IDX end = rx->ring.rsp_cons + RING_SIZE(&rx->ring);
+	RING_IDX prod = rx->ring.req_prod_pvt;
+	unsigned int n = end - prod;
+	int kick = 0;
+
+	*notify = false;
+	if (n == 0 || rx->error != NULL)
+		return 0;
+	/* Request id = ring slot, so the page of a response is its slot's. */
+	for (; prod != end; prod++) {
+		uint16_t id = prod & (RING_SIZE(&rx->ring) - 1);
+		netif_rx_request_t req = { .id = id, .gref = rx->grefs[id] };
+
+		*RING_GET_REQUEST(&rx->ring, prod) = req;
+	}
+	rx->ring.req_prod_pvt = end;
+	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&rx->ring, kick);
+	*notify = kick;
+	return n;
+}

@@ -1,1 +1,193 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Frontend side of the vif handshake. Transitions follow Linux netfront
+ * (connect on the backend's InitWait, follow it through Closing to Closed),
+ * with two additions so that either end may restart: a frontend that finds
+ * its backend still Connected to an earlier instance runs a close cycle
+ * first, and a closed frontend whose backend is (again) ready goes back to
+ * Initialising.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "xenbus_front.h"
+
+struct xenbus_front_step
+xenbus_front_next(enum xenbus_state fe, enum xenbus_state be)
+{
+	struct xenbus_front_step s = { fe, XENBUS_FRONT_NONE };
+
+	switch (fe) {
+	case XenbusStateInitialising:
+		if (be == XenbusStateInitWait) {
+			s.next = XenbusStateConnected;
+			s.action = XENBUS_FRONT_CONNECT;
+		} else if (be == XenbusStateConnected) {
+			/* It serves rings of an earlier instance of us. */
+			s.next = XenbusStateClosing;
+		} else if (be == XenbusStateClosing) {
+			s.next = XenbusStateClosed;
+			s.action = XENBUS_FRONT_DISCONNECT;
+		}
+		break;
+	case XenbusStateConnected:
+		switch (be) {
+		case XenbusStateConnected:
+			s.action = XENBUS_FRONT_LINK_UP;
+			break;
+		case XenbusStateClosing:
+		case XenbusStateClosed:
+		case XenbusStateUnknown:
+			/* Unknown: the backend's directory is gone or garbage. */
+			s.next = XenbusStateClosed;
+			s.action = XENBUS_FRONT_DISCONNECT;
+			break;
+		default:
+			/* A restarted backend maps our rings again (as Linux's). */
+			s.action = XENBUS_FRONT_LINK_DOWN;
+			break;
+		}
+		break;
+	case XenbusStateClosing:
+		/* Our pages stay shared until the backend has let go of them. */
+		if (be == XenbusStateClosing || be == XenbusStateClosed ||
+		    be == XenbusStateUnknown) {
+			s.next = XenbusStateClosed;
+			s.action = XENBUS_FRONT_DISCONNECT;
+		}
+		break;
+	case XenbusStateClosed:
+		/* Reconnect: Closed -> Initialising is what backends expect. */
+		if (be == XenbusStateClosed || be == XenbusStateInitialising ||
+		    be == XenbusStateInitWait)
+			s.next = XenbusStateInitialising;
+		break;
+	default:
+		/* States a frontend never holds: start over. */
+		s.next = XenbusStateInitialising;
+		break;
+	}
+	return s;
+}
+
+const char *
+xenbus_front_action_name(enum xenbus_front_action action)
+{
+	switch (action) {
+	case XENBUS_FRONT_NONE:
+		return "none";
+	case XENBUS_FRONT_CONNECT:
+		return "connect";
+	case XENBUS_FRONT_LINK_UP:
+		return "link up";
+	case XENBUS_FRONT_LINK_DOWN:
+		return "link down";
+	case XENBUS_FRONT_DISCONNECT:
+		return "disconnect";
+	}
+	return "invalid";
+}
+
+bool
+xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
+			  struct xenbus_front_backend *be, const char **why)
+{
+	/* Page flipping is gone from every backend; copy is all we speak. */
+	if (xenbus_read_feature(h, be_dir, "feature-rx-copy", 0) != 1) {
+		*why = "backend does not offer feature-rx-copy=1";
+		return false;
+	}
+	be->split_evtchn =
+		xenbus_read_feature(h, be_dir, "feature-split-event-channels",
+				    0) == 1;
+	return true;
+}
+
+/* Remove "<dir>/<key>"; a key that is not there is fine. */
+static bool
+remove_key(struct xa_handle *h, xs_transaction_t t, const char *dir,
+	   const char *key)
+{
+	char path[XENBUS_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, key);
+	return xa_xs_rm(h, t, path) || errno == ENOENT;
+}
+
+static bool
+write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
+	   const struct xenbus_front_keys *k)
+{
+	/*
+	 * We compute no checksums and build no GSO, so we ask for neither:
+	 * feature-no-csum-offload=1 makes the backend deliver complete ones.
+	 */
+	static const char *const features[] = {
+		"request-rx-copy",
+		"feature-rx-notify",
+		"feature-sg",
+		"feature-no-csum-offload",
+	};
+	char path[XENBUS_PATH_MAX];
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/tx-ring-ref", fe_dir);
+	if (!xa_xs_printf(h, t, path, "%u", k->tx_ring_ref))
+		return false;
+	snprintf(path, sizeof(path), "%s/rx-ring-ref", fe_dir);
+	if (!xa_xs_printf(h, t, path, "%u", k->rx_ring_ref))
+		return false;
+	/*
+	 * Only one form of event channel keys may be present: a backend that
+	 * finds stale keys of the other form from an earlier connection could
+	 * bind the wrong ports.
+	 */
+	if (k->split_evtchn) {
+		snprintf(path, sizeof(path), "%s/event-channel-tx", fe_dir);
+		if (!xa_xs_printf(h, t, path, "%u", k->evtchn_tx))
+			return false;
+		snprintf(path, sizeof(path), "%s/event-channel-rx", fe_dir);
+		if (!xa_xs_printf(h, t, path, "%u", k->evtchn_rx))
+			return false;
+		if (!remove_key(h, t, fe_dir, "event-channel"))
+			return false;
+	} else {
+		snprintf(path, sizeof(path), "%s/event-channel", fe_dir);
+		if (!xa_xs_printf(h, t, path, "%u", k->evtchn_tx))
+			return false;
+		if (!remove_key(h, t, fe_dir, "event-channel-tx") ||
+		    !remove_key(h, t, fe_dir, "event-channel-rx"))
+			return false;
+	}
+	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fe_dir, features[i]);
+		if (!xa_xs_write(h, t, path, "1", 1))
+			return false;
+	}
+	return true;
+}
+
+bool
+xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
+			const struct xenbus_front_keys *keys)
+{
+	for (;;) {
+		xs_transaction_t t = xa_xs_transaction_start(h);
+
+		if (t == XBT_NULL)
+			return false;
+		if (!write_keys(h, t, fe_dir, keys)) {
+			int err = errno;
+
+			xa_xs_transaction_end(h, t, true);
+			errno = err;
+			return false;
+		}
+		if (xa_xs_transaction_end(h, t, false))
+			return true;
+		if (errno != EAGAIN)
+			return false;
+	}
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The frontend's half of the netif data path, as pure conversions on rings
+ * in ordinary memory: mbuf chains -> TX requests, TX responses -> free
+ * request ids, free RX slots -> RX requests, RX responses -> mbuf chains.
+ * Nothing here calls the hypervisor: the caller shares the ring pages and
+ * the buffer pages, and sends the notification these functions ask for.
+ *
+ * Buffers are persistent: one granted page per TX request id and one per RX
+ * ring slot, granted once at connect and reused for every packet, so the
+ * data path never performs a grant operation. Everything read from the
+ * shared rings is copied out once before it is looked at, because the
+ * backend may rewrite it at any moment; a backend that breaks the protocol
+ * sets @error, after which the functions do nothing until the next attach.
+ *
+ * One thread at a time per direction (the lcore polling that queue).
+ */
+
+#ifndef NETIF_FRONT_H
+#define NETIF_FRONT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "netif_ring.h"
+
+/* Largest frame the frontend transmits: the first request's size field. */
+#define NETIF_FRONT_MAX_PKT_LEN XEN_NETIF_MAX_TX_SIZE
+
+struct netif_front_tx_stats {
+	uint64_t packets;	/* packets handed to the backend */
+	uint64_t bytes;
+	uint64_t errors;	/* packets the backend answered ERROR/DROPPED */
+	uint64_t ring_full;	/* bursts cut short by lack of ids or slots */
+	uint64_t too_many_slots; /* packets refused as too long (dropped) */
+};
+
+struct netif_front_tx {
+	netif_tx_front_ring_t ring;
+	uint8_t *pages;			/* page of request id i at i * 4096 */
+	const grant_ref_t *grefs;	/* grant of the page of each id */
+	RING_IDX pushed;		/* last req_prod we published */
+	uint16_t nb_free;
+	uint16_t free_ids[NETIF_TX_RING_SIZE];
+	uint8_t id_state[NETIF_TX_RING_SIZE];
+	const char *error;		/* first protocol violation seen */
+	struct netif_front_tx_stats stats;
+};
+
+struct netif_front_rx_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t errors;	/* packets the backend reported with status < 0 */
+	uint64_t malformed;	/* packets dropped for bad offsets or length */
+	uint64_t mbuf_alloc_failed; /* packets dropped for want of mbufs */
+};
+
+struct netif_front_rx {
+	netif_rx_front_ring_t ring;
+	uint8_t *pages;			/* page of ring slot i at i * 4096 */
+	const grant_ref_t *grefs;	/* grant of the page of each slot */
+	uint16_t port;			/* written to every received mbuf */
+	const char *error;		/* first protocol violation seen */
+	struct netif_front_rx_stats stats;
+};
+
+/*
+ * Initialise the shared TX ring in @sring and start afresh on it with all
+ * NETIF_TX_RING_SIZE ids free. @pages and @grefs describe the id pages and
+ * must outlive the attachment. Counters are kept across attaches.
+ */
+void netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
+			   void *pages, const grant_ref_t *grefs);
+
+/*
+ * Consume the TX responses the backend has produced and return their ids to
+ * the free list. Returns the number of ids freed.
+ */
+unsigned int netif_front_tx_collect(struct netif_front_tx *tx);
+
+/*
+ * Turn packets into requests: each packet is copied densely into the pages
+ * of free ids, ceil(len / 4096) slots, and its mbuf freed. Packets longer
+ * than NETIF_FRONT_MAX_PKT_LEN are freed and counted instead. Stops at the
+ * first packet that does not fit. Returns the number of packets consumed.
+ */
+uint16_t netif_front_tx_enqueue(struct netif_front_tx *tx,
+				struct rte_mbuf **pkts, uint16_t nb_pkts);
+
+/*
+ * Publish the requests built since the last push. Returns how many were
+ * published; *notify tells whether the backend's event index asks for a
+ * notification.
+ */
+unsigned int netif_front_tx_push(struct netif_front_tx *tx, bool *notify);
+
+/* Request ids the backend has not answered yet. */
+static inline unsigned int
+netif_front_tx_in_flight(const struct netif_front_tx *tx)
+{
+	return NETIF_TX_RING_SIZE - tx->nb_free;
+}
+
+/*
+ * Initialise the shared RX ring in @sring and start afresh on it; no
+ * request is posted until netif_front_rx_push(). Counters are kept.
+ */
+void netif_front_rx_attach(struct netif_front_rx *rx, netif_rx_sring_t *sring,
+			   void *pages, const grant_ref_t *grefs, uint16_t port);
+
+/*
+ * Turn complete RX response chains into mbufs from @mp, at most @nb_pkts
+ * packets. A chain whose last response is not produced yet is left for the
+ * next call. Packets with an error status, bad bounds or no mbufs are
+ * consumed and counted. Returns the number of packets stored in @pkts.
+ */
+uint16_t netif_front_rx_receive(struct netif_front_rx *rx,
+				struct rte_mempool *mp,
+				struct rte_mbuf **pkts, uint16_t nb_pkts);
+
+/*
+ * Post a request for every ring slot whose response was consumed, then
+ * publish them. Returns how many were published; *notify as for TX.
+ */
+unsigned int netif_front_rx_push(struct netif_front_rx *rx, bool *notify);
+
+#endif /* NETIF_FRONT_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The frontend end of the vif xenbus handshake: which state to publish and
+ * what to do when the backend's state changes, the backend's feature keys
+ * read as untrusted input, and the connection keys the frontend writes.
+ */
+
+#ifndef NETIF_XENBUS_FRONT_H
+#define NETIF_XENBUS_FRONT_H
+
+#include "xenbus.h"
+
+enum xenbus_front_action {
+	XENBUS_FRONT_NONE,
+	XENBUS_FRONT_CONNECT,	/* share rings and buffers, bind, write keys */
+	XENBUS_FRONT_LINK_UP,	/* the backend serves our rings */
+	XENBUS_FRONT_LINK_DOWN,	/* it does not, but our rings stay offered */
+	XENBUS_FRONT_DISCONNECT, /* tear down, publish Closing then Closed */
+};
+
+struct xenbus_front_step {
+	enum xenbus_state next;	/* the state to publish when it differs */
+	enum xenbus_front_action action; /* done before publishing @next */
+};
+
+/*
+ * The step for our state @fe once the backend reports @be. A frontend
+ * starts (or restarts, whatever its directory shows) from Initialising.
+ */
+struct xenbus_front_step xenbus_front_next(enum xenbus_state fe,
+					   enum xenbus_state be);
+
+const char *xenbus_front_action_name(enum xenbus_front_action action);
+
+/* What the backend offers, as far as this frontend cares. */
+struct xenbus_front_backend {
+	bool split_evtchn;	/* feature-split-event-channels=1 */
+};
+
+/*
+ * Read the backend's feature keys from @be_dir. Returns false with @why
+ * saying what makes the backend unusable.
+ */
+bool xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
+			       struct xenbus_front_backend *be,
+			       const char **why);
+
+/* The keys a single-queue frontend publishes to connect. */
+struct xenbus_front_keys {
+	grant_ref_t tx_ring_ref;
+	grant_ref_t rx_ring_ref;
+	evtchn_port_t evtchn_tx;
+	evtchn_port_t evtchn_rx;	/* used only when split */
+	bool split_evtchn;
+};
+
+/*
+ * Write the connection keys and our features into our directory @fe_dir in
+ * one transaction, retried while xenstore asks. Returns false (errno set)
+ * on any other failure.
+ */
+bool xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
+			     const struct xenbus_front_keys *keys);
+
+#endif /* NETIF_XENBUS_FRONT_H */

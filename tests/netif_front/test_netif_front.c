@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The frontend's ring conversions against a fake backend written here with
+ * ring.h's back-ring macros, on rings and pages in ordinary memory. The
+ * fake backend finds a buffer page by its grant reference, as a real one
+ * would; each test case states one rule of the protocol.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "netif_front.h"
+#include "test.h"
+#include "test_eal.h"
+
+#define PAGE NETIF_PAGE_SIZE
+#define GREF_BASE 1000u		/* page i is granted as GREF_BASE + i */
+#define PORT 7
+
+static struct rte_mempool *pool;
+
+static struct {
+	struct netif_front_tx tx;
+	netif_tx_back_ring_t be;
+	netif_tx_sring_t *sring;
+	uint8_t *pages;
+	grant_ref_t grefs[NETIF_TX_RING_SIZE];
+} T;
+
+static struct {
+	struct netif_front_rx rx;
+	netif_rx_back_ring_t be;
+	netif_rx_sring_t *sring;
+	uint8_t *pages;
+	grant_ref_t grefs[NETIF_RX_RING_SIZE];
+	uint32_t pos;		/* packet byte the fake backend writes next */
+} R;
+
+static uint8_t
+pattern(uint32_t pos, uint8_t seed)
+{
+	return (uint8_t)(pos * 7 + seed);
+}
+
+/* A packet of @len pattern bytes in segments of at most @seg bytes. */
+static struct rte_mbuf *
+make_pkt(uint32_t len, uint16_t seg, uint8_t seed)
+{
+	struct rte_mbuf *head = NULL;
+	uint32_t pos = 0;
+
+	do {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		uint16_t n = RTE_MIN(len - pos, (uint32_t)seg);
+		uint8_t *p;
+		uint16_t i;
+
+		if (m == NULL)
+			abort();
+		p = (uint8_t *)rte_pktmbuf_append(m, n);
+		for (i = 0; i < n; i++)
+			p[i] = pattern(pos + i, seed);
+		pos += n;
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			abort();
+	} while (pos < len);
+	return head;
+}
+
+static bool
+pkt_matches(const struct rte_mbuf *m, uint32_t len, uint8_t seed)
+{
+	uint32_t pos = 0;
+
+	if (m->pkt_len != len)
+		return false;
+	for (; m != NULL; m = m->next) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint16_t i;
+
+		if (m->data_len == 0)
+			return false;
+		for (i = 0; i < m->data_len; i++, pos++)
+			if (p[i] != pattern(pos, seed))
+				return false;
+	}
+	return pos == len;
+}
+
+static void *
+page_of(uint8_t *pages, grant_ref_t gref)
+{
+	return pages + (size_t)(gref - GREF_BASE) * PAGE;
+}
+
+/* ---- TX: fake backend ---- */
+
+static void
+tx_setup(void)
+{
+	memset(&T.tx, 0, sizeof(T.tx));
+	netif_front_tx_attach(&T.tx, T.sring, T.pages, T.grefs);
+	BACK_RING_INIT(&T.be, T.sring, PAGE);
+}
+
+/* The backend takes the published requests. */
+static unsigned int
+be_tx_take(netif_tx_request_t *reqs, unsigned int max)
+{
+	RING_IDX prod = T.sring->req_prod;
+	unsigned int n = 0;
+
+	while (T.be.req_cons != prod && n < max)
+		RING_COPY_REQUEST(&T.be, T.be.req_cons++, &reqs[n++]);
+	return n;
+}
+
+static void
+be_tx_respond(uint16_t id, int16_t status)
+{
+	netif_tx_response_t *r = RING_GET_RESPONSE(&T.be, T.be.rsp_prod_pvt);
+
+	r->id = id;
+	r->status = status;
+	T.be.rsp_prod_pvt++;
+	RING_PUSH_RESPONSES(&T.be);
+}
+
+static unsigned int
+tx_send(struct rte_mbuf *m)
+{
+	bool notify;
+
+	if (netif_front_tx_enqueue(&T.tx, &m, 1) != 1)
+		return 0;
+	return netif_front_tx_push(&T.tx, &notify);
+}
+
+/* The requests of one packet carry exactly its bytes, densely. */
+static bool
+tx_requests_match(const netif_tx_request_t *reqs, unsigned int n,
+		  uint32_t len, uint8_t seed)
+{
+	uint32_t pos = 0;
+	unsigned int s;
+
+	if (reqs[0].size != len)
+		return false;
+	for (s = 0; s < n; s++) {
+		uint32_t chunk = RTE_MIN(len - pos, PAGE);
+		const uint8_t *p = page_of(T.pages, reqs[s].gref);
+		uint32_t i;
+
+		if (reqs[s].offset != 0 || reqs[s].gref != T.grefs[reqs[s].id])
+			return false;
+		if (!!(reqs[s].flags & NETTXF_more_data) != (s + 1 < n))
+			return false;
+		if (s > 0 && reqs[s].size != chunk)
+			return false;
+		for (i = 0; i < chunk; i++)
+			if (p[i] != pattern(pos + i, seed))
+				return false;
+		pos += chunk;
+	}
+	return pos == len;
+}
+
+static void
+tx_check_slots(uint32_t len, uint16_t seg, unsigned int slots)
+{
+	netif_tx_request_t reqs[NETIF_MAX_SLOTS + 1];
+
+	tx_setup();
+	CHECK(tx_send(make_pkt(len, seg, 3)) == slots);
+	CHECK(be_tx_take(reqs, RTE_DIM(reqs)) == slots);
+	CHECK(tx_requests_match(reqs, slots, len, 3));
+	CHECK(T.tx.stats.packets == 1 && T.tx.stats.bytes == len);
+	CHECK(T.tx.nb_free == NETIF_TX_RING_SIZE - slots);
+}
+
+static void
+tx_60_bytes_take_one_slot(void)
+{
+	tx_check_slots(60, 2048, 1);
+}
+
+static void
+tx_4096_bytes_take_one_slot(void)
+{
+	tx_check_slots(4096, 2048, 1);
+}
+
+static void
+tx_4097_bytes_take_two_slots(void)
+{
+	tx_check_slots(4097, 2048, 2);
+}
+
+static void
+tx_9000_bytes_from_odd_segments_take_three_slots(void)
+{
+	tx_check_slots(9000, 1000, 3);
+}
+
+/* The 16-bit size field caps a frame at 16 slots, under the 18 allowed. */
+static void
+tx_largest_frame_takes_16_slots(void)
+{
+	tx_check_slots(NETIF_FRONT_MAX_PKT_LEN, 2048, 16);
+}
+
+static void
+tx_too_long_frame_is_refused_and_counted(void)
+{
+	struct rte_mbuf *pkts[2];
+	unsigned int avail;
+	bool notify;
+
+	tx_setup();
+	avail = rte_mempool_avail_count(pool);
+	pkts[0] = make_pkt(NETIF_FRONT_MAX_PKT_LEN + 1, 2048, 1);
+	pkts[1] = make_pkt(60, 2048, 1);
+	CHECK(netif_front_tx_enqueue(&T.tx, pkts, 2) == 2);
+	CHECK(T.tx.stats.too_many_slots == 1);
+	CHECK(T.tx.stats.packets == 1);
+	CHECK(netif_front_tx_push(&T.tx, &notify) == 1);
+	CHECK(rte_mempool_avail_count(pool) == avail);
+}
+
+static void
+tx_responses_out_of_order_return_ids(void)
+{
+	netif_tx_request_t reqs[4];
+	int i;
+
+	tx_setup();
+	for (i = 0; i < 3; i++)
+		CHECK(tx_send(make_pkt(60, 2048, i)) == 1);
+	CHECK(be_tx_take(reqs, 4) == 3);
+	for (i = 2; i >= 0; i--)
+		be_tx_respond(reqs[i].id, NETIF_RSP_OKAY);
+	CHECK(netif_front_tx_collect(&T.tx) == 3);
+	CHECK(T.tx.nb_free == NETIF_TX_RING_SIZE);
+	CHECK(T.tx.error == NULL && T.tx.stats.errors == 0);
+}
+
+static void
+tx_error_response_counts_once_per_packet(void)
+{
+	netif_tx_request_t reqs[3];
+	int i;
+
+	tx_setup();
+	CHECK(tx_send(make_pkt(9000, 2048, 0)) == 3);
+	CHECK(be_tx_take(reqs, 3) == 3);
+	for (i = 0; i < 3; i++)
+		be_tx_respond(reqs[i].id, NETIF_RSP_DROPPED);
+	CHECK(netif_front_tx_collect(&T.tx) == 3);
+	CHECK(T.tx.stats.errors == 1);
+}
+
+static void
+tx_null_response_is_skipped(void)
+{
+	netif_tx_request_t req;
+
+	tx_setup();
+	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
+	CHECK(be_tx_take(&req, 1) == 1);
+	be_tx_respond(0xffff, NETIF_RSP_NULL);
+	CHECK(netif_front_tx_collect(&T.tx) == 0);
+	CHECK(T.tx.error == NULL);
+}
+
+static void
+tx_id_out_of_range_fails_the_queue(void)
+{
+	netif_tx_request_t req;
+	struct rte_mbuf *m;
+
+	tx_setup();
+	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
+	CHECK(be_tx_take(&req, 1) == 1);
+	be_tx_respond(NETIF_TX_RING_SIZE, NETIF_RSP_OKAY);
+	netif_front_tx_collect(&T.tx);
+	CHECK(T.tx.error != NULL);
+	/* A failed queue takes nothing more. */
+	m = make_pkt(60, 2048, 0);
+	CHECK(netif_front_tx_enqueue(&T.tx, &m, 1) == 0);
+	rte_pktmbuf_free(m);
+}
+
+static void
+tx_id_not_in_flight_fails_the_queue(void)
+{
+	netif_tx_request_t req;
+
+	tx_setup();
+	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
+	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
+	CHECK(be_tx_take(&req, 1) == 1);
+	/* The same id twice: the second answers nothing in flight. */
+	be_tx_respond(req.id, NETIF_RSP_OKAY);
+	be_tx_respond(req.id, NETIF_RSP_OKAY);
+	netif_front_tx_collect(&T.tx);
+	CHECK(T.tx.error != NULL);
+}
+
+static void
+tx_more_responses_than_requests_fail_the_queue(void)
+{
+	tx_setup();
+	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
+	T.sring->rsp_prod = 2;
+	CHECK(netif_front_tx_collect(&T.tx) == 0);
+	CHECK(T.tx.error != NULL);
+}
+
+static void
+tx_full_ring_stops_the_burst(void)
+{
+	struct rte_mbuf *pkts[NETIF_TX_RING_SIZE + 1];
+	struct rte_mbuf *big;
+	unsigned int i;
+
+	tx_setup();
+	for (i = 0; i < RTE_DIM(pkts); i++)
+		pkts[i] = make_pkt(60, 2048, 0);
+	CHECK(netif_front_tx_enqueue(&T.tx, pkts, RTE_DIM(pkts)) ==
+	      NETIF_TX_RING_SIZE);
+	CHECK(T.tx.stats.ring_full == 1);
+	rte_pktmbuf_free(pkts[NETIF_TX_RING_SIZE]);
+
+	/* A packet needing more slots than are free waits whole. */
+	tx_setup();
+	for (i = 0; i < NETIF_TX_RING_SIZE - 2; i++)
+		pkts[i] = make_pkt(60, 2048, 0);
+	CHECK(netif_front_tx_enqueue(&T.tx, pkts, i) == i);
+	big = make_pkt(9000, 2048, 0);
+	CHECK(netif_front_tx_enqueue(&T.tx, &big, 1) == 0);
+	CHECK(T.tx.nb_free == 2);
+	rte_pktmbuf_free(big);
+}
+
+static void
+tx_notify_only_when_the_event_index_asks(void)
+{
+	struct rte_mbuf *pkts[4];
+	bool notify;
+	int i;
+
+	tx_setup();
+	for (i = 0; i < 4; i++)
+		pkts[i] = make_pkt(60, 2048, 0);
+	/* Fresh ring: req_event 1, the first burst crosses it, once. */
+	CHECK(netif_front_tx_enqueue(&T.tx, pkts, 2) == 2);
+	CHECK(netif_front_tx_push(&T.tx, &notify) == 2 && notify);
+	/* The backend is busy polling and did not move req_event. */
+	CHECK(netif_front_tx_enqueue(&T.tx, &pkts[2], 1) == 1);
+	CHECK(netif_front_tx_push(&T.tx, &notify) == 1 && !notify);
+	/* It went idle: wake it on the next request. */
+	T.sring->req_event = T.sring->req_prod + 1;
+	CHECK(netif_front_tx_enqueue(&T.tx, &pkts[3], 1) == 1);
+	CHECK(netif_front_tx_push(&T.tx, &notify) == 1 && notify);
+	CHECK(netif_front_tx_push(&T.tx, &notify) == 0 && !notify);
+}
+
+/* ---- RX: fake backend ---- */
+
+static void
+rx_setup(void)
+{
+	bool notify;
+
+	memset(&R.rx, 0, sizeof(R.rx));
+	netif_front_rx_attach(&R.rx, R.sring, R.pages, R.grefs, PORT);
+	BACK_RING_INIT(&R.be, R.sring, PAGE);
+	netif_front_rx_push(&R.rx, &notify);
+	R.pos = 0;
+}
+
+/* Answer the next request in its own slot, with data at @offset. */
+static void
+be_rx_respond(uint16_t offset, uint16_t flags, int16_t status, uint8_t seed)
+{
+	RING_IDX i = R.be.rsp_prod_pvt;
+	netif_rx_response_t *r;
+	netif_rx_request_t req;
+	int16_t k;
+
+	RING_COPY_REQUEST(&R.be, i, &req);
+	R.be.req_cons = i + 1;
+	for (k = 0; k < status && offset + k < (int)PAGE; k++)
+		((uint8_t *)page_of(R.pages, req.gref))[offset + k] =
+			pattern(R.pos + k, seed);
+	if (status > 0)
+		R.pos += status;
+	if (!(flags & NETRXF_more_data))
+		R.pos = 0;
+	r = RING_GET_RESPONSE(&R.be, i);
+	r->id = req.id;
+	r->offset = offset;
+	r->flags = flags;
+	r->status = status;
+	R.be.rsp_prod_pvt = i + 1;
+}
+
+static void
+be_rx_push(void)
+{
+	RING_PUSH_RESPONSES(&R.be);
+}
+
+static uint16_t
+rx_receive(struct rte_mbuf **pkts, uint16_t n)
+{
+	return netif_front_rx_receive(&R.rx, pool, pkts, n);
+}
+
+static void
+rx_all_slots_are_posted_with_their_grants(void)
+{
+	netif_rx_request_t req;
+	unsigned int i;
+	bool ok = true;
+
+	rx_setup();
+	CHECK(R.sring->req_prod == NETIF_RX_RING_SIZE);
+	for (i = 0; i < NETIF_RX_RING_SIZE; i++) {
+		RING_COPY_REQUEST(&R.be, i, &req);
+		ok &= req.id == i && req.gref == R.grefs[i];
+	}
+	CHECK(ok);
+}
+
+static void
+rx_single_slot_packet(void)
+{
+	struct rte_mbuf *m;
+	bool notify;
+
+	rx_setup();
+	be_rx_respond(100, 0, 60, 5);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 1) == 1);
+	CHECK(pkt_matches(m, 60, 5));
+	CHECK(m->nb_segs == 1 && m->port == PORT);
+	rte_pktmbuf_free(m);
+	CHECK(R.rx.stats.packets == 1 && R.rx.stats.bytes == 60);
+	/* The consumed slot is offered again. */
+	CHECK(netif_front_rx_push(&R.rx, &notify) == 1);
+	CHECK(R.sring->req_prod == NETIF_RX_RING_SIZE + 1);
+}
+
+static void
+rx_9000_byte_chain_becomes_a_segmented_mbuf(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	be_rx_respond(0, NETRXF_more_data, 4096, 9);
+	be_rx_respond(0, NETRXF_more_data, 4096, 9);
+	be_rx_respond(0, 0, 808, 9);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 4) == 1);
+	CHECK(pkt_matches(m, 9000, 9));
+	CHECK(m->nb_segs == 9000 / (RTE_MBUF_DEFAULT_DATAROOM) + 1);
+	CHECK(rte_mbuf_check(m, 1, NULL) == 0);
+	rte_pktmbuf_free(m);
+}
+
+static void
+rx_zero_length_slots_add_no_segment(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	be_rx_respond(0, NETRXF_more_data, 60, 2);
+	be_rx_respond(0, NETRXF_more_data, 0, 2);
+	be_rx_respond(0, 0, 40, 2);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 1) == 1);
+	CHECK(pkt_matches(m, 100, 2));
+	CHECK(m->nb_segs == 1);
+	rte_pktmbuf_free(m);
+}
+
+static void
+rx_incomplete_chain_waits_for_the_next_burst(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	be_rx_respond(0, NETRXF_more_data, 4096, 4);
+	be_rx_push();
+	CHECK(rx_receive(&m, 1) == 0);
+	CHECK(R.rx.ring.rsp_cons == 0 && R.rx.error == NULL);
+	be_rx_respond(0, 0, 10, 4);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 1) == 1);
+	CHECK(pkt_matches(m, 4106, 4));
+	rte_pktmbuf_free(m);
+}
+
+static void
+rx_burst_stops_at_nb_pkts(void)
+{
+	struct rte_mbuf *m[5];
+	int i;
+
+	rx_setup();
+	for (i = 0; i < 5; i++)
+		be_rx_respond(0, 0, 60, 0);
+	be_rx_push();
+	CHECK(rx_receive(m, 2) == 2);
+	CHECK(rx_receive(&m[2], 5) == 3);
+	rte_pktmbuf_free_bulk(m, 5);
+}
+
+static void
+rx_slot_past_its_page_is_dropped_and_counted(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	be_rx_respond(4000, 0, 200, 0);
+	be_rx_respond(0, 0, 60, 1);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 2) == 1);
+	CHECK(pkt_matches(m, 60, 1));
+	CHECK(R.rx.stats.malformed == 1 && R.rx.error == NULL);
+	rte_pktmbuf_free(m);
+}
+
+static void
+rx_error_status_drops_the_packet(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	be_rx_respond(0, NETRXF_more_data, 100, 0);
+	be_rx_respond(0, 0, NETIF_RSP_ERROR, 0);
+	be_rx_push();
+	CHECK(rx_receive(&m, 1) == 0);
+	CHECK(R.rx.stats.errors == 1 && R.rx.error == NULL);
+	CHECK(R.rx.ring.rsp_cons == 2);
+}
+
+static void
+rx_18_slot_chain_is_accepted(void)
+{
+	struct rte_mbuf *m;
+	int i;
+
+	rx_setup();
+	for (i = 0; i < NETIF_MAX_SLOTS - 1; i++)
+		be_rx_respond(0, NETRXF_more_data, 100, 6);
+	be_rx_respond(0, 0, 100, 6);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 1) == 1);
+	CHECK(pkt_matches(m, 1800, 6));
+	rte_pktmbuf_free(m);
+}
+
+static void
+rx_19_slot_chain_fails_the_queue(void)
+{
+	struct rte_mbuf *m;
+	int i;
+
+	rx_setup();
+	for (i = 0; i < NETIF_MAX_SLOTS; i++)
+		be_rx_respond(0, NETRXF_more_data, 100, 6);
+	be_rx_respond(0, 0, 100, 6);
+	be_rx_push();
+	CHECK(rx_receive(&m, 1) == 0);
+	CHECK(R.rx.error != NULL);
+}
+
+static void
+rx_unasked_extra_info_fails_the_queue(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	be_rx_respond(0, NETRXF_extra_info, 60, 0);
+	be_rx_respond(0, 0, 0, 0);
+	be_rx_push();
+	CHECK(rx_receive(&m, 1) == 0);
+	CHECK(R.rx.error != NULL);
+}
+
+static void
+rx_more_responses_than_requests_fail_the_queue(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	R.sring->rsp_prod = NETIF_RX_RING_SIZE + 1;
+	CHECK(rx_receive(&m, 1) == 0);
+	CHECK(R.rx.error != NULL);
+}
+
+static void
+rx_mbuf_shortage_drops_and_counts(void)
+{
+	struct rte_mempool *tiny;
+	struct rte_mbuf *m;
+
+	rx_setup();
+	tiny = rte_pktmbuf_pool_create("nf_tiny", 2, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       rte_socket_id());
+	REQUIRE(tiny != NULL);
+	be_rx_respond(0, NETRXF_more_data, 4096, 0);
+	be_rx_respond(0, 0, 4096, 0);
+	be_rx_push();
+	CHECK(netif_front_rx_receive(&R.rx, tiny, &m, 1) == 0);
+	CHECK(R.rx.stats.mbuf_alloc_failed == 1);
+	CHECK(R.rx.ring.rsp_cons == 2);
+	CHECK(rte_mempool_avail_count(tiny) == 2);
+	rte_mempool_free(tiny);
+}
+
+static void
+rx_notify_only_when_the_event_index_asks(void)
+{
+	struct rte_mbuf *m[2];
+	bool notify;
+
+	rx_setup();
+	/* The backend ran out of requests and waits for the next one. */
+	be_rx_respond(0, 0, 60, 0);
+	be_rx_respond(0, 0, 60, 0);
+	be_rx_push();
+	R.sring->req_event = R.sring->req_prod + 1;
+	CHECK(rx_receive(m, 2) == 2);
+	CHECK(netif_front_rx_push(&R.rx, &notify) == 2 && notify);
+	CHECK(netif_front_rx_push(&R.rx, &notify) == 0 && !notify);
+	rte_pktmbuf_free_bulk(m, 2);
+	/* While it polls, it is not woken. */
+	be_rx_respond(0, 0, 60, 0);
+	be_rx_push();
+	CHECK(rx_receive(m, 1) == 1);
+	CHECK(netif_front_rx_push(&R.rx, &notify) == 1 && !notify);
+	rte_pktmbuf_free(m[0]);
+}
+
+static void *
+alloc_pages(unsigned int n)
+{
+	void *p = aligned_alloc(PAGE, (size_t)n * PAGE);
+
+	if (p == NULL)
+		abort();
+	memset(p, 0, (size_t)n * PAGE);
+	return p;
+}
+
+int
+main(int argc, char **argv)
+{
+	unsigned int i;
+
+	(void)argc;
+	if (test_eal_init(argv[0], NULL) < 0) {
+		fprintf(stderr, "rte_eal_init failed\n");
+		return EXIT_FAILURE;
+	}
+	pool = rte_pktmbuf_pool_create("nf_test", 2047, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       rte_socket_id());
+	if (pool == NULL) {
+		fprintf(stderr, "no mbuf pool\n");
+		return EXIT_FAILURE;
+	}
+	T.sring = alloc_pages(1);
+	T.pages = alloc_pages(NETIF_TX_RING_SIZE);
+	R.sring = alloc_pages(1);
+	R.pages = alloc_pages(NETIF_RX_RING_SIZE);
+	for (i = 0; i < NETIF_TX_RING_SIZE; i++)
+		T.grefs[i] = GREF_BASE + i;
+	for (i = 0; i < NETIF_RX_RING_SIZE; i++)
+		R.grefs[i] = GREF_BASE + i;
+
+	RUN(tx_60_bytes_take_one_slot);
+	RUN(tx_4096_bytes_take_one_slot);
+	RUN(tx_4097_bytes_take_two_slots);
+	RUN(tx_9000_bytes_from_odd_segments_take_three_slots);
+	RUN(tx_largest_frame_takes_16_slots);
+	RUN(tx_too_long_frame_is_refused_and_counted);
+	RUN(tx_responses_out_of_order_return_ids);
+	RUN(tx_error_response_counts_once_per_packet);
+	RUN(tx_null_response_is_skipped);
+	RUN(tx_id_out_of_range_fails_the_queue);
+	RUN(tx_id_not_in_flight_fails_the_queue);
+	RUN(tx_more_responses_than_requests_fail_the_queue);
+	RUN(tx_full_ring_stops_the_burst);
+	RUN(tx_notify_only_when_the_event_index_asks);
+
+	RUN(rx_all_slots_are_posted_with_their_grants);
+	RUN(rx_single_slot_packet);
+	RUN(rx_9000_byte_chain_becomes_a_segmented_mbuf);
+	RUN(rx_zero_length_slots_add_no_segment);
+	RUN(rx_incomplete_chain_waits_for_the_next_burst);
+	RUN(rx_burst_stops_at_nb_pkts);
+	RUN(rx_slot_past_its_page_is_dropped_and_counted);
+	RUN(rx_error_status_drops_the_packet);
+	RUN(rx_18_slot_chain_is_accepted);
+	RUN(rx_19_slot_chain_fails_the_queue);
+	RUN(rx_unasked_extra_info_fails_the_queue);
+	RUN(rx_more_responses_than_requests_fail_the_queue);
+	RUN(rx_mbuf_shortage_drops_and_counts);
+	RUN(rx_notify_only_when_the_event_index_asks);
+
+	free(T.sring);
+	free(T.pages);
+	free(R.sring);
+	free(R.pages);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}
