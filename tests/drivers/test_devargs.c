@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * A bad devarg fails probe, and the log names the argument and what it
+ * accepts, for both PMDs.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_log.h>
+
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xsim.h"
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_stream;
+
+/* Probe @name with @args; true if it failed and the log has @needles. */
+static bool
+refused(const char *name, const char *args, const char *needle1,
+	const char *needle2)
+{
+	bool failed;
+	size_t start;
+	const char *log;
+
+	fflush(log_stream);
+	start = log_len;
+	failed = rte_vdev_init(name, args) != 0;
+	fflush(log_stream);
+	log = log_buf + start;
+	if (!failed) {
+		fprintf(stderr, "%s,%s was accepted\n", name, args);
+		rte_vdev_uninit(name);
+		return false;
+	}
+	if (strstr(log, needle1) == NULL ||
+	    (needle2 != NULL && strstr(log, needle2) == NULL)) {
+		fprintf(stderr, "%s,%s: log lacks \"%s\"/\"%s\":\n%s\n", name,
+			args, needle1, needle2 ? needle2 : "", log);
+		return false;
+	}
+	return true;
+}
+
+#define NB "net_xen_netback0"
+#define NF "net_xen_netfront0"
+
+static void
+test_netback_requires_domid(void)
+{
+	CHECK(refused(NB, "provider=sim", "domid", NULL));
+}
+
+static void
+test_netback_rejects_bad_domid(void)
+{
+	CHECK(refused(NB, "domid=0,provider=sim", "domid=0", "[1, 32751]"));
+	CHECK(refused(NB, "domid=abc,provider=sim", "domid=abc", "[1, 32751]"));
+	CHECK(refused(NB, "domid=32752,provider=sim", "domid=32752", NULL));
+}
+
+static void
+test_netback_rejects_bad_handle(void)
+{
+	CHECK(refused(NB, "domid=1,handle=-1,provider=sim", "handle=-1",
+		      "[0, 65535]"));
+	CHECK(refused(NB, "domid=1,handle=65536,provider=sim", "handle=65536",
+		      NULL));
+}
+
+static void
+test_netback_rejects_unknown_provider(void)
+{
+	CHECK(refused(NB, "domid=1,provider=kvm", "provider=kvm", "xen or sim"));
+}
+
+static void
+test_netback_rejects_sim_instance_without_sim(void)
+{
+	CHECK(refused(NB, "domid=1,provider=xen,sim=x", "sim=", "provider=sim"));
+	CHECK(refused(NB, "domid=1,provider=sim,sim=../etc", "sim=../etc",
+		      NULL));
+}
+
+static void
+test_netback_rejects_unknown_key(void)
+{
+	CHECK(refused(NB, "domid=1,colour=blue", "domid", "provider"));
+}
+
+static void
+test_netfront_rejects_bad_devargs(void)
+{
+	CHECK(refused(NF, "provider=kvm", "provider", "sim"));
+	CHECK(refused(NF, "handle=70000,provider=sim", "handle", NULL));
+	CHECK(refused(NF, "domid=0,provider=sim", "domid", NULL));
+	CHECK(refused(NF, "colour=blue", "handle", NULL));
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	if (test_eal_init(argv[0], NULL) < 0)
+		return EXIT_FAILURE;
+	log_stream = open_memstream(&log_buf, &log_len);
+	if (log_stream == NULL || rte_openlog_stream(log_stream) != 0)
+		return EXIT_FAILURE;
+	RUN(test_netback_requires_domid);
+	RUN(test_netback_rejects_bad_domid);
+	RUN(test_netback_rejects_bad_handle);
+	RUN(test_netback_rejects_unknown_provider);
+	RUN(test_netback_rejects_sim_instance_without_sim);
+	RUN(test_netback_rejects_unknown_key);
+	RUN(test_netfront_rejects_bad_devargs);
+	rte_openlog_stream(stderr);
+	fclose(log_stream);
+	free(log_buf);
+	rte_eal_cleanup();
+	TEST_DONE();
+}

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * A hostile frontend, written here directly on the Xen access interface,
+ * connects to one netback port and writes garbage into its rings: a
+ * producer index beyond the ring, a slot crossing a page, a grant it never
+ * gave, more slots than a packet may use, an unknown extra type, and the
+ * same kinds of garbage on the RX ring. Each time the backend must mark
+ * the queue failed, log why, and disconnect, while the process and a
+ * second netback port serving an honest netfront keep working; the
+ * hostile frontend may then reconnect.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+
+#include "netif_ring.h"
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xa.h"
+#include "xenbus.h"
+#include "xsim.h"
+
+#define HOSTILE_DOMID 2
+#define DATA_PAGES 4
+
+struct hostile {
+	struct xa_handle *xa;
+	char dir[64];
+	char be_dir[64];
+	void *rings;			/* tx ring page, then rx ring page */
+	grant_ref_t ring_refs[2];
+	void *data;
+	grant_ref_t data_refs[DATA_PAGES];
+	evtchn_port_t port;
+	netif_tx_front_ring_t tx;
+	netif_rx_front_ring_t rx;
+};
+
+static struct rte_mempool *pool;
+static struct hostile evil;
+static int victim, back, front;
+static char *log_buf;
+static size_t log_len;
+static FILE *log_stream;
+
+static bool
+wait_backend_state(enum xenbus_state want)
+{
+	for (unsigned int ms = 0; ms < 10000; ms++) {
+		if (xenbus_read_state(evil.xa, evil.be_dir) == want)
+			return true;
+		rte_delay_us_sleep(1000);
+	}
+	fprintf(stderr, "backend stuck in %s, waiting for %s\n",
+		xenbus_state_name(xenbus_read_state(evil.xa, evil.be_dir)),
+		xenbus_state_name(want));
+	return false;
+}
+
+static bool
+hostile_connect(void)
+{
+	char path[128];
+	unsigned int i;
+
+	if (!wait_backend_state(XenbusStateInitWait))
+		return false;
+	evil.rings = xa_gnt_share(evil.xa, 0, 2, evil.ring_refs, true);
+	evil.data = xa_gnt_share(evil.xa, 0, DATA_PAGES, evil.data_refs, false);
+	if (evil.rings == NULL || evil.data == NULL)
+		return false;
+	for (i = 0; i < DATA_PAGES * NETIF_PAGE_SIZE; i++)
+		((uint8_t *)evil.data)[i] = i;
+	SHARED_RING_INIT((netif_tx_sring_t *)evil.rings);
+	SHARED_RING_INIT((netif_rx_sring_t *)((char *)evil.rings +
+					      NETIF_PAGE_SIZE));
+	FRONT_RING_INIT(&evil.tx, (netif_tx_sring_t *)evil.rings,
+			NETIF_PAGE_SIZE);
+	FRONT_RING_INIT(&evil.rx, (netif_rx_sring_t *)((char *)evil.rings +
+						       NETIF_PAGE_SIZE),
+			NETIF_PAGE_SIZE);
+	evil.port = xa_evtchn_bind_unbound(evil.xa, 0);
+	if (evil.port == (evtchn_port_t)-1)
+		return false;
+#define KEY(k, fmt, v) \
+	(snprintf(path, sizeof(path), "%s/" k, evil.dir), \
+	 xa_xs_printf(evil.xa, XBT_NULL, path, fmt, v))
+	if (!KEY("tx-ring-ref", "%u", evil.ring_refs[0]) ||
+	    !KEY("rx-ring-ref", "%u", evil.ring_refs[1]) ||
+	    !KEY("event-channel", "%u", evil.port) ||
+	    !KEY("request-rx-copy", "%u", 1u) ||
+	    !xenbus_switch_state(evil.xa, evil.dir, XenbusStateConnected))
+		return false;
+#undef KEY
+	return wait_backend_state(XenbusStateConnected) &&
+	       pair_wait_link(victim, true, 10000);
+}
+
+static void
+hostile_disconnect(void)
+{
+	xenbus_switch_state(evil.xa, evil.dir, XenbusStateClosed);
+	wait_backend_state(XenbusStateClosed);
+	xa_evtchn_unbind(evil.xa, evil.port);
+	xa_gnt_unshare(evil.xa, evil.rings, 2);
+	xa_gnt_unshare(evil.xa, evil.data, DATA_PAGES);
+	xenbus_switch_state(evil.xa, evil.dir, XenbusStateInitialising);
+}
+
+static void
+post_tx(uint16_t id, grant_ref_t gref, uint16_t offset, uint16_t size,
+	uint16_t flags)
+{
+	netif_tx_request_t *req = RING_GET_REQUEST(&evil.tx,
+						   evil.tx.req_prod_pvt++);
+
+	req->id = id;
+	req->gref = gref;
+	req->offset = offset;
+	req->size = size;
+	req->flags = flags;
+}
+
+/*
+ * Poll the victim until its control plane has disconnected us, then check
+ * the counters and the log line (written after @log_start) naming @reason.
+ */
+static bool
+victim_disconnects(const char *reason, size_t log_start)
+{
+	struct rte_mbuf *pkts[32], *m;
+	uint64_t before = pair_xstat(victim, "rx_q0_malformed_requests") +
+			  pair_xstat(victim, "tx_q0_malformed_requests");
+	bool closing = false;
+	uint16_t n;
+
+	m = rte_pktmbuf_alloc(pool);
+	if (m == NULL || rte_pktmbuf_append(m, 60) == NULL)
+		return false;
+	memset(rte_pktmbuf_mtod(m, void *), 0xff, 60);
+	for (unsigned int ms = 0; ms < 10000 && !closing; ms++) {
+		n = rte_eth_rx_burst(victim, 0, pkts, RTE_DIM(pkts));
+		rte_pktmbuf_free_bulk(pkts, n);
+		if (m != NULL && rte_eth_tx_burst(victim, 0, &m, 1) == 1)
+			m = NULL;
+		closing = xenbus_read_state(evil.xa, evil.be_dir) ==
+			  XenbusStateClosing;
+		rte_delay_us_sleep(1000);
+	}
+	rte_pktmbuf_free(m);
+	fflush(log_stream);
+	if (!closing || strstr(log_buf + log_start, reason) == NULL) {
+		fprintf(stderr, "no disconnect for \"%s\"; log:\n%s\n", reason,
+			log_buf + log_start);
+		return false;
+	}
+	return pair_xstat(victim, "rx_q0_malformed_requests") +
+	       pair_xstat(victim, "tx_q0_malformed_requests") > before &&
+	       pair_wait_link(victim, false, 10000);
+}
+
+static bool
+honest_pair_still_works(void)
+{
+	static uint64_t seq;
+	bool ok = pair_transfer(front, back, pool, seq, 2000, 64) == 2000;
+
+	seq += 2000;
+	return ok;
+}
+
+static void
+check_attack(void (*attack)(void), const char *reason)
+{
+	size_t start;
+
+	REQUIRE(hostile_connect());
+	fflush(log_stream);
+	start = log_len;
+	attack();
+	CHECK(victim_disconnects(reason, start));
+	CHECK(honest_pair_still_works());
+	hostile_disconnect();
+}
+
+static void
+tx_producer_beyond_ring(void)
+{
+	evil.tx.sring->req_prod = NETIF_TX_RING_SIZE + 7;
+}
+
+static void
+tx_slot_crossing_page(void)
+{
+	post_tx(0, evil.data_refs[0], 0, 300, NETTXF_more_data);
+	post_tx(1, evil.data_refs[1], 4000, 200, 0);
+	RING_PUSH_REQUESTS(&evil.tx);
+}
+
+static void
+tx_bad_grant_ref(void)
+{
+	post_tx(0, 7777, 0, 60, 0);
+	RING_PUSH_REQUESTS(&evil.tx);
+}
+
+static void
+tx_too_many_slots(void)
+{
+	post_tx(0, evil.data_refs[0], 0, 19 * 20, NETTXF_more_data);
+	for (uint16_t i = 1; i < 19; i++)
+		post_tx(i, evil.data_refs[i % DATA_PAGES], 0, 20,
+			i < 18 ? NETTXF_more_data : 0);
+	RING_PUSH_REQUESTS(&evil.tx);
+}
+
+static void
+tx_unknown_extra(void)
+{
+	struct netif_extra_info *extra;
+
+	post_tx(0, evil.data_refs[0], 0, 60, NETTXF_extra_info);
+	extra = (void *)RING_GET_REQUEST(&evil.tx, evil.tx.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = 0x42;
+	RING_PUSH_REQUESTS(&evil.tx);
+}
+
+static void
+rx_producer_beyond_ring(void)
+{
+	evil.rx.sring->req_prod = 3 * NETIF_RX_RING_SIZE;
+}
+
+static void
+rx_bad_grant_ref(void)
+{
+	netif_rx_request_t *req = RING_GET_REQUEST(&evil.rx,
+						   evil.rx.req_prod_pvt++);
+
+	req->id = 0;
+	req->gref = 9999;
+	RING_PUSH_REQUESTS(&evil.rx);
+}
+
+static void
+rx_read_only_grant(void)
+{
+	netif_rx_request_t *req = RING_GET_REQUEST(&evil.rx,
+						   evil.rx.req_prod_pvt++);
+
+	/* A page the backend may read but not write. */
+	req->id = 0;
+	req->gref = evil.data_refs[0];
+	RING_PUSH_REQUESTS(&evil.rx);
+}
+
+static void
+test_tx_producer_beyond_ring_disconnects(void)
+{
+	check_attack(tx_producer_beyond_ring, "producer index beyond the ring");
+}
+
+static void
+test_tx_slot_crossing_page_disconnects(void)
+{
+	check_attack(tx_slot_crossing_page, "crosses a page boundary");
+}
+
+static void
+test_tx_bad_grant_ref_disconnects(void)
+{
+	check_attack(tx_bad_grant_ref, "bad grant reference");
+}
+
+static void
+test_tx_too_many_slots_disconnects(void)
+{
+	check_attack(tx_too_many_slots, "more slots than a packet may use");
+}
+
+static void
+test_tx_unknown_extra_disconnects(void)
+{
+	check_attack(tx_unknown_extra, "unknown extra info type");
+}
+
+static void
+test_rx_producer_beyond_ring_disconnects(void)
+{
+	check_attack(rx_producer_beyond_ring, "RX request producer index");
+}
+
+static void
+test_rx_bad_grant_ref_disconnects(void)
+{
+	check_attack(rx_bad_grant_ref, "bad grant reference");
+}
+
+static void
+test_rx_read_only_grant_disconnects(void)
+{
+	check_attack(rx_read_only_grant, "bad grant reference");
+}
+
+static void
+test_hostile_frontend_can_reconnect_and_behave(void)
+{
+	struct rte_mbuf *pkts[4];
+	unsigned int n = 0;
+
+	REQUIRE(hostile_connect());
+	post_tx(42, evil.data_refs[0], 0, 60, 0);
+	RING_PUSH_REQUESTS(&evil.tx);
+	for (unsigned int ms = 0; ms < 5000 && n == 0; ms++) {
+		n = rte_eth_rx_burst(victim, 0, pkts, RTE_DIM(pkts));
+		rte_delay_us_sleep(1000);
+	}
+	CHECK(n == 1 && pkts[0]->pkt_len == 60);
+	CHECK(n == 1 && memcmp(rte_pktmbuf_mtod(pkts[0], void *), evil.data,
+			       60) == 0);
+	rte_pktmbuf_free_bulk(pkts, n);
+	CHECK(evil.tx.sring->rsp_prod == 1);
+	CHECK(RING_GET_RESPONSE(&evil.tx, 0)->id == 42);
+	CHECK(RING_GET_RESPONSE(&evil.tx, 0)->status == NETIF_RSP_OKAY);
+	hostile_disconnect();
+}
+
+int
+main(int argc, char **argv)
+{
+	struct xa_open_args xa_args = {
+		.provider = XA_PROVIDER_SIM,
+		.sim_instance = pair_sim_instance(),
+		.sim_domid = HOSTILE_DOMID,
+	};
+	char args[128];
+
+	(void)argc;
+	if (test_eal_init(argv[0], NULL) < 0)
+		return EXIT_FAILURE;
+	log_stream = open_memstream(&log_buf, &log_len);
+	if (log_stream == NULL || rte_openlog_stream(log_stream) != 0)
+		return EXIT_FAILURE;
+	pool = rte_pktmbuf_pool_create("pair", 8192, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	snprintf(args, sizeof(args), "domid=%d,provider=sim,sim=%s",
+		 HOSTILE_DOMID, pair_sim_instance());
+	victim = pair_create("net_xen_netback0", args, pool);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",
+		 pair_sim_instance());
+	back = pair_create("net_xen_netback1", args, pool);
+	front = pair_create("net_xen_netfront0", args, pool);
+	evil.xa = xa_open(&xa_args);
+	if (victim < 0 || back < 0 || front < 0 || evil.xa == NULL)
+		return EXIT_FAILURE;
+	snprintf(evil.dir, sizeof(evil.dir), "/local/domain/%d/device/vif/0",
+		 HOSTILE_DOMID);
+	snprintf(evil.be_dir, sizeof(evil.be_dir),
+		 "/local/domain/0/backend/vif/%d/0", HOSTILE_DOMID);
+	if (!pair_wait_link(back, true, 10000) ||
+	    !pair_wait_link(front, true, 10000))
+		return EXIT_FAILURE;
+	RUN(test_tx_producer_beyond_ring_disconnects);
+	RUN(test_tx_slot_crossing_page_disconnects);
+	RUN(test_tx_bad_grant_ref_disconnects);
+	RUN(test_tx_too_many_slots_disconnects);
+	RUN(test_tx_unknown_extra_disconnects);
+	RUN(test_rx_producer_beyond_ring_disconnects);
+	RUN(test_rx_bad_grant_ref_disconnects);
+	RUN(test_rx_read_only_grant_disconnects);
+	RUN(test_hostile_frontend_can_reconnect_and_behave);
+	xa_close(evil.xa);
+	pair_destroy("net_xen_netfront0", front);
+	pair_destroy("net_xen_netback1", back);
+	pair_destroy("net_xen_netback0", victim);
+	xsim_instance_destroy(pair_sim_instance());
+	rte_openlog_stream(stderr);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}

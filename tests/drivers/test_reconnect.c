@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Reconnection: the frontend port is stopped, closed and created again
+ * while the backend keeps running, and the backend is restarted while the
+ * frontend keeps running; each time the link follows, traffic resumes
+ * intact, and nothing stays mapped, granted or bound in the simulator.
+ */
+
+#include <stdio.h>
+
+#include <rte_ethdev.h>
+
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xsim.h"
+
+#define BACK "net_xen_netback0"
+#define FRONT "net_xen_netfront0"
+#define PACKETS 20000
+
+static struct rte_mempool *pool;
+static char args[128];
+static int back, front;
+static uint64_t seq;
+static unsigned int back_lsc;
+
+static int
+count_lsc(uint16_t port __rte_unused, enum rte_eth_event_type ev __rte_unused,
+	  void *arg, void *ret __rte_unused)
+{
+	__atomic_fetch_add((unsigned int *)arg, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static bool
+traffic_flows(void)
+{
+	bool ok = pair_transfer(front, back, pool, seq, PACKETS, 128) == PACKETS &&
+		  pair_transfer(back, front, pool, seq, PACKETS, 128) == PACKETS;
+
+	seq += PACKETS;
+	return ok;
+}
+
+static void
+test_traffic_flows_after_first_connect(void)
+{
+	REQUIRE(pair_wait_link(back, true, 10000));
+	REQUIRE(pair_wait_link(front, true, 10000));
+	CHECK(traffic_flows());
+}
+
+static void
+test_closing_frontend_releases_everything(void)
+{
+	struct xsim_usage be, fe;
+	unsigned int lsc = __atomic_load_n(&back_lsc, __ATOMIC_RELAXED);
+
+	pair_destroy(FRONT, front);
+	CHECK(pair_wait_link(back, false, 10000));
+	CHECK(__atomic_load_n(&back_lsc, __ATOMIC_RELAXED) > lsc);
+	REQUIRE(xsim_domain_usage(pair_sim_instance(), 0, &be) == 0);
+	REQUIRE(xsim_domain_usage(pair_sim_instance(), 1, &fe) == 0);
+	CHECK(be.maps == 0);
+	CHECK(fe.grants == 0 && fe.ports == 0 && fe.watches == 0);
+}
+
+static void
+test_recreated_frontend_reconnects(void)
+{
+	front = pair_create(FRONT, args, pool);
+	REQUIRE(front >= 0);
+	CHECK(pair_wait_link(back, true, 10000));
+	CHECK(pair_wait_link(front, true, 10000));
+	CHECK(traffic_flows());
+}
+
+static void
+test_restarted_backend_reconnects(void)
+{
+	struct xsim_usage be;
+
+	pair_destroy(BACK, back);
+	REQUIRE(xsim_domain_usage(pair_sim_instance(), 0, &be) == 0);
+	CHECK(be.maps == 0 && be.ports == 0 && be.watches == 0);
+	CHECK(pair_wait_link(front, false, 10000));
+	back = pair_create(BACK, args, pool);
+	REQUIRE(back >= 0);
+	CHECK(pair_wait_link(back, true, 10000));
+	CHECK(pair_wait_link(front, true, 10000));
+	CHECK(traffic_flows());
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	if (test_eal_init(argv[0], NULL) < 0)
+		return EXIT_FAILURE;
+	pool = rte_pktmbuf_pool_create("pair", 8192, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",
+		 pair_sim_instance());
+	back = pair_create(BACK, args, pool);
+	front = pair_create(FRONT, args, pool);
+	if (back < 0 || front < 0)
+		return EXIT_FAILURE;
+	rte_eth_dev_callback_register(back, RTE_ETH_EVENT_INTR_LSC, count_lsc,
+				      &back_lsc);
+	RUN(test_traffic_flows_after_first_connect);
+	RUN(test_closing_frontend_releases_everything);
+	RUN(test_recreated_frontend_reconnects);
+	RUN(test_restarted_backend_reconnects);
+	pair_destroy(FRONT, front);
+	pair_destroy(BACK, back);
+	xsim_instance_destroy(pair_sim_instance());
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}

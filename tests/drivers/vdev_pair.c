@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Port set-up and a verified packet mover for the in-process driver tests
+ * (see vdev_pair.h). Every byte of every packet is a function of its
+ * sequence number and offset, so a reordered, truncated, duplicated or
+ * corrupted packet is caught where it arrives.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "vdev_pair.h"
+
+#define BURST 32
+
+const char *
+pair_sim_instance(void)
+{
+	static char name[32];
+
+	if (name[0] == '\0')
+		snprintf(name, sizeof(name), "test-%d", (int)getpid());
+	return name;
+}
+
+int
+pair_create(const char *name, const char *args, struct rte_mempool *mp)
+{
+	struct rte_eth_conf conf = { 0 };
+	uint16_t port;
+
+	if (rte_vdev_init(name, args) != 0) {
+		fprintf(stderr, "rte_vdev_init(%s, %s) failed\n", name, args);
+		return -1;
+	}
+	if (rte_eth_dev_get_port_by_name(name, &port) != 0 ||
+	    rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL, mp) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start(port) != 0) {
+		fprintf(stderr, "cannot set up port %s\n", name);
+		return -1;
+	}
+	return port;
+}
+
+void
+pair_destroy(const char *name, uint16_t port)
+{
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	rte_vdev_uninit(name);
+}
+
+bool
+pair_wait_link(uint16_t port, bool up, unsigned int ms)
+{
+	struct rte_eth_link link;
+
+	for (;;) {
+		if (rte_eth_link_get_nowait(port, &link) == 0 &&
+		    (link.link_status == RTE_ETH_LINK_UP) == up)
+			return true;
+		if (ms-- == 0)
+			return false;
+		rte_delay_us_sleep(1000);
+	}
+}
+
+uint32_t
+pair_len(uint64_t seq)
+{
+	/* A stride prime to the range visits every length. */
+	return PAIR_MIN_LEN + (seq * 7919) % (PAIR_MAX_LEN - PAIR_MIN_LEN + 1);
+}
+
+static inline uint8_t
+pattern(uint64_t seq, uint32_t off)
+{
+	return (uint8_t)(seq * 131 + off * 7 + (off >> 8));
+}
+
+static struct rte_mbuf *
+make_packet(struct rte_mempool *mp, uint64_t seq)
+{
+	uint32_t len = pair_len(seq), off = 0;
+	struct rte_mbuf *head = NULL;
+
+	while (off < len) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+		uint16_t n;
+		uint8_t *d;
+
+		if (m == NULL)
+			goto fail;
+		n = RTE_MIN(len - off, (uint32_t)rte_pktmbuf_tailroom(m));
+		d = (uint8_t *)rte_pktmbuf_append(m, n);
+		for (uint16_t i = 0; i < n; i++)
+			d[i] = pattern(seq, off + i);
+		if (off == 0) {
+			/* Broadcast frame with our EtherType and the seq. */
+			memset(d, 0xff, 6);
+			memset(d + 6, 0x02, 6);
+			d[12] = PAIR_ETHERTYPE >> 8;
+			d[13] = PAIR_ETHERTYPE & 0xff;
+			memcpy(d + 14, &seq, sizeof(seq));
+			head = m;
+		} else if (rte_pktmbuf_chain(head, m) != 0) {
+			rte_pktmbuf_free(m);
+			goto fail;
+		}
+		off += n;
+	}
+	return head;
+fail:
+	rte_pktmbuf_free(head);
+	return NULL;
+}
+
+static bool
+check_packet(const struct rte_mbuf *m, uint64_t seq)
+{
+	uint32_t len = pair_len(seq), off = 0;
+	const struct rte_mbuf *s;
+	uint64_t got;
+
+	if (m->pkt_len != len) {
+		fprintf(stderr, "packet %" PRIu64 ": %u bytes, expected %u\n",
+			seq, m->pkt_len, len);
+		return false;
+	}
+	if (rte_pktmbuf_data_len(m) < 22)
+		return false;
+	memcpy(&got, rte_pktmbuf_mtod_offset(m, uint8_t *, 14), sizeof(got));
+	if (got != seq) {
+		fprintf(stderr, "packet %" PRIu64 " arrived as %" PRIu64 "\n",
+			seq, got);
+		return false;
+	}
+	for (s = m; s != NULL; s = s->next) {
+		const uint8_t *d = rte_pktmbuf_mtod(s, const uint8_t *);
+
+		for (uint16_t i = 0; i < s->data_len; i++, off++) {
+			if (off < 22)
+				continue;
+			if (d[i] != pattern(seq, off)) {
+				fprintf(stderr, "packet %" PRIu64
+					": byte %u differs\n", seq, off);
+				return false;
+			}
+		}
+	}
+	return off == len;
+}
+
+uint64_t
+pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
+	      uint64_t first_seq, uint64_t count, unsigned int in_flight)
+{
+	uint64_t next_tx = first_seq, next_rx = first_seq;
+	uint64_t end = first_seq + count;
+	struct rte_mbuf *out[BURST], *in[BURST];
+	unsigned int nb_out = 0, idle = 0;
+
+	while (next_rx < end) {
+		uint16_t i, n;
+
+		while (nb_out < BURST && next_tx < end &&
+		       next_tx - next_rx + nb_out < in_flight) {
+			out[nb_out] = make_packet(mp, next_tx + nb_out);
+			if (out[nb_out] == NULL)
+				break;
+			nb_out++;
+		}
+		if (nb_out > 0) {
+			n = rte_eth_tx_burst(tx, 0, out, nb_out);
+			next_tx += n;
+			memmove(out, out + n, (nb_out - n) * sizeof(out[0]));
+			nb_out -= n;
+		}
+		n = rte_eth_rx_burst(rx, 0, in, BURST);
+		for (i = 0; i < n; i++) {
+			bool ok = next_rx < end && check_packet(in[i], next_rx);
+
+			rte_pktmbuf_free(in[i]);
+			if (!ok) {
+				rte_pktmbuf_free_bulk(in + i + 1, n - i - 1);
+				rte_pktmbuf_free_bulk(out, nb_out);
+				return next_rx - first_seq;
+			}
+			next_rx++;
+		}
+		idle = n == 0 ? idle + 1 : 0;
+		if (idle > 10 * 1000 * 1000) {
+			fprintf(stderr, "stalled at packet %" PRIu64
+				" with %" PRIu64 " sent\n", next_rx, next_tx);
+			break;
+		}
+	}
+	rte_pktmbuf_free_bulk(out, nb_out);
+	return next_rx - first_seq;
+}
+
+uint64_t
+pair_xstat(uint16_t port, const char *name)
+{
+	uint64_t id, value;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &value, 1) != 1)
+		return UINT64_MAX;
+	return value;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Helpers for tests that run a netback and a netfront port in one process
+ * over a private simulator instance: creating and starting the ports,
+ * waiting for the link, and moving sequence-numbered packets whose every
+ * byte is checked on arrival.
+ */
+
+#ifndef VDEV_PAIR_H
+#define VDEV_PAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+/* Packets carry this EtherType (IEEE local experimental 1). */
+#define PAIR_ETHERTYPE 0x88b5
+#define PAIR_MIN_LEN 60
+#define PAIR_MAX_LEN 9000
+
+/* A unique simulator instance name for this process. */
+const char *pair_sim_instance(void);
+
+/* rte_vdev_init() + configure + start; returns the port id or -1. */
+int pair_create(const char *name, const char *args, struct rte_mempool *mp);
+/* Stop, close and remove the vdev. */
+void pair_destroy(const char *name, uint16_t port);
+
+/* Wait up to @ms for the link of @port to become @up. */
+bool pair_wait_link(uint16_t port, bool up, unsigned int ms);
+
+/* Frame length of packet @seq: spread over [60, 9000], many multi-slot. */
+uint32_t pair_len(uint64_t seq);
+
+/*
+ * Send @count packets from @tx to @rx, polling both, never more than
+ * @in_flight outstanding, and check that they all arrive, in order, with
+ * every byte intact. Returns the number of packets that arrived intact
+ * and in order (== @count on success); @first_seq numbers the packets.
+ */
+uint64_t pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
+		       uint64_t first_seq, uint64_t count,
+		       unsigned int in_flight);
+
+/* An xstat of @port by name; UINT64_MAX if there is none. */
+uint64_t pair_xstat(uint16_t port, const char *name);
+
+#endif /* VDEV_PAIR_H */
