@@ -103,6 +103,7 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 	unsigned int n = 0, segs = 0;
 	int avail;
 
+	*nb_segs = 0;
 	avail = netif_back_tx_requests(&p->tx_ring);
 	if (unlikely(avail < 0)) {
 		nb_fail(p, &q->stats.malformed,
