@@ -8,7 +8,8 @@
  * same kinds of garbage on the RX ring. Each time the backend must mark
  * the queue failed, log why, and disconnect, while the process and a
  * second netback port serving an honest netfront keep working; the
- * hostile frontend may then reconnect.
+ * hostile frontend may then reconnect. The same raw frontend also sends
+ * frames with a blank checksum, which the backend completes.
  */
 
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_log.h>
 
 #include "netif_ring.h"
@@ -332,6 +334,67 @@ test_hostile_frontend_can_reconnect_and_behave(void)
 	hostile_disconnect();
 }
 
+/* Send one frame of @len bytes from data page 1 with @flags; get it back. */
+static struct rte_mbuf *
+send_one(uint16_t len, uint16_t flags, int16_t *status)
+{
+	struct rte_mbuf *m = NULL;
+	RING_IDX rsp = evil.tx.rsp_cons;
+
+	post_tx(7, evil.data_refs[1], 0, len, flags);
+	RING_PUSH_REQUESTS(&evil.tx);
+	for (unsigned int ms = 0; ms < 5000; ms++) {
+		if (m == NULL && rte_eth_rx_burst(victim, 0, &m, 1) == 1)
+			continue;
+		if (evil.tx.sring->rsp_prod != rsp)
+			break;
+		rte_delay_us_sleep(1000);
+	}
+	*status = RING_GET_RESPONSE(&evil.tx, rsp)->status;
+	evil.tx.rsp_cons = rsp + 1;
+	return m;
+}
+
+static void
+test_blank_checksum_is_completed(void)
+{
+	uint8_t *f = (uint8_t *)evil.data + NETIF_PAGE_SIZE;
+	struct rte_ipv4_hdr *ip = (void *)(f + 14);
+	uint16_t *csum = (uint16_t *)(f + 14 + 20 + 16), sent, want;
+	struct rte_mbuf *m;
+	int16_t status;
+
+	REQUIRE(hostile_connect());
+	memset(f, 0xab, 100);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(86);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_TCP;
+	*csum = 0x1234;		/* blank: anything at all */
+	m = send_one(100, NETTXF_csum_blank, &status);
+	CHECK(status == NETIF_RSP_OKAY);
+	REQUIRE(m != NULL);
+	sent = *rte_pktmbuf_mtod_offset(m, uint16_t *, 14 + 20 + 16);
+	*rte_pktmbuf_mtod_offset(m, uint16_t *, 14 + 20 + 16) = 0;
+	want = rte_ipv4_udptcp_cksum(rte_pktmbuf_mtod_offset(m, void *, 14),
+				     rte_pktmbuf_mtod_offset(m, void *, 34));
+	CHECK(sent == want);
+	rte_pktmbuf_free(m);
+
+	/* A blank checksum on a frame without one: dropped, not fatal. */
+	f[12] = 0x08;
+	f[13] = 0x06;
+	m = send_one(100, NETTXF_csum_blank, &status);
+	CHECK(m == NULL && status == NETIF_RSP_ERROR);
+	rte_pktmbuf_free(m);
+	CHECK(pair_xstat(victim, "rx_q0_drop_bad_csum") == 1);
+	CHECK(xenbus_read_state(evil.xa, evil.be_dir) == XenbusStateConnected);
+	hostile_disconnect();
+}
+
 int
 main(int argc, char **argv)
 {
@@ -378,6 +441,7 @@ main(int argc, char **argv)
 	RUN(test_rx_bad_grant_ref_disconnects);
 	RUN(test_rx_read_only_grant_disconnects);
 	RUN(test_hostile_frontend_can_reconnect_and_behave);
+	RUN(test_blank_checksum_is_completed);
 	xa_close(evil.xa);
 	pair_destroy("net_xen_netfront0", front);
 	pair_destroy("net_xen_netback1", back);

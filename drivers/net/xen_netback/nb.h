@@ -49,6 +49,7 @@ struct nb_rxq_stats {
 	uint64_t copy_segs;
 	uint64_t copy_failed;
 	uint64_t drop_bad_frame;	/* answered NETIF_RSP_ERROR */
+	uint64_t drop_bad_csum;		/* csum_blank on a non-TCP/UDP frame */
 	uint64_t drop_copy_failed;
 	uint64_t malformed;		/* fatal protocol violations */
 };

@@ -303,6 +303,7 @@ nb_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		st->ibytes = st->q_ibytes[0] = s->bytes;
 		st->rx_nombuf = s->nombuf;
 		st->ierrors = st->q_errors[0] = s->drop_bad_frame +
+						s->drop_bad_csum +
 						s->drop_copy_failed;
 	}
 	if (p->txq != NULL) {
@@ -344,6 +345,7 @@ static const struct nb_xstat nb_xstats[] = {
 	RXS("grant_copy_ops", copy_segs),
 	RXS("grant_copy_failures", copy_failed),
 	RXS("drop_bad_frame", drop_bad_frame),
+	RXS("drop_bad_csum", drop_bad_csum),
 	RXS("drop_copy_failed", drop_copy_failed),
 	RXS("malformed_requests", malformed),
 	TXS("notifications_sent", notify_sent),

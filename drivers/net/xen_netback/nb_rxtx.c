@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "nb.h"
+#include "netif_csum.h"
 
 void
 nb_fail(struct nb_port *p, uint64_t *malformed, const char *why)
@@ -177,17 +178,23 @@ nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		struct rte_mbuf *m = q->heads[i];
 		int16_t status = NETIF_RSP_OKAY;
 
-		if (likely(segs_ok(p, q->segs, q->first_seg[i],
-				   q->first_seg[i + 1], call_ok,
-				   &q->stats.copy_failed,
-				   &q->stats.malformed))) {
-			m->port = p->dev->data->port_id;
-			bytes += m->pkt_len;
-			pkts[nb_rx++] = m;
-		} else {
+		if (unlikely(!segs_ok(p, q->segs, q->first_seg[i],
+				      q->first_seg[i + 1], call_ok,
+				      &q->stats.copy_failed,
+				      &q->stats.malformed))) {
 			rte_pktmbuf_free(m);
 			q->stats.drop_copy_failed++;
 			status = NETIF_RSP_ERROR;
+		} else if ((q->pkts[i].flags & NETTXF_csum_blank) &&
+			   netif_csum_complete(m) != 0) {
+			/* Blank checksum on a frame that has none: as Linux. */
+			rte_pktmbuf_free(m);
+			q->stats.drop_bad_csum++;
+			status = NETIF_RSP_ERROR;
+		} else {
+			m->port = p->dev->data->port_id;
+			bytes += m->pkt_len;
+			pkts[nb_rx++] = m;
 		}
 		netif_back_tx_respond(&p->tx_ring, &q->pkts[i], status);
 	}
