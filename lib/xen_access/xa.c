@@ -6,6 +6,7 @@
  * provider works.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,6 +38,20 @@ enum xa_provider
 xa_provider_default(void)
 {
 	return access("/dev/xen", F_OK) == 0 ? XA_PROVIDER_XEN : XA_PROVIDER_SIM;
+}
+
+bool
+xa_sim_instance_valid(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len == 0 || len > XA_SIM_INSTANCE_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '-' &&
+		    name[i] != '_')
+			return false;
+	return true;
 }
 
 struct xa_handle *

@@ -55,6 +55,13 @@ int xa_provider_parse(const char *name, enum xa_provider *provider);
 /* The default: real Xen where /dev/xen exists, otherwise the simulator. */
 enum xa_provider xa_provider_default(void);
 
+/*
+ * A simulator instance names a file in /dev/shm, so it is a plain name:
+ * 1 to XA_SIM_INSTANCE_MAX letters, digits, '-' or '_'.
+ */
+#define XA_SIM_INSTANCE_MAX 63
+bool xa_sim_instance_valid(const char *name);
+
 struct xa_handle *xa_open(const struct xa_open_args *args);
 void xa_close(struct xa_handle *h);
 /* The domain this handle acts as. */

@@ -99,7 +99,7 @@ struct nb_txq {
 
 struct nb_config {
 	enum xa_provider provider;
-	char sim_instance[64];
+	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
 	domid_t frontend_domid;
 	unsigned int handle;
 };

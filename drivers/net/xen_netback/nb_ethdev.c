@@ -7,7 +7,6 @@
  * conversation with the frontend in nb_xenbus.c.
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -93,18 +92,13 @@ static int
 arg_sim(const char *key, const char *value, void *opaque)
 {
 	struct nb_config *cfg = opaque;
-	size_t i, len = strlen(value);
 
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)value[i]) && value[i] != '-' &&
-		    value[i] != '_')
-			break;
-	if (len == 0 || len >= sizeof(cfg->sim_instance) || i != len) {
-		NB_LOG(ERR, "invalid %s=%s: expected 1-%zu letters, digits, - or _",
-		       key, value, sizeof(cfg->sim_instance) - 1);
+	if (!xa_sim_instance_valid(value)) {
+		NB_LOG(ERR, "invalid %s=%s: expected 1-%d letters, digits, - or _",
+		       key, value, XA_SIM_INSTANCE_MAX);
 		return -EINVAL;
 	}
-	memcpy(cfg->sim_instance, value, len + 1);
+	strlcpy(cfg->sim_instance, value, sizeof(cfg->sim_instance));
 	return 0;
 }
 

@@ -63,7 +63,7 @@ struct nf_txq {
 struct nf_config {
 	unsigned int handle;		/* vif handle: device/vif/<handle> */
 	enum xa_provider provider;
-	char sim_instance[64];
+	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
 	domid_t domid;			/* simulator: the domain we act as */
 };
 

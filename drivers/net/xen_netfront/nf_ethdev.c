@@ -57,19 +57,12 @@ nf_parse_uint(const char *key, const char *value, unsigned long min,
 static int
 nf_parse_sim(const char *value, struct nf_config *cfg)
 {
-	size_t len = strlen(value), i;
-
-	/* It names a shared memory segment: keep it a plain file name. */
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)value[i]) && value[i] != '_' &&
-		    value[i] != '-')
-			break;
-	if (len == 0 || len >= sizeof(cfg->sim_instance) || i < len) {
-		NF_LOG(ERR, "%s=%s: expected 1 to %zu letters, digits, '_' or '-'",
-		       NF_ARG_SIM, value, sizeof(cfg->sim_instance) - 1);
+	if (!xa_sim_instance_valid(value)) {
+		NF_LOG(ERR, "%s=%s: expected 1 to %d letters, digits, '_' or '-'",
+		       NF_ARG_SIM, value, XA_SIM_INSTANCE_MAX);
 		return -EINVAL;
 	}
-	memcpy(cfg->sim_instance, value, len + 1);
+	strlcpy(cfg->sim_instance, value, sizeof(cfg->sim_instance));
 	return 0;
 }
 
