@@ -5,9 +5,12 @@
  * while the backend keeps running, and the backend is restarted while the
  * frontend keeps running; each time the link follows, traffic resumes
  * intact, and nothing stays mapped, granted or bound in the simulator.
+ * Ports removed before they were ever configured go away cleanly too.
  */
 
 #include <stdio.h>
+
+#include <rte_bus_vdev.h>
 
 #include <rte_ethdev.h>
 
@@ -93,6 +96,21 @@ test_restarted_backend_reconnects(void)
 	CHECK(traffic_flows());
 }
 
+static void
+test_port_removed_before_configure_is_released(void)
+{
+	char a[128];
+
+	snprintf(a, sizeof(a), "domid=3,provider=sim,sim=%s",
+		 pair_sim_instance());
+	REQUIRE(rte_vdev_init("net_xen_netback9", a) == 0);
+	CHECK(rte_vdev_uninit("net_xen_netback9") == 0);
+	REQUIRE(rte_vdev_init("net_xen_netfront9", "domid=3,handle=0,"
+			      "provider=sim,sim=test-unconfigured") == 0);
+	CHECK(rte_vdev_uninit("net_xen_netfront9") == 0);
+	xsim_instance_destroy("test-unconfigured");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -115,6 +133,7 @@ main(int argc, char **argv)
 	RUN(test_closing_frontend_releases_everything);
 	RUN(test_recreated_frontend_reconnects);
 	RUN(test_restarted_backend_reconnects);
+	RUN(test_port_removed_before_configure_is_released);
 	pair_destroy(FRONT, front);
 	pair_destroy(BACK, back);
 	xsim_instance_destroy(pair_sim_instance());

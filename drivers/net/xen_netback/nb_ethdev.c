@@ -222,8 +222,12 @@ static void
 nb_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct nb_port *p = dev->data->dev_private;
-	struct nb_rxq *q = dev->data->rx_queues[qid];
+	struct nb_rxq *q;
 
+	/* No queue array yet: closed before rte_eth_dev_configure(). */
+	if (dev->data->rx_queues == NULL)
+		return;
+	q = dev->data->rx_queues[qid];
 	if (q == NULL)
 		return;
 	pthread_mutex_lock(&p->lock);
@@ -239,6 +243,8 @@ nb_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct nb_port *p = dev->data->dev_private;
 
+	if (dev->data->tx_queues == NULL)
+		return;
 	pthread_mutex_lock(&p->lock);
 	p->txq = NULL;
 	pthread_mutex_unlock(&p->lock);
