@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Running one measurement point: start the two testpmd (the end that
+must exist first, first), skip the warm-up windows, collect the measured
+ones with the CPU share each testpmd got, stop both, clean up."""
+
+import collections
+import glob
+import os
+import queue
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+from . import transports
+from .command import testpmd_cmd
+from .load import wait_for_idle
+from .runner import (READY_TIMEOUT, Testpmd, remove_runtime_dir,
+                     stop_in_order, stop_together, wait_ready)
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__))))
+
+# One point of the matrix.
+Point = collections.namedtuple("Point", "family direction size burst queues")
+
+
+def world_writable_parent(path):
+    """The first directory above path that EAL would refuse, or None."""
+    d = os.path.dirname(os.path.abspath(path))
+    while True:
+        try:
+            if os.stat(d).st_mode & 0o002:
+                return d
+        except OSError:
+            return None
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+class Bench:
+    def __init__(self, args, memory):
+        self.args = args
+        self.memory = memory
+        self.build_dir = os.path.abspath(args.build_dir)
+        self.cpus = args.cpus
+        self.tmpdir = tempfile.mkdtemp(prefix="xen-bench-")
+        self.plugin_dir = None
+        self.running = []
+        self.pending = []       # threads stopping earlier runs
+        self.serial = 0
+        if any(f == "xen" for f, _ in args.transports) and \
+                world_writable_parent(os.path.join(self.build_dir,
+                                                   transports.NETBACK_SO)):
+            # EAL would refuse them here: use private copies.
+            self.plugin_dir = subprocess.check_output(
+                [os.path.join(TOP, "devtools", "plugin-dir.sh"),
+                 self.build_dir], text=True).strip()
+
+    def plugin(self, so):
+        if self.plugin_dir:
+            return os.path.join(self.plugin_dir, os.path.basename(so))
+        return os.path.join(self.build_dir, so)
+
+    def run_once(self, pt, rep):
+        """One run of a point with fresh processes; see measure.py for
+        what it returns. With args.overlap_stop, its processes are
+        stopped in the background while the next run starts (that run
+        waits for them to be gone before it measures); the run's cycles
+        are filled in then."""
+        if self.args.idle_each:
+            wait_for_idle(self.args.idle_wait, self.args.idle_sample)
+        self.serial += 1
+        n = self.serial
+        e = transports.ends(pt.family, n, self.tmpdir, self.plugin,
+                            queues=pt.queues, tag="xb%d" % os.getpid())
+        tx_end, rx_end = transports.sender_receiver(e, pt.direction)
+        warmup, nwin = self.args.warmup, self.args.windows
+        # A generous safety net; we stop testpmd ourselves well before.
+        deadline = 2 * READY_TIMEOUT + (warmup + nwin + 5) * 3 + 30
+        procs = {}
+        for role, end, cpu, mode in (("tx", tx_end, self.cpus[0], "txonly"),
+                                     ("rx", rx_end, self.cpus[1], "rxonly")):
+            prefix = "xb%d-%d%s" % (os.getpid(), n, role)
+            cmd = testpmd_cmd(self.args.testpmd, end, mode, cpu, prefix,
+                              deadline, size=pt.size, burst=pt.burst,
+                              queues=pt.queues, desc=self.args.desc,
+                              memory_args=self.memory.eal_args(),
+                              eal_extra=self.args.eal_args)
+            log_path = None
+            if self.args.log_dir:
+                log_path = os.path.join(
+                    self.args.log_dir, "%s-%s-%d-b%d-q%d-r%d-%s.log" %
+                    (pt.family, pt.direction, pt.size, pt.burst, pt.queues,
+                     rep, role))
+            p = Testpmd("%s %s (%s)" % (end.label, mode, role), cmd,
+                        log_path)
+            p.prefix = prefix
+            p.end = end
+            procs[role] = p
+        first_end = e.back if e.first == "back" else e.front
+        order = sorted(procs.values(), key=lambda p: p.end is not first_end)
+        meas = {"commands": [shlex.join(p.cmd) for p in order],
+                "sender": tx_end.label, "receiver": rx_end.label,
+                "cycles": {"tx": None, "rx": None}}
+        background = False
+        try:
+            first, second = order
+            self.running += order
+            first.start()
+            if e.wait_path:
+                wait_ready(first, e.wait_path, need_ready=False)
+            elif not e.second_early:
+                wait_ready(first)
+            second.start()
+            wait_ready(first)
+            wait_ready(second)
+            # The previous run's processes must be gone before we measure.
+            self.finish_pending()
+            meas.update(self._measure(procs["rx"], procs["tx"], warmup,
+                                      nwin))
+            background = self.args.overlap_stop
+        finally:
+            if background:
+                t = threading.Thread(target=self._stop_run,
+                                     args=(procs, e, pt, n, meas),
+                                     daemon=True)
+                self.pending.append(t)
+                t.start()
+            else:
+                self._stop_run(procs, e, pt, n, meas)
+        return meas
+
+    def _stop_run(self, procs, e, pt, n, meas):
+        """Stop a run's two testpmd (receiver first), take their cycles
+        line, remove what they leave behind."""
+        order = [procs["rx"], procs["tx"]]
+        stop_in_order(order)
+        meas["cycles"] = {"tx": procs["tx"].cycles, "rx": procs["rx"].cycles}
+        for p in order:
+            if p in self.running:
+                self.running.remove(p)
+            remove_runtime_dir(p.prefix)
+        if e.sim_instance:
+            for path in glob.glob("/dev/shm/xsim-%s" % e.sim_instance) \
+                    + glob.glob("/dev/shm/xsim-%s.*" % e.sim_instance):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+        sock = transports.socket_path(self.tmpdir, pt.family, n)
+        if os.path.exists(sock):
+            os.unlink(sock)
+
+    def finish_pending(self):
+        """Wait for the runs being stopped in the background."""
+        while self.pending:
+            self.pending.pop(0).join()
+
+    def _measure(self, rx, tx, warmup, nwin):
+        """Receiver windows after warm-up, each with the share of its CPU
+        that each testpmd got, and the sender's windows over the same
+        stretch of time; with the block just before each stretch."""
+        alive, rx_base = rx.drain()
+        if not alive:
+            raise rx.failure("exited")
+        tx_seen = []
+        _, tx_last = tx.drain()
+        if tx_last is not None:
+            tx_seen.append(tx_last)
+        windows = []
+        skip = warmup
+        last = None
+        t_begin = time.monotonic()
+        # Quick preset: enough windows to cover measure_seconds suffice
+        # (one where testpmd prints every 2 s).
+        cap = self.args.measure_seconds
+        while len(windows) < nwin and not (
+                cap and windows and
+                sum(w.get("dt", 1.0) for w in windows) >= cap - 0.1):
+            try:
+                ev = rx.events.get(timeout=0.5)
+            except queue.Empty:
+                if not tx.alive():
+                    raise tx.failure("exited while measuring")
+                continue
+            if ev is None:
+                raise rx.failure("exited while measuring")
+            snap = (time.monotonic(), tx.cpu_seconds(), rx.cpu_seconds())
+            if last is not None:
+                ev["dt"] = ev["t"] - last[0]
+                wall = snap[0] - last[0]
+                if wall > 0 and None not in snap and None not in last:
+                    ev["cpu_share"] = [round((snap[1] - last[1]) / wall, 3),
+                                       round((snap[2] - last[2]) / wall, 3)]
+            last = snap
+            if skip > 0:
+                skip -= 1
+                t_begin = ev["t"]
+                rx_base = ev
+                continue
+            windows.append(ev)
+        t_end = windows[-1]["t"]
+        while True:
+            try:
+                ev = tx.events.get_nowait()
+            except queue.Empty:
+                break
+            if ev is None:
+                break
+            tx_seen.append(ev)
+        tx_windows = [ev for ev in tx_seen if t_begin < ev["t"] <= t_end + 0.5]
+        before = [ev for ev in tx_seen if ev["t"] <= t_begin]
+        return {"windows": windows, "tx_windows": tx_windows,
+                "rx_base": rx_base,
+                "tx_base": before[-1] if before else None}
+
+    def stop_all(self):
+        self.finish_pending()
+        stop_together(list(self.running))
+        for p in self.running:
+            remove_runtime_dir(p.prefix)
+        self.running = []
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        if self.plugin_dir:
+            shutil.rmtree(self.plugin_dir, ignore_errors=True)

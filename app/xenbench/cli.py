@@ -1,0 +1,398 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Arguments, prerequisite checks and the main loop of xen-bench."""
+
+import argparse
+import glob
+import os
+import shlex
+import shutil
+import signal
+import sys
+import time
+
+from . import report, transports
+from .bench import Bench, Point
+from .measure import summarize
+from .load import wait_for_idle
+from .memory import NOHUGE_MEM_MB, Memory
+from .plot import write_svg
+from .util import BenchError, log, set_verbose
+
+DEFAULT_TESTPMD = "/usr/bin/dpdk-testpmd"
+PMD_DIR_GLOBS = [
+    "/usr/lib/*/dpdk/pmds-*",
+    "/usr/lib64/dpdk/pmds-*",
+    "/usr/local/lib/*/dpdk/pmds-*",
+    "/usr/local/lib64/dpdk/pmds-*",
+]
+
+# The presets: warm-up windows discarded, windows measured, runs per
+# point, and the matrix measured unless given on the command line.
+# idle_sample: seconds the idle check before each run looks at the CPUs.
+# measure_seconds: with the preset's window count, stop measuring a point
+# once its windows cover this long (testpmd prints every 2 s instead of
+# every 1 s where EAL's TSC estimate is rounded up: on such machines the
+# quick preset measures one 2-s window). idle_each: the idle check before
+# every run, else once at the start. overlap_stop: a run's processes stop
+# in the background while the next run starts (it waits for them before
+# it measures).
+MODES = {
+    "quick": {"warmup": 1, "windows": 2, "repeat": 1,
+              "sizes": "64,1518", "bursts": "32", "queues": "1",
+              "transports": "xen,vhost,memif", "idle_sample": 0.25,
+              "measure_seconds": 2.0, "idle_each": False,
+              "overlap_stop": True},
+    "full": {"warmup": 2, "windows": 10, "repeat": 3,
+             "sizes": "64,512,1518,9000", "bursts": "32", "queues": "1,2",
+             "transports": "xen,vhost,memif,null", "idle_sample": 1.0,
+             "measure_seconds": None, "idle_each": True,
+             "overlap_stop": False},
+}
+MAX_BURST = 512     # testpmd's MAX_PKT_BURST
+MAX_QUEUES = 8
+
+
+def parse_list(text, conv, what):
+    try:
+        return [conv(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("bad %s list: %s" % (what, text))
+
+
+def _transports_arg(text):
+    try:
+        return transports.parse_transports(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def _preset_help(key):
+    return "quick: %s; full: %s" % (MODES["quick"][key], MODES["full"][key])
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog="xen-bench",
+        description="One-way Mpps of the Xen netif PMDs and their peers "
+                    "(vhost-user, memif, net_null) with dpdk-testpmd.",
+        epilog="See the top of app/xen-bench for the method and pitfalls.")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--quick", dest="mode", action="store_const",
+                      const="quick", help="the default: under a minute, "
+                      "%(warmup)d warm-up window + up to %(windows)d "
+                      "windows (about %(measure_seconds)g s), one run per "
+                      "point, sizes %(sizes)s; indicative figures" %
+                      MODES["quick"])
+    mode.add_argument("--full", dest="mode", action="store_const",
+                      const="full", help="%(warmup)d warm-up + %(windows)d "
+                      "windows, %(repeat)d runs per point, sizes %(sizes)s, "
+                      "queues %(queues)s, transports %(transports)s" %
+                      MODES["full"])
+    ap.set_defaults(mode="quick")
+    ap.add_argument("--sizes", type=lambda s: parse_list(s, int, "size"),
+                    help="packet sizes in bytes, for --txpkts; above %d a "
+                    "chain of segments (%s)" % (2000, _preset_help("sizes")))
+    ap.add_argument("--bursts", type=lambda s: parse_list(s, int, "burst"),
+                    help="testpmd --burst values (%s)" %
+                    _preset_help("bursts"))
+    ap.add_argument("--queues", type=lambda s: parse_list(s, int, "queue"),
+                    help="queue pairs per port, --rxq/--txq, one forwarding "
+                    "core a side whatever the count (%s); our PMDs have one "
+                    "queue pair, their 2-queue points are reported as not "
+                    "supported" % _preset_help("queues"))
+    ap.add_argument("--transports", type=_transports_arg,
+                    help="comma list of xen, vhost, memif, null, each "
+                    "optionally with -f2b or -b2f (%s)" %
+                    _preset_help("transports"))
+    ap.add_argument("--build-dir", default="./build",
+                    help="meson build directory holding our PMD plugins "
+                    "(default ./build)")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write the results and commands as JSON")
+    ap.add_argument("--plot", metavar="FILE",
+                    help="SVG plot of Mpps by packet size (default: next to "
+                    "the JSON file, else ./xen-bench.svg)")
+    ap.add_argument("--no-plot", action="store_true",
+                    help="write no plot")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="print every command run, on stderr")
+    ap.add_argument("--testpmd", default=DEFAULT_TESTPMD,
+                    help="testpmd binary (default %s)" % DEFAULT_TESTPMD)
+    ap.add_argument("--desc", type=int, default=1024,
+                    help="--rxd/--txd for every transport (default 1024)")
+    ap.add_argument("--cpus", default="0,1",
+                    type=lambda s: parse_list(s, int, "cpu"),
+                    help="CPU of the sender and of the receiver "
+                    "(default 0,1)")
+    ap.add_argument("--warmup", type=int,
+                    help="override the warm-up windows discarded")
+    ap.add_argument("--windows", type=int,
+                    help="override the windows measured")
+    ap.add_argument("--repeat", type=int,
+                    help="override how many times each point is run with "
+                    "fresh processes (windows are pooled)")
+    ap.add_argument("--idle-wait", type=int, default=60, metavar="SECS",
+                    help="before each run, wait up to SECS for other load "
+                    "to go away (default 60, 0 = do not wait)")
+    ap.add_argument("--no-huge", action="store_true",
+                    help="force --no-huge -m %d (figures not comparable)" %
+                    NOHUGE_MEM_MB)
+    ap.add_argument("--eal-args", default="", type=shlex.split,
+                    help="extra EAL options for every testpmd (all "
+                    "transports alike)")
+    ap.add_argument("--log-dir",
+                    help="keep every testpmd's full output in this "
+                    "directory")
+    args = ap.parse_args(argv)
+    preset = MODES[args.mode]
+    for key, conv in (("sizes", int), ("bursts", int), ("queues", int)):
+        if getattr(args, key) is None:
+            setattr(args, key, parse_list(preset[key], conv, key))
+    if args.transports is None:
+        args.transports = transports.parse_transports(preset["transports"])
+    # An explicit --windows is a count, not capped by time.
+    args.measure_seconds = (preset["measure_seconds"]
+                            if args.windows is None else None)
+    for key in ("warmup", "windows", "repeat"):
+        if getattr(args, key) is None:
+            setattr(args, key, preset[key])
+    args.idle_sample = preset["idle_sample"]
+    args.idle_each = preset["idle_each"]
+    args.overlap_stop = preset["overlap_stop"]
+    if args.windows < 1 or args.warmup < 0 or args.repeat < 1:
+        ap.error("--windows and --repeat must be >= 1, --warmup >= 0")
+    if len(args.cpus) != 2:
+        ap.error("--cpus takes two CPUs: sender,receiver")
+    if not args.sizes or any(s < 60 or s > 9000 for s in args.sizes):
+        ap.error("--sizes must lie in 60..9000")
+    if not args.bursts or any(b < 1 or b > MAX_BURST for b in args.bursts):
+        ap.error("--bursts must lie in 1..%d" % MAX_BURST)
+    if not args.queues or any(q < 1 or q > MAX_QUEUES for q in args.queues):
+        ap.error("--queues must lie in 1..%d" % MAX_QUEUES)
+    if args.plot is None and not args.no_plot:
+        if args.json:
+            args.plot = os.path.splitext(args.json)[0] + ".svg"
+        else:
+            args.plot = "xen-bench.svg"
+    if args.no_plot:
+        args.plot = None
+    return args
+
+
+def find_pmd_dir():
+    for pattern in PMD_DIR_GLOBS:
+        found = sorted(glob.glob(pattern))
+        if found:
+            return found[-1]
+    return None
+
+
+def check_prerequisites(args):
+    problems = []
+    if not (os.path.isfile(args.testpmd) and
+            os.access(args.testpmd, os.X_OK)):
+        problems.append("%s not found or not executable (Debian: "
+                        "apt-get install dpdk-dev)" % args.testpmd)
+    if not shutil.which("timeout"):
+        problems.append("timeout(1) not found (coreutils)")
+    fams = {f for f, _ in args.transports}
+    need = sorted({so for f in fams for so in transports.SYSTEM_PLUGINS[f]})
+    if need:
+        pmd_dir = find_pmd_dir()
+        if pmd_dir is None:
+            problems.append("no DPDK PMD plugin directory found (looked "
+                            "for %s); peer plugins needed: %s" %
+                            (", ".join(PMD_DIR_GLOBS), ", ".join(need)))
+        else:
+            for so in need:
+                if not os.path.exists(os.path.join(pmd_dir, so)):
+                    problems.append("peer PMD plugin %s missing from %s" %
+                                    (so, pmd_dir))
+    if "xen" in fams:
+        bdir = os.path.abspath(args.build_dir)
+        for so in (transports.NETFRONT_SO, transports.NETBACK_SO):
+            path = os.path.join(bdir, so)
+            if not os.path.isfile(path):
+                problems.append("our PMD plugin %s is missing (build it: "
+                                "meson setup %s && ninja -C %s; or pass "
+                                "--build-dir)" % (path, args.build_dir,
+                                                  args.build_dir))
+    ncpu = os.cpu_count() or 1
+    for c in args.cpus:
+        if c >= ncpu:
+            problems.append("CPU %d does not exist (%d CPUs)" % (c, ncpu))
+    for path in (args.json, args.plot):
+        if path:
+            d = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(d) or not os.access(d, os.W_OK):
+                problems.append("cannot write %s (directory %s)" % (path, d))
+    if problems:
+        raise BenchError("cannot run:\n  - " + "\n  - ".join(problems))
+
+
+def matrix(args):
+    """(points to run, points not supported with the reason)."""
+    points, unsupported = [], []
+    for fam, d in args.transports:
+        for q in args.queues:
+            for b in args.bursts:
+                for s in args.sizes:
+                    why = transports.unsupported(fam, q, s)
+                    if why:
+                        unsupported.append({
+                            "transport": fam, "direction": d, "size": s,
+                            "burst": b, "queues": q, "reason": why})
+                    else:
+                        points.append(Point(fam, d, s, b, q))
+    return points, unsupported
+
+
+def _on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _tag(args, i, n, pt, rep):
+    tag = "[%d/%d] %s %s %dB" % (i, n, transports.FAMILY_LABEL[pt.family],
+                                 pt.direction, pt.size)
+    if len(args.bursts) > 1:
+        tag += " burst %d" % pt.burst
+    if len(args.queues) > 1:
+        tag += " %dq" % pt.queues
+    if args.repeat > 1:
+        tag += " run %d/%d" % (rep + 1, args.repeat)
+    return tag
+
+
+def main(argv):
+    t0 = time.monotonic()
+    args = parse_args(argv)
+    set_verbose(args.verbose)
+    check_prerequisites(args)
+    if args.log_dir:
+        os.makedirs(args.log_dir, exist_ok=True)
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGHUP, _on_sigterm)
+
+    memory = Memory(force_nohuge=args.no_huge)
+    bench = None
+    failures = []
+    interrupted = False
+    points, unsupported = matrix(args)
+    runs = {p: [] for p in points}
+    failed = set()
+    try:
+        memory.setup()
+        log("xen-bench: %s; %d points, %s mode (%d warm-up + %d windows, "
+            "%d run(s) per point)" % (memory.note, len(points), args.mode,
+                                      args.warmup, args.windows,
+                                      args.repeat))
+        if args.mode == "quick":
+            log("xen-bench: quick preset: the figures are indicative only "
+                "(--full for figures to quote)")
+        for u in unsupported:
+            log("progress: %s %s %dB burst %d %dq: %s" % (
+                transports.FAMILY_LABEL[u["transport"]], u["direction"],
+                u["size"], u["burst"], u["queues"], u["reason"]))
+        if args.overlap_stop and not memory.room_for(4):
+            args.overlap_stop = False
+            log("xen-bench: not enough free memory for two runs' testpmd "
+                "at once: stopping each run before the next")
+        if not args.idle_each:
+            wait_for_idle(args.idle_wait, args.idle_sample)
+        bench = Bench(args, memory)
+        # Runs of all points take turns (run 1 of every point, then run 2,
+        # ...), so that a slow spell of this machine hits every transport
+        # alike rather than one of them.
+        for rep in range(args.repeat):
+            for i, pt in enumerate(points, 1):
+                if pt in failed:
+                    continue
+                tag = _tag(args, i, len(points), pt, rep)
+                try:
+                    one = bench.run_once(pt, rep)
+                except BenchError as e:
+                    failed.add(pt)
+                    failures.append({"transport": pt.family,
+                                     "direction": pt.direction,
+                                     "size": pt.size, "burst": pt.burst,
+                                     "queues": pt.queues, "error": str(e)})
+                    log("progress: %s: FAILED: %s" % (tag, e))
+                    continue
+                runs[pt].append(one)
+                r = summarize(pt.family, pt.direction, pt.size, [one],
+                              pt.burst, pt.queues)
+                extra = ""
+                if r["tx_mpps_median"] is not None:
+                    extra = ", sender %.2f Mpps" % r["tx_mpps_median"]
+                if r["disturbed"]:
+                    extra += ", DISTURBED by other load"
+                log("progress: %s: %.2f Mpps (min %.2f, max %.2f, %d/%d "
+                    "windows%s) %.0fs" % (
+                        tag, r["mpps_median"], r["mpps_min"], r["mpps_max"],
+                        r["windows_used"], r["windows_total"], extra,
+                        time.monotonic() - t0))
+    except (KeyboardInterrupt, SystemExit):
+        interrupted = True
+        log("xen-bench: interrupted; stopping testpmd and cleaning up")
+    finally:
+        # No second Ctrl-C may leave a testpmd or a hugetlbfs mount behind.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if bench:
+            bench.stop_all()
+        memory.cleanup()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    # Whatever completed counts, also after an interruption.
+    results = [summarize(p.family, p.direction, p.size, runs[p], p.burst,
+                         p.queues)
+               for p in points if runs[p] and p not in failed]
+    report.add_ratios(results)
+    if results or failures or unsupported:
+        report.print_table(results, failures, memory, unsupported,
+                           args.mode)
+    if args.plot:
+        notes = []
+        if args.mode == "quick" and args.measure_seconds:
+            notes.append("quick preset (%d warm-up window, then about %g s "
+                         "measured, one run per point): indicative figures "
+                         "only" % (args.warmup, args.measure_seconds))
+        elif args.mode == "quick":
+            notes.append("quick preset (%d warm-up + %d windows, one run "
+                         "per point): indicative figures only" %
+                         (args.warmup, args.windows))
+        else:
+            notes.append("%s preset: %d warm-up + %d windows of ~1 s, "
+                         "%d runs per point" % (args.mode, args.warmup,
+                                                args.windows, args.repeat))
+        disturbed = [r for r in results if r["disturbed"]]
+        if disturbed:
+            notes.append("%d of %d points disturbed by other load on this "
+                         "machine (see the table)" % (len(disturbed),
+                                                      len(results)))
+        if not memory.hugepages:
+            notes.append("NO HUGEPAGES (--no-huge): figures NOT comparable")
+        if interrupted:
+            notes.append("interrupted: partial results")
+        write_svg(args.plot, results, notes=notes, unsupported=unsupported)
+        print("plot: %s" % os.path.abspath(args.plot))
+    if args.json:
+        report.write_json(args.json, report.build_doc(
+            args, memory, results, failures, unsupported, interrupted,
+            os.path.abspath(args.plot) if args.plot else None))
+        print("json: %s" % os.path.abspath(args.json))
+    print("xen-bench: %d points in %.0f s" % (len(points),
+                                              time.monotonic() - t0))
+    if interrupted:
+        return 130
+    return 1 if failures else 0
+
+
+def entry():
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchError as e:
+        log("xen-bench: %s" % e)
+        sys.exit(2)

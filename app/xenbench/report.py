@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The terminal table and the JSON document of a benchmark's results
+(the dicts of measure.summarize), its failures and the points the
+transports cannot run."""
+
+import json
+import os
+import platform
+import time
+
+from .load import CLEAN_CPU_SHARE
+from .transports import FAMILY_ENDS, FAMILY_LABEL, PEERS
+
+# Peers our rows are compared with; null is the ceiling for every row.
+XEN_PEERS = ["vhost", "memif"]
+
+
+def _key(r, family=None):
+    return (family or r["transport"], r["direction"], r["size"],
+            r.get("burst", 32), r.get("queues", 1))
+
+
+def add_ratios(results):
+    """ratio_<peer> = Mpps median over the peer's at the same point: for
+    our rows against each peer, for every row against null (the ceiling)
+    when null was run."""
+    index = {_key(r): r for r in results}
+    for r in results:
+        peers = XEN_PEERS if r["transport"] == "xen" else []
+        if r["transport"] != "null":
+            peers = peers + ["null"]
+        for peer in PEERS:
+            key = "ratio_" + peer
+            if peer not in peers:
+                r.pop(key, None)
+                continue
+            p = index.get(_key(r, peer))
+            if p and p.get("mpps_median"):
+                r[key] = r["mpps_median"] / p["mpps_median"]
+            else:
+                r[key] = None
+
+
+def _num(v, fmt):
+    return fmt % v if v is not None else "-"
+
+
+def _per_pkt(v):
+    """A per-packet ratio that may be tiny (notifications)."""
+    if v is None:
+        return "-"
+    if v == 0:
+        return "0"
+    return "%.3f" % v if v >= 0.001 else "%.1e" % v
+
+
+def table_rows(results, failures=(), unsupported=()):
+    """(head, rows) of the table, every cell a string."""
+    show_null = any(r["transport"] == "null" for r in results)
+    head = ["transport", "dir", "size", "burst", "q", "Mpps med", "min",
+            "max", "Gbit/s", "vs vhost", "vs memif"]
+    if show_null:
+        head.append("vs null")
+    head += ["cyc tx", "cyc rx", "notif/pkt", "copy/pkt",
+             "windows"]
+    rows = []
+
+    def ratio(r, key):
+        v = r.get(key)
+        return "%.2fx" % v if v is not None else "-"
+
+    def filler(r, what):
+        row = [FAMILY_LABEL[r["transport"]], r["direction"], str(r["size"]),
+               str(r.get("burst", 32)), str(r.get("queues", 1)), what]
+        row += ["-"] * (len(head) - len(row))
+        return row
+
+    for r in results:
+        row = [r["label"], r["direction"], str(r["size"]),
+               str(r.get("burst", 32)), str(r.get("queues", 1)),
+               "%.2f" % r["mpps_median"], "%.2f" % r["mpps_min"],
+               "%.2f" % r["mpps_max"], "%.1f" % r["gbps"],
+               ratio(r, "ratio_vhost"), ratio(r, "ratio_memif")]
+        if show_null:
+            row.append(ratio(r, "ratio_null"))
+        row += [_num(r.get("cycles_per_pkt_sender"), "%.0f"),
+                _num(r.get("cycles_per_pkt_receiver"), "%.0f"),
+                _per_pkt(r.get("notifications_per_pkt")),
+                _per_pkt(r.get("grant_copy_calls_per_pkt")),
+                "%d/%d%s" % (r["windows_used"], r["windows_total"],
+                             " *" if r["disturbed"] else "")]
+        rows.append(row)
+    for u in unsupported:
+        rows.append(filler(u, "n/a"))
+    for f in failures:
+        rows.append(filler(f, "FAILED"))
+    return head, rows
+
+
+def format_table(head, rows):
+    widths = [max([len(h)] + [len(row[i]) for row in rows])
+              for i, h in enumerate(head)]
+    # Text columns (transport, dir) and the last one to the left.
+    left = {0, 1, len(head) - 1}
+    fmt = "  ".join("%%-%ds" % w if i in left else "%%%ds" % w
+                    for i, w in enumerate(widths))
+    lines = [(fmt % tuple(head)).rstrip(),
+             (fmt % tuple("-" * w for w in widths)).rstrip()]
+    lines += [(fmt % tuple(row)).rstrip() for row in rows]
+    return lines
+
+
+def legend_lines(results, failures, unsupported, memory_note, hugepages,
+                 mode=None):
+    out = ["Mpps: receiver Rx-pps, median (min/max) over the windows used; "
+           "Gbit/s: median x size x 8.",
+           "vs vhost, vs memif: xen's Mpps over that transport's at the "
+           "same point."]
+    if any(r["transport"] == "null" for r in results):
+        out.append("vs null: the row's Mpps over net_null's (the ceiling: "
+                   "testpmd alone).")
+    out += [
+        "cyc tx, cyc rx: CPU cycles per packet, testpmd "
+        "--record-core-cycles over the whole run:",
+        "  rx counts bursts that received packets (the cost of "
+        "receiving); tx counts every",
+        "  burst, also those a full ring refused (near CPU Hz / rate "
+        "when the receiver limits).",
+        "notif/pkt: notifications sent by both ends, copy/pkt: grant-copy "
+        "calls, per packet",
+        "  (our xstats, over the measured windows; '-' for other "
+        "transports).",
+        "  A '-' under cyc: testpmd printed no count at stop (memif "
+        "resets a port's counters",
+        "  when its peer disconnects; the receiver is stopped first).",
+        "windows: used/measured; a window is left out when a testpmd got "
+        "< %d%% of its CPU" % round(CLEAN_CPU_SHARE * 100),
+        "  (other load on this machine), unless that would leave out "
+        "half; '*' = disturbed,",
+        "  all windows used."]
+    fams = []
+    for r in list(results) + list(failures) + list(unsupported):
+        if r["transport"] not in fams:
+            fams.append(r["transport"])
+    out.append("f2b = frontend -> backend: " + "; ".join(
+        "%s %s -> %s" % (FAMILY_LABEL[f], *FAMILY_ENDS[f]) for f in fams))
+    reasons = []
+    for u in unsupported:
+        line = "n/a: %s %d queues: %s" % (FAMILY_LABEL[u["transport"]],
+                                          u["queues"], u["reason"])
+        if line not in reasons:
+            reasons.append(line)
+    out += reasons
+    for f in failures:
+        first = f["error"].splitlines()[0] if f["error"] else ""
+        out.append("FAILED: %s %s %dB burst %d q%d: %s" % (
+            FAMILY_LABEL[f["transport"]], f["direction"], f["size"],
+            f.get("burst", 32), f.get("queues", 1), first))
+    out.append(memory_note)
+    if not hugepages:
+        out.append("WARNING: no hugepages, these figures are NOT "
+                   "comparable.")
+    if mode == "quick":
+        out.append("QUICK preset: few short windows, one run per point; "
+                   "the figures are indicative only (--full for figures "
+                   "to quote).")
+    return out
+
+
+def print_table(results, failures, memory, unsupported=(), mode=None,
+                out=None):
+    head, rows = table_rows(results, failures, unsupported)
+    text = format_table(head, rows) + [""] + legend_lines(
+        results, failures, unsupported, memory.note, memory.hugepages, mode)
+    print("\n".join(text), file=out, flush=True)
+
+
+def machine_info():
+    info = {"cpus": os.cpu_count(), "kernel": platform.release(),
+            "machine": platform.machine()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu_model"] = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return info
+
+
+def build_doc(args, memory, results, failures, unsupported, interrupted,
+              plot=None):
+    return {
+        "tool": "xen-bench",
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "machine": machine_info(),
+        "testpmd": args.testpmd,
+        "mode": args.mode,
+        "indicative_only": args.mode == "quick",
+        "warmup_windows": args.warmup,
+        "windows": args.windows,
+        "repeat": args.repeat,
+        "desc": args.desc,
+        "sizes": args.sizes,
+        "bursts": args.bursts,
+        "queues": args.queues,
+        "idle_wait": args.idle_wait,
+        "cpus": {"sender": args.cpus[0], "receiver": args.cpus[1]},
+        "memory": {"hugepages": memory.hugepages,
+                   "comparable": memory.hugepages,
+                   "note": memory.note},
+        "interrupted": interrupted,
+        "plot": plot,
+        "results": results,
+        "unsupported": list(unsupported),
+        "failures": failures,
+    }
+
+
+def write_json(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")

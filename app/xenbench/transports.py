@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The transports: for each, its two ends (vdev and plugin), which end
+starts first, the system plugins it needs and what it cannot do."""
+
+import collections
+import os
+
+FAMILIES = ["xen", "vhost", "memif", "null"]
+DEFAULT_FAMILIES = ["xen", "vhost", "memif"]
+DIRECTIONS = ["f2b", "b2f"]
+FAMILY_LABEL = {
+    "xen": "xen",
+    "vhost": "vhost-user",
+    "memif": "memif",
+    "null": "null",
+}
+# What "frontend" and "backend" are for each family (legend and JSON).
+FAMILY_ENDS = {
+    "xen": ("netfront", "netback"),
+    "vhost": ("virtio-user", "vhost"),
+    "memif": ("memif client", "memif server"),
+    "null": ("null", "null"),
+}
+# Peer plugins each family needs from the system PMD directory.
+SYSTEM_PLUGINS = {
+    "vhost": ["librte_net_vhost.so", "librte_net_virtio.so"],
+    "memif": ["librte_net_memif.so"],
+    "null": ["librte_net_null.so"],
+    "xen": [],
+}
+# Queue pairs per port each family can do (testpmd --rxq/--txq).
+MAX_QUEUES = {"xen": 1, "vhost": 8, "memif": 8, "null": 8}
+# Peers our transport is compared with, in the table's ratio columns.
+PEERS = ["vhost", "memif", "null"]
+
+NETFRONT_SO = "drivers/net/xen_netfront/librte_net_xen_netfront.so"
+NETBACK_SO = "drivers/net/xen_netback/librte_net_xen_netback.so"
+
+# Our PMDs' counters that testpmd prints with every stats block
+# (--display-xstats). Every transport gets the same list (testpmd skips,
+# with a message, the names a port lacks), so that the testpmd options
+# stay the same for all. The sender's counters are its tx_q0_*, the
+# receiver's its rx_q0_*; netback = Dom0 side: its rx queue carries what
+# the guest sends.
+DISPLAY_XSTATS = [
+    "rx_q0_notifications_sent",
+    "tx_q0_notifications_sent",
+    "rx_q0_grant_copy_calls",
+    "tx_q0_grant_copy_calls",
+    "rx_q0_grant_copy_ops",
+    "tx_q0_grant_copy_ops",
+]
+
+
+def role_xstat(role, what):
+    """The counter `what` (notifications_sent, grant_copy_calls, ...) of
+    the queue that carries the traffic at an end in role tx or rx."""
+    return "%s_q0_%s" % ("tx" if role == "tx" else "rx", what)
+
+
+# One end: a label, its --vdev and our plugin (None: system PMD).
+End = collections.namedtuple("End", "label vdev plugin")
+# first: "back" or "front", the end started first; wait_path: must exist
+# before the second end starts (it is started as soon as it does; without
+# one, as soon as the first is forwarding, unless second_early); and
+# sim_instance: the simulator to remove afterwards.
+Ends = collections.namedtuple(
+    "Ends", "front back first wait_path sim_instance second_early")
+
+
+def unsupported(family, queues, size):
+    """Why a point cannot be run (reported, never silently skipped), or
+    None."""
+    if queues > MAX_QUEUES[family]:
+        if family == "xen":
+            return ("not supported: net_xen_netback/netfront have one "
+                    "queue pair (multi-queue is not implemented)")
+        return "not supported: at most %d queues" % MAX_QUEUES[family]
+    return None
+
+
+def socket_path(tmpdir, family, n):
+    return os.path.join(tmpdir, "%s%d.sock" % (family, n))
+
+
+def ends(family, n, tmpdir, plugin, queues=1, tag=None):
+    """The two ends of run n of a family. plugin(so) gives the path of
+    one of our plugins; tag names the simulator instance."""
+    sock = socket_path(tmpdir, family, n)
+    if family == "xen":
+        inst = "%s-%d" % (tag or "xb%d" % os.getpid(), n)
+        common = "domid=1,handle=0,provider=sim,sim=%s" % inst
+        front = End("netfront", "net_xen_netfront0," + common,
+                    plugin(NETFRONT_SO))
+        back = End("netback", "net_xen_netback0," + common,
+                   plugin(NETBACK_SO))
+        # A netfront started early waits for its device to appear.
+        return Ends(front, back, "back", None, inst, True)
+    if family == "vhost":
+        front = End("virtio-user",
+                    "net_virtio_user0,path=%s,queues=%d" % (sock, queues),
+                    None)
+        back = End("vhost", "net_vhost0,iface=%s,queues=%d" % (sock, queues),
+                   None)
+        # virtio-user fails its probe if the socket is not there yet.
+        return Ends(front, back, "back", sock, None, False)
+    if family == "memif":
+        # memif takes its queue count from the port's configuration.
+        front = End("memif-client",
+                    "net_memif0,role=client,socket=%s" % sock, None)
+        back = End("memif-server",
+                   "net_memif0,role=server,socket=%s" % sock, None)
+        # The client connects to the server's socket, which is abstract
+        # (no file to wait for): the server must be forwarding first.
+        return Ends(front, back, "back", None, None, False)
+    if family == "null":
+        return Ends(End("null-a", "net_null0", None),
+                    End("null-b", "net_null0", None), "back", None, None,
+                    True)
+    raise ValueError(family)
+
+
+def sender_receiver(e, direction):
+    """(sender end, receiver end) for f2b or b2f."""
+    return (e.front, e.back) if direction == "f2b" else (e.back, e.front)
+
+
+def parse_transports(text):
+    """"xen,vhost-f2b,..." -> [(family, direction)]; ValueError if bad."""
+    points = []
+    for tok in text.split(","):
+        tok = tok.strip().lower()
+        if not tok:
+            continue
+        if tok.startswith("vhost-user"):
+            tok = "vhost" + tok[len("vhost-user"):]
+        fam, _, d = tok.partition("-")
+        if fam not in FAMILIES or (d and d not in DIRECTIONS):
+            raise ValueError(
+                "unknown transport %r (families: %s; optionally -f2b or "
+                "-b2f, e.g. xen-f2b)" % (tok, ", ".join(FAMILIES)))
+        for dd in ([d] if d else DIRECTIONS):
+            if (fam, dd) not in points:
+                points.append((fam, dd))
+    if not points:
+        raise ValueError("no transport given")
+    return points

@@ -1,0 +1,335 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""From stats windows to a point's figures (measure), and the table and
+JSON document (report); the matrix and the command lines (cli, command)."""
+
+import io
+import json
+import os
+import tempfile
+import unittest
+
+import benchpath  # noqa: F401
+from xenbench import cli, command, measure, report, transports
+
+
+def block(t, rx_pkts=0, tx_pkts=0, rx_pps=0, tx_pps=0, xstats=None,
+          share=None):
+    b = {"port": 0, "t": t, "rx_packets": rx_pkts, "tx_packets": tx_pkts,
+         "rx_pps": rx_pps, "tx_pps": tx_pps, "xstats": dict(xstats or {}),
+         "dt": 1.0}
+    if share is not None:
+        b["cpu_share"] = share
+    return b
+
+
+def xen_f2b_run(mpps=(10.0, 11.0, 12.0), share=None, base_pkts=1000000):
+    """A netfront txonly -> netback rxonly run: the netback (receiver)
+    sends one notification per 64 packets and makes one grant-copy call
+    of 1 op per packet per 32 packets; the netfront kicks once per 128."""
+    rx_w, tx_w = [], []
+    rx_pkts = tx_pkts = base_pkts
+    rx_base = block(0, rx_pkts, 0, xstats={
+        "rx_q0_notifications_sent": rx_pkts // 64,
+        "rx_q0_grant_copy_calls": rx_pkts // 32,
+        "rx_q0_grant_copy_ops": rx_pkts,
+        "tx_q0_notifications_sent": 0})
+    tx_base = block(0, 0, tx_pkts, xstats={
+        "tx_q0_notifications_sent": tx_pkts // 128,
+        "rx_q0_notifications_sent": 3})
+    for i, m in enumerate(mpps, 1):
+        n = int(m * 1e6)
+        rx_pkts += n
+        tx_pkts += n
+        rx_w.append(block(i, rx_pkts, 0, rx_pps=n, xstats={
+            "rx_q0_notifications_sent": rx_pkts // 64,
+            "rx_q0_grant_copy_calls": rx_pkts // 32,
+            "rx_q0_grant_copy_ops": rx_pkts,
+            "tx_q0_notifications_sent": 0},
+            share=share[i - 1] if share else [1.0, 1.0]))
+        tx_w.append(block(i, 0, tx_pkts, tx_pps=n, xstats={
+            "tx_q0_notifications_sent": tx_pkts // 128,
+            "rx_q0_notifications_sent": 3}))
+    cyc = lambda mode, c, p: {"cycles_per_packet": c / p, "cycles": c,
+                              "mode": mode, "packets": p, "mhz": 2994}
+    return {"windows": rx_w, "tx_windows": tx_w, "rx_base": rx_base,
+            "tx_base": tx_base, "commands": ["a", "b"],
+            "sender": "netfront", "receiver": "netback",
+            "cycles": {"tx": cyc("txonly", 40 * 10 ** 6, 10 ** 6),
+                       "rx": cyc("rxonly", 60 * 10 ** 6, 10 ** 6)}}
+
+
+def peer_run(mpps, sender="virtio-user", receiver="vhost"):
+    rx_w = [block(i, 0, 0, rx_pps=int(m * 1e6), share=[1.0, 1.0])
+            for i, m in enumerate(mpps, 1)]
+    return {"windows": rx_w, "tx_windows": [], "rx_base": None,
+            "tx_base": None, "commands": [], "sender": sender,
+            "receiver": receiver, "cycles": {"tx": None, "rx": None}}
+
+
+class TestMeasure(unittest.TestCase):
+    def test_rates_and_spread(self):
+        r = measure.summarize("xen", "f2b", 64, [xen_f2b_run()])
+        self.assertAlmostEqual(r["mpps_median"], 11.0)
+        self.assertAlmostEqual(r["mpps_min"], 10.0)
+        self.assertAlmostEqual(r["mpps_max"], 12.0)
+        self.assertAlmostEqual(r["gbps"], 11.0e6 * 64 * 8 / 1e9)
+        self.assertEqual((r["windows_used"], r["windows_total"]), (3, 3))
+        self.assertFalse(r["disturbed"])
+        self.assertEqual(r["burst"], 32)
+        self.assertEqual(r["queues"], 1)
+
+    def test_per_packet_counters_over_measured_windows(self):
+        r = measure.summarize("xen", "f2b", 64, [xen_f2b_run()])
+        # Receiver (netback): 1/64 notifications, 1/32 copy calls, 1 op.
+        self.assertAlmostEqual(r["notifications_per_pkt_receiver"],
+                               1 / 64, places=4)
+        self.assertAlmostEqual(r["notifications_per_pkt_sender"],
+                               1 / 128, places=4)
+        self.assertAlmostEqual(r["notifications_per_pkt"],
+                               1 / 64 + 1 / 128, places=4)
+        self.assertAlmostEqual(r["grant_copy_calls_per_pkt"], 1 / 32,
+                               places=4)
+        self.assertAlmostEqual(r["grant_copy_ops_per_pkt"], 1.0, places=6)
+        self.assertEqual(r["counters"]["rx"]["packets"], 33000000)
+
+    def test_counters_pooled_over_runs(self):
+        r = measure.summarize("xen", "f2b", 64,
+                              [xen_f2b_run(), xen_f2b_run((5.0, 5.0))])
+        self.assertEqual(r["counters"]["rx"]["packets"], 43000000)
+        self.assertEqual(r["windows_total"], 5)
+        self.assertEqual(r["run_medians_mpps"], [11.0, 5.0])
+        self.assertAlmostEqual(r["grant_copy_ops_per_pkt"], 1.0, places=6)
+
+    def test_without_base_block_the_first_window_is_the_base(self):
+        run = xen_f2b_run()
+        run["rx_base"] = None
+        d = measure.run_counters(run)["rx"]
+        self.assertEqual(d["packets"], 23000000)
+
+    def test_cycles_pooled(self):
+        r = measure.summarize("xen", "f2b", 64,
+                              [xen_f2b_run(), xen_f2b_run()])
+        self.assertAlmostEqual(r["cycles_per_pkt_sender"], 40.0)
+        self.assertAlmostEqual(r["cycles_per_pkt_receiver"], 60.0)
+        run = xen_f2b_run()
+        run["cycles"]["rx"] = None      # killed: printed nothing
+        r = measure.summarize("xen", "f2b", 64, [run])
+        self.assertIsNone(r["cycles_per_pkt_receiver"])
+
+    def test_cycles_when_testpmd_count_wrapped(self):
+        # memif: the peer's disconnect reset the counters testpmd's count
+        # at stop is taken from; the last stats block has the packets.
+        run = peer_run([9.0, 9.0], "memif-server", "memif-client")
+        run["windows"][-1]["rx_packets"] = 2 * 10 ** 7
+        run["cycles"]["rx"] = {"cycles_per_packet": 0.0,
+                               "cycles": 5 * 10 ** 9, "mode": "rxonly",
+                               "packets": 18446744073709549152,
+                               "mhz": 2450}
+        r = measure.summarize("memif", "b2f", 64, [run])
+        self.assertAlmostEqual(r["cycles_per_pkt_receiver"], 250.0)
+        run["cycles"]["rx"]["packets"] = 0
+        r = measure.summarize("memif", "b2f", 64, [run])
+        self.assertAlmostEqual(r["cycles_per_pkt_receiver"], 250.0)
+
+    def test_peers_have_no_xen_counters(self):
+        r = measure.summarize("vhost", "f2b", 64, [peer_run([15.0, 16.0])])
+        self.assertIsNone(r["notifications_per_pkt"])
+        self.assertIsNone(r["grant_copy_calls_per_pkt"])
+        self.assertIsNone(r["tx_mpps_median"])
+
+    def test_disturbed_windows_left_out(self):
+        share = [[1.0, 1.0], [0.5, 1.0], [1.0, 0.99]]
+        r = measure.summarize("xen", "f2b", 64,
+                              [xen_f2b_run((10.0, 2.0, 12.0), share)])
+        self.assertEqual(r["windows_used"], 2)
+        self.assertAlmostEqual(r["mpps_median"], 11.0)
+        self.assertFalse(r["disturbed"])
+        # More than half disturbed: all used, flagged.
+        share = [[0.5, 1.0], [0.5, 1.0], [1.0, 1.0]]
+        r = measure.summarize("xen", "f2b", 64,
+                              [xen_f2b_run((10.0, 2.0, 12.0), share)])
+        self.assertTrue(r["disturbed"])
+        self.assertEqual(r["windows_used"], 3)
+
+
+class FakeMemory:
+    hugepages = True
+    note = "hugepages: existing mount /dev/hugepages"
+
+
+def sample_results():
+    res = [measure.summarize("xen", "f2b", 64, [xen_f2b_run()]),
+           measure.summarize("vhost", "f2b", 64, [peer_run([22.0])]),
+           measure.summarize("memif", "f2b", 64,
+                             [peer_run([11.0], "memif-client",
+                                       "memif-server")]),
+           measure.summarize("null", "f2b", 64,
+                             [peer_run([44.0], "null-a", "null-b")])]
+    report.add_ratios(res)
+    return res
+
+
+class TestReport(unittest.TestCase):
+    def test_ratios(self):
+        xen, vhost, memif, null = sample_results()
+        self.assertAlmostEqual(xen["ratio_vhost"], 0.5)
+        self.assertAlmostEqual(xen["ratio_memif"], 1.0)
+        self.assertAlmostEqual(xen["ratio_null"], 0.25)
+        self.assertAlmostEqual(vhost["ratio_null"], 0.5)
+        self.assertNotIn("ratio_memif", vhost)
+        self.assertNotIn("ratio_null", null)
+
+    def test_ratios_match_burst_and_queues(self):
+        a = measure.summarize("xen", "f2b", 64, [xen_f2b_run()], burst=64)
+        b = measure.summarize("vhost", "f2b", 64, [peer_run([22.0])])
+        report.add_ratios([a, b])
+        self.assertIsNone(a["ratio_vhost"])
+
+    def test_table(self):
+        unsupported = [{"transport": "xen", "direction": "f2b", "size": 64,
+                        "burst": 32, "queues": 2,
+                        "reason": transports.unsupported("xen", 2, 64)}]
+        failures = [{"transport": "memif", "direction": "b2f", "size": 64,
+                     "burst": 32, "queues": 1,
+                     "error": "memif-server txonly (tx): exited\n  | x"}]
+        out = io.StringIO()
+        report.print_table(sample_results(), failures, FakeMemory(),
+                           unsupported, mode="quick", out=out)
+        text = out.getvalue()
+        lines = text.splitlines()
+        head = lines[0].split()
+        for col in ("transport", "size", "burst", "q", "Gbit/s", "vs",
+                    "null", "cyc", "notif/pkt", "copy/pkt", "windows"):
+            self.assertIn(col, head)
+        xen = [l for l in lines if l.startswith("xen ") and "11.00" in l][0]
+        self.assertIn("0.50x", xen)       # vs vhost
+        self.assertIn("0.25x", xen)       # vs null
+        self.assertIn(" 40 ", xen)        # cycles/packet, sender
+        self.assertIn(" 60 ", xen)
+        self.assertIn("0.023", xen)       # 1/64 + 1/128 notifications
+        self.assertIn("0.031", xen)       # 1/32 copy calls
+        na = [l for l in lines if l.startswith("xen ") and "n/a" in l]
+        self.assertEqual(len(na), 1)
+        self.assertIn("one queue pair", text)
+        self.assertIn("FAILED", text)
+        self.assertIn("indicative", text)
+        self.assertNotIn("NOT comparable", text)
+        # Columns line up: every row as wide as the rule under the head.
+        rule = lines[1]
+        for l in lines[2:2 + 6]:
+            self.assertLessEqual(len(l), len(rule))
+
+    def test_no_null_column_without_null(self):
+        head, rows = report.table_rows(sample_results()[:3])
+        self.assertNotIn("vs null", head)
+        self.assertTrue(all(len(r) == len(head) for r in rows))
+
+    def test_no_hugepages_flagged(self):
+        mem = FakeMemory()
+        mem.hugepages = False
+        mem.note = "NO HUGEPAGES (x)"
+        out = io.StringIO()
+        report.print_table(sample_results(), [], mem, out=out, mode="full")
+        self.assertIn("NOT comparable", out.getvalue())
+        self.assertNotIn("indicative", out.getvalue())
+
+    def test_json_document(self):
+        args = cli.parse_args(["--quick", "--json", "/tmp/x.json"])
+        doc = report.build_doc(args, FakeMemory(), sample_results(), [],
+                               [], False, "/tmp/x.svg")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.json")
+            report.write_json(path, doc)
+            with open(path) as f:
+                back = json.load(f)
+        self.assertTrue(back["indicative_only"])
+        self.assertEqual(back["plot"], "/tmp/x.svg")
+        self.assertEqual(len(back["results"]), 4)
+        self.assertEqual(back["results"][0]["transport"], "xen")
+        self.assertIn("grant_copy_calls_per_pkt", back["results"][0])
+
+
+class TestArgsAndMatrix(unittest.TestCase):
+    def test_quick_preset(self):
+        a = cli.parse_args([])
+        self.assertEqual(a.mode, "quick")
+        self.assertEqual(a.sizes, [64, 1518])
+        self.assertEqual(a.queues, [1])
+        self.assertEqual({f for f, _ in a.transports},
+                         {"xen", "vhost", "memif"})
+        self.assertEqual(a.plot, "xen-bench.svg")
+        self.assertLessEqual(a.warmup + a.windows, 4)
+
+    def test_full_preset(self):
+        a = cli.parse_args(["--full", "--json", "out/r.json"])
+        self.assertIn(9000, a.sizes)
+        self.assertEqual(a.queues, [1, 2])
+        self.assertIn(("null", "f2b"), a.transports)
+        self.assertEqual(a.plot, "out/r.svg")
+        self.assertEqual(a.repeat, 3)
+
+    def test_overrides(self):
+        a = cli.parse_args(["--full", "--sizes", "64", "--bursts", "16,64",
+                            "--queues", "1", "--transports", "xen-f2b",
+                            "--plot", "p.svg"])
+        self.assertEqual((a.sizes, a.bursts, a.queues), ([64], [16, 64], [1]))
+        self.assertEqual(a.transports, [("xen", "f2b")])
+        self.assertEqual(a.plot, "p.svg")
+        self.assertIsNone(cli.parse_args(["--no-plot"]).plot)
+
+    def test_bad_arguments(self):
+        import contextlib
+        for bad in (["--bursts", "0"], ["--queues", "9"],
+                    ["--sizes", "10000"], ["--transports", "foo"]):
+            with contextlib.redirect_stderr(io.StringIO()):
+                with self.assertRaises(SystemExit):
+                    cli.parse_args(bad)
+
+    def test_matrix_reports_xen_multiqueue_as_unsupported(self):
+        a = cli.parse_args(["--transports", "xen,vhost", "--queues", "1,2",
+                            "--sizes", "64"])
+        points, unsupported = cli.matrix(a)
+        self.assertEqual(len(points), 6)      # xen q1 x2, vhost q1,q2 x2
+        self.assertEqual(len(unsupported), 2)
+        self.assertTrue(all(u["transport"] == "xen" and u["queues"] == 2
+                            for u in unsupported))
+        self.assertIn("not supported", unsupported[0]["reason"])
+
+
+class TestCommand(unittest.TestCase):
+    def test_txpkts(self):
+        self.assertEqual(command.txpkts(64), ("64", []))
+        self.assertEqual(command.txpkts(1518), ("1518", []))
+        self.assertEqual(command.txpkts(9000),
+                         ("2000,2000,2000,2000,1000",
+                          ["--tx-offloads=0x8000"]))
+        self.assertEqual(command.txpkts(4000)[0], "2000,2000")
+
+    def app_part(self, cmd):
+        return cmd[cmd.index("--") + 1:]
+
+    def test_same_options_for_every_transport(self):
+        plug = lambda so: "/p/" + os.path.basename(so)
+        cmds = {}
+        for fam in transports.FAMILIES:
+            e = transports.ends(fam, 1, "/tmp/t", plug, queues=2)
+            cmds[fam] = command.testpmd_cmd(
+                "/usr/bin/dpdk-testpmd", e.back, "rxonly", 1, "p", 60,
+                size=9000, burst=64, queues=2, memory_args=["--no-huge"],
+                stdbuf=False)
+        apps = {f: self.app_part(c) for f, c in cmds.items()}
+        self.assertEqual(len({tuple(a) for a in apps.values()}), 1)
+        app = apps["xen"]
+        for opt in ("--burst=64", "--rxq=2", "--txq=2", "--nb-cores=1",
+                    "--stats-period=1", "--record-core-cycles",
+                    "--tx-offloads=0x8000"):
+            self.assertIn(opt, app)
+        xs = [a for a in app if a.startswith("--display-xstats=")][0]
+        self.assertIn("rx_q0_grant_copy_calls", xs)
+        self.assertIn("-d", cmds["xen"])
+        self.assertNotIn("-d", cmds["vhost"])
+        self.assertEqual(cmds["xen"][:4], ["timeout", "-s", "INT", "60"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Parsing dpdk-testpmd 22.11's output (xenbench.testpmd_output), on
+recorded outputs (fixtures/) and on the corner cases seen in them."""
+
+import re
+import unittest
+
+import benchpath
+from xenbench import measure, testpmd_output as tpo
+from xenbench.transports import DISPLAY_XSTATS
+
+
+def read(name):
+    with open(benchpath.fixture(name), errors="replace") as f:
+        return f.read()
+
+
+def independent_counts(text, key):
+    """The values of "<key>: N" inside NIC statistics blocks, found
+    without the parser."""
+    out = []
+    for blk in text.split("NIC statistics for port")[1:]:
+        blk = blk.split("Telling cores to stop")[0]
+        m = re.search(r"%s:\s+(\d+)" % re.escape(key), blk)
+        if m and "Tx-pps" in blk:
+            out.append(int(m.group(1)))
+    return out
+
+
+BLOCK = """\
+  ######################## NIC statistics for port 0  ########################
+  RX-packets: {rx:<10} RX-missed: 0          RX-bytes:  {rxb}
+  RX-errors: 0
+  RX-nombuf:  0
+  TX-packets: 0          TX-errors: 0          TX-bytes:  0
+
+  Throughput (since last show)
+  Rx-pps: {pps:>12}          Rx-bps: {bps:>12}
+  Tx-pps:            0          Tx-bps:            0
+{extra}  ############################################################################
+"""
+
+
+class TestSynthetic(unittest.TestCase):
+    """Shapes built from testpmd's printf formats."""
+
+    def feed(self, text, times=None):
+        p = tpo.StatsParser()
+        blocks = []
+        t = 0.0
+        for line in text.splitlines(True):
+            if "Tx-pps" in line:
+                t += 1.0
+            b = p.feed(line, t)
+            if b:
+                blocks.append(b)
+        return blocks, p
+
+    def test_block_with_xstats(self):
+        xs = ("\n%-31s%-17s%s\n" % (" ", "Value", "Rate (since last show)") +
+              "  %-25s%12d %15d\n" % ("rx_q0_notifications_sent", 1234, 617)
+              + "  %-25s%12d %15d\n" % ("rx_q0_notifications_suppressed",
+                                        99, 1))
+        text = BLOCK.format(rx=100, rxb=6400, pps=50, bps=25600, extra=xs)
+        blocks, p = self.feed(text)
+        self.assertEqual(len(blocks), 1)
+        b = blocks[0]
+        self.assertEqual((b["rx_packets"], b["rx_bytes"], b["rx_pps"],
+                          b["tx_pps"]), (100, 6400, 50, 0))
+        self.assertEqual(b["xstats"], {"rx_q0_notifications_sent": 1234,
+                                       "rx_q0_notifications_suppressed": 99})
+
+    def test_foreign_line_inside_block_ignored(self):
+        text = BLOCK.format(rx=100, rxb=6400, pps=50, bps=0, extra="")
+        text = text.replace("  Throughput", "\nPort 0: link state change "
+                            "event\n  Throughput")
+        blocks, _ = self.feed(text)
+        self.assertEqual(len(blocks), 1)
+        self.assertEqual(blocks[0]["rx_pps"], 50)
+
+    def test_block_cut_by_stop_is_dropped(self):
+        text = BLOCK.format(rx=100, rxb=0, pps=50, bps=0, extra="")
+        cut = text.split("  Throughput")[0] + "Telling cores to stop...\n" \
+            "  ---------------------- Forward statistics for port 0  ---\n" \
+            "  RX-packets: 5              RX-dropped: 0\n" \
+            "  Rx-pps:            7          Rx-bps:            0\n" \
+            "  Tx-pps:            0          Tx-bps:            0\n"
+        blocks, _ = self.feed(text + cut)
+        self.assertEqual(len(blocks), 1)
+        self.assertEqual(blocks[0]["rx_packets"], 100)
+
+    def test_rate_from_packets_when_rx_pps_missing(self):
+        a = BLOCK.format(rx=1000, rxb=0, pps=0, bps=0, extra="")
+        b = BLOCK.format(rx=3000, rxb=0, pps=0, bps=0, extra="")
+        b = "\n".join(l for l in b.splitlines() if "Rx-pps" not in l) + "\n"
+        blocks, _ = self.feed(a + b)
+        self.assertEqual([x["rx_pps"] for x in blocks], [0, 2000])
+
+    def test_cycles_line(self):
+        p = tpo.StatsParser()
+        p.feed("  CPU cycles/packet=41.27 (total cycles=4127000 / total "
+               "rxonly packets=100000) at 2994 MHz Clock\n")
+        self.assertEqual(p.cycles, {"cycles_per_packet": 41.27,
+                                    "cycles": 4127000, "mode": "rxonly",
+                                    "packets": 100000, "mhz": 2994})
+        p = tpo.StatsParser()
+        p.feed("  CPU cycles/packet=12.50 (busy cycles=125 / total txonly "
+               "packets=10) at 3000 MHz Clock")
+        self.assertEqual(p.cycles["mode"], "txonly")
+        p = tpo.StatsParser()
+        p.feed("CPU cycles/packet=7.00")
+        self.assertEqual(p.cycles["cycles_per_packet"], 7.0)
+        self.assertIsNone(p.cycles["packets"])
+
+    def test_missing_xstats_and_ready(self):
+        p = tpo.StatsParser()
+        p.feed("No xstat 'rx_q0_grant_copy_calls' on port 0 - skip it 2\n")
+        self.assertEqual(p.missing_xstats, ["rx_q0_grant_copy_calls"])
+        self.assertFalse(p.ready)
+        p.feed("No commandline core given, start packet forwarding\n")
+        self.assertTrue(p.ready)
+
+
+class TestRecordedStop(unittest.TestCase):
+    """A real netfront txonly run (9000-byte frames in 5 segments) stopped
+    with SIGINT: the handler's output interleaves with the stats."""
+
+    def test_parse(self):
+        text = read("netfront-txonly-9000-stop.log")
+        blocks, p = tpo.parse_text(text)
+        self.assertTrue(p.ready)
+        self.assertEqual(len(blocks), 1)
+        self.assertEqual(blocks[0]["tx_packets"], 0)
+        # The Rx-pps lines after "Accumulated forward statistics" make no
+        # block, and there is no cycles line without --record-core-cycles.
+        self.assertIsNone(p.cycles)
+
+
+class TestRecorded(unittest.TestCase):
+    """Real runs of the quick preset (see fixtures/README.md)."""
+
+    def check_against_text(self, text, blocks):
+        # The parser finds every complete block, with the same counters
+        # as a plain search of the text.
+        self.assertEqual([b["rx_packets"] for b in blocks],
+                         independent_counts(text, "RX-packets"))
+        self.assertEqual([b["tx_packets"] for b in blocks],
+                         independent_counts(text, "TX-packets"))
+        self.assertEqual([b["rx_pps"] for b in blocks],
+                         independent_counts(text, "Rx-pps"))
+        self.assertEqual([b["tx_pps"] for b in blocks],
+                         independent_counts(text, "Tx-pps"))
+
+    def test_netback_receiver(self):
+        text = read("xen-f2b-64-netback-rxonly.log")
+        blocks, p = tpo.parse_text(text)
+        self.assertTrue(p.ready)
+        self.assertTrue(p.closing)
+        self.assertEqual(len(blocks), 4)
+        self.check_against_text(text, blocks)
+        self.assertEqual(p.missing_xstats, [])
+        for b in blocks:
+            self.assertEqual(sorted(b["xstats"]), sorted(DISPLAY_XSTATS))
+        last = blocks[-1]
+        self.assertEqual(last["rx_packets"], 63058976)
+        self.assertEqual(last["rx_pps"], 13216538)
+        self.assertEqual(last["xstats"]["rx_q0_grant_copy_ops"], 63058976)
+        self.assertEqual(last["xstats"]["rx_q0_grant_copy_calls"], 1970593)
+        self.assertEqual(last["xstats"]["rx_q0_notifications_sent"], 1)
+        # Cumulative counters only grow.
+        for a, b in zip(blocks, blocks[1:]):
+            for k, v in a["xstats"].items():
+                self.assertLessEqual(v, b["xstats"][k])
+        self.assertEqual(p.cycles, {"cycles_per_packet": 164.5,
+                                    "cycles": 11574761866, "mode": "rxonly",
+                                    "packets": 70361568, "mhz": 2450})
+
+    def test_netfront_sender(self):
+        text = read("xen-f2b-64-netfront-txonly.log")
+        blocks, p = tpo.parse_text(text)
+        self.check_against_text(text, blocks)
+        self.assertEqual(sorted(p.missing_xstats), sorted(
+            n for n in DISPLAY_XSTATS if "grant_copy" in n))
+        self.assertEqual(sorted(blocks[-1]["xstats"]),
+                         ["rx_q0_notifications_sent",
+                          "tx_q0_notifications_sent"])
+        self.assertGreater(blocks[-1]["tx_pps"], 0)
+        self.assertEqual(p.cycles["mode"], "txonly")
+        self.assertEqual(p.cycles["packets"], 70361568)
+
+    def test_netback_sender(self):
+        text = read("xen-b2f-64-netback-txonly.log")
+        blocks, p = tpo.parse_text(text)
+        self.check_against_text(text, blocks)
+        last = blocks[-1]
+        self.assertEqual(last["xstats"]["tx_q0_grant_copy_ops"],
+                         last["tx_packets"])
+        self.assertGreater(last["xstats"]["tx_q0_grant_copy_calls"], 0)
+        self.assertEqual(p.cycles["cycles_per_packet"], 382.04)
+
+    def test_peer_without_our_xstats(self):
+        text = read("vhost-f2b-64-virtio-user-txonly.log")
+        blocks, p = tpo.parse_text(text)
+        self.check_against_text(text, blocks)
+        self.assertEqual(p.missing_xstats, DISPLAY_XSTATS)
+        self.assertTrue(all(b["xstats"] == {} for b in blocks))
+        self.assertGreater(blocks[-1]["tx_pps"], 0)
+        self.assertEqual(p.cycles["mode"], "txonly")
+
+    def test_wrapped_count_at_stop(self):
+        text = read("memif-b2f-64-client-rxonly.log")
+        blocks, p = tpo.parse_text(text)
+        self.check_against_text(text, blocks)
+        self.assertEqual(p.cycles["packets"], 18446744073709549152)
+        self.assertEqual(p.cycles["cycles_per_packet"], 0.0)
+
+
+class TestRecordedToFigures(unittest.TestCase):
+    """The recorded xen f2b pair through measure.summarize, as the bench
+    does it: one warm-up block, the rest measured."""
+
+    def run_from_fixtures(self, rx_name, tx_name, warmup=1):
+        rx, prx = tpo.parse_text(read(rx_name), period=2.0)
+        tx, ptx = tpo.parse_text(read(tx_name), period=2.0)
+        for a, b in zip(rx, rx[1:]):
+            b["dt"] = b["t"] - a["t"]
+        # Skip the blocks before traffic and the warm-up one.
+        first = next(i for i, b in enumerate(rx) if b["rx_pps"] > 0)
+        base = first + warmup - 1
+        windows = rx[base + 1:]
+        t0, t1 = rx[base]["t"], windows[-1]["t"]
+        tx_w = [b for b in tx if t0 < b["t"] <= t1 + 0.5]
+        tx_before = [b for b in tx if b["t"] <= t0]
+        return {"windows": windows, "rx_base": rx[base],
+                "tx_windows": tx_w,
+                "tx_base": tx_before[-1] if tx_before else None,
+                "cycles": {"rx": prx.cycles, "tx": ptx.cycles},
+                "commands": [], "sender": "netfront",
+                "receiver": "netback"}
+
+    def test_xen_f2b(self):
+        run = self.run_from_fixtures("xen-f2b-64-netback-rxonly.log",
+                                     "xen-f2b-64-netfront-txonly.log")
+        r = measure.summarize("xen", "f2b", 64, [run])
+        self.assertEqual(r["windows_total"], len(run["windows"]))
+        self.assertGreater(r["mpps_median"], 1.0)
+        rx = measure.run_counters(run)["rx"]
+        self.assertEqual(rx["packets"],
+                         run["windows"][-1]["rx_packets"] -
+                         run["rx_base"]["rx_packets"])
+        self.assertAlmostEqual(
+            r["grant_copy_calls_per_pkt"],
+            rx["xstats"]["rx_q0_grant_copy_calls"] / rx["packets"])
+        # One grant-copy call per burst of 32, one op per 64-byte frame.
+        self.assertAlmostEqual(r["grant_copy_calls_per_pkt"], 1 / 32,
+                               places=3)
+        self.assertAlmostEqual(r["grant_copy_ops_per_pkt"], 1.0, places=6)
+        self.assertIsNotNone(r["notifications_per_pkt"])
+        self.assertLess(r["notifications_per_pkt"], 0.01)
+        self.assertAlmostEqual(r["cycles_per_pkt_receiver"], 164.50,
+                               places=1)
+        self.assertAlmostEqual(r["cycles_per_pkt_sender"], 172.22,
+                               places=1)
+
+
+if __name__ == "__main__":
+    unittest.main()
