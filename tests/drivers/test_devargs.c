@@ -2,14 +2,18 @@
 
 /*
  * A bad devarg fails probe, and the log names the argument and what it
- * accepts, for both PMDs.
+ * accepts, for both PMDs; a mempool whose mbufs are too small for the
+ * largest frame is refused at queue set-up (by ethdev, from the netback's
+ * min_rx_bufsize), with the sizes in the log.
  */
 
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
 #include <rte_log.h>
+#include <rte_mbuf.h>
 
 #include "test.h"
 #include "test_eal.h"
@@ -103,6 +107,38 @@ test_netfront_rejects_bad_devargs(void)
 	CHECK(refused(NF, "colour=blue", "handle", NULL));
 }
 
+static void
+test_netback_refuses_mbufs_too_small_for_64k_frames(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_mempool *small, *big;
+	uint16_t port;
+	size_t start;
+
+	small = rte_pktmbuf_pool_create("small", 512, 0, 0,
+					RTE_PKTMBUF_HEADROOM + 512,
+					SOCKET_ID_ANY);
+	big = rte_pktmbuf_pool_create("big", 512, 0, 0,
+				      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	REQUIRE(small != NULL && big != NULL);
+	REQUIRE(rte_vdev_init(NB, "domid=5,provider=sim,sim=test-pool") == 0);
+	REQUIRE(rte_eth_dev_get_port_by_name(NB, &port) == 0);
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &conf) == 0);
+	fflush(log_stream);
+	start = log_len;
+	CHECK(rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL,
+				     small) != 0);
+	fflush(log_stream);
+	CHECK(strstr(log_buf + start, "mbuf_data_room_size 640") != NULL);
+	CHECK(rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL,
+				     big) == 0);
+	rte_eth_dev_close(port);
+	rte_vdev_uninit(NB);
+	xsim_instance_destroy("test-pool");
+	rte_mempool_free(small);
+	rte_mempool_free(big);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -119,6 +155,7 @@ main(int argc, char **argv)
 	RUN(test_netback_rejects_sim_instance_without_sim);
 	RUN(test_netback_rejects_unknown_key);
 	RUN(test_netfront_rejects_bad_devargs);
+	RUN(test_netback_refuses_mbufs_too_small_for_64k_frames);
 	rte_openlog_stream(stderr);
 	fclose(log_stream);
 	free(log_buf);

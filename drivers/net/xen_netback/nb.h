@@ -32,8 +32,13 @@ extern int nb_logtype;
 #define NB_BURST_MAX 64
 /* Grant-copy segments one burst may submit in its single copy call. */
 #define NB_SEGS_MAX 2048
-/* Spare mbufs kept per Rx queue so a burst allocates in bulk. */
+/*
+ * Spare mbufs kept per Rx queue so a burst allocates in bulk; also the most
+ * one packet may take, which sets the smallest mbuf data room accepted.
+ */
 #define NB_SPARE_MBUFS 64
+#define NB_MIN_MBUF_ROOM \
+	((XEN_NETIF_MAX_TX_SIZE + NB_SPARE_MBUFS - 1) / NB_SPARE_MBUFS)
 
 struct nb_port;
 

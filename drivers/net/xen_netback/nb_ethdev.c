@@ -156,7 +156,8 @@ nb_dev_infos_get(struct rte_eth_dev *dev __rte_unused,
 	info->max_rx_queues = 1;
 	info->max_tx_queues = 1;
 	info->max_rx_pktlen = XEN_NETIF_MAX_TX_SIZE;
-	info->min_rx_bufsize = RTE_PKTMBUF_HEADROOM + 64;
+	/* ethdev refuses smaller mbufs before nb_rx_queue_setup(). */
+	info->min_rx_bufsize = NB_MIN_MBUF_ROOM;
 	info->max_mtu = XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN;
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
@@ -178,10 +179,6 @@ nb_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	uint16_t room = rte_pktmbuf_data_room_size(mp);
 	struct nb_rxq *q;
 
-	if (room <= RTE_PKTMBUF_HEADROOM) {
-		NB_LOG(ERR, "mbufs of pool %s hold no data", mp->name);
-		return -EINVAL;
-	}
 	q = rte_zmalloc_socket("xen_netback_rxq", sizeof(*q),
 			       RTE_CACHE_LINE_SIZE, socket);
 	if (q == NULL)

@@ -49,6 +49,18 @@ rxq_take_mbufs(struct nb_rxq *q, struct rte_mbuf **m, unsigned int n)
 	return true;
 }
 
+/* Give back mbufs taken for a packet that will not be built now. */
+static void
+rxq_return_mbufs(struct nb_rxq *q, struct rte_mbuf **m, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_pktmbuf_reset(m[i]);	/* undo the chaining */
+	memcpy(&q->spare[q->nb_spare], m, n * sizeof(*m));
+	q->nb_spare += n;
+}
+
 void
 nb_rxq_release_spares(struct nb_rxq *q)
 {
@@ -100,7 +112,7 @@ static unsigned int
 rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 {
 	struct nb_port *p = q->port;
-	struct rte_mbuf *mbufs[NB_SEGS_MAX / NETIF_MAX_SLOTS];
+	struct rte_mbuf *mbufs[NB_SPARE_MBUFS];
 	unsigned int n = 0, segs = 0;
 	int avail;
 
@@ -127,9 +139,9 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 			netif_back_tx_respond(&p->tx_ring, pkt, NETIF_RSP_ERROR);
 			q->stats.drop_bad_frame++;
 		} else {
+			/* At most NB_SPARE_MBUFS: see nb_rx_queue_setup(). */
 			nb_mbufs = netif_mbufs_for(pkt->len, q->mbuf_room);
-			if (nb_mbufs > RTE_DIM(mbufs) ||
-			    !rxq_take_mbufs(q, mbufs, nb_mbufs)) {
+			if (!rxq_take_mbufs(q, mbufs, nb_mbufs)) {
 				q->stats.nombuf++;
 				break;
 			}
@@ -139,7 +151,7 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 							 NB_SEGS_MAX - segs);
 			if (built < 0) {
 				/* No room left in this burst's copy batch. */
-				rte_pktmbuf_free_bulk(mbufs, nb_mbufs);
+				rxq_return_mbufs(q, mbufs, nb_mbufs);
 				break;
 			}
 			q->first_seg[n] = segs;
