@@ -30,4 +30,14 @@ test_eal_init(const char *prog, const char *extra)
 	return rte_eal_init(argc, argv);
 }
 
+/* EAL as above plus a pool of @n default-size mbufs; NULL on failure. */
+static inline struct rte_mempool *
+test_eal_pool(const char *prog, unsigned int n)
+{
+	if (test_eal_init(prog, NULL) < 0)
+		return NULL;
+	return rte_pktmbuf_pool_create("test", n, n >= 1024 ? 256 : 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+}
+
 #endif /* TEST_EAL_H */

@@ -406,14 +406,11 @@ main(int argc, char **argv)
 	char args[128];
 
 	(void)argc;
-	if (test_eal_init(argv[0], NULL) < 0)
+	pool = test_eal_pool(argv[0], 8192);
+	if (pool == NULL)
 		return EXIT_FAILURE;
 	log_stream = open_memstream(&log_buf, &log_len);
 	if (log_stream == NULL || rte_openlog_stream(log_stream) != 0)
-		return EXIT_FAILURE;
-	pool = rte_pktmbuf_pool_create("pair", 8192, 256, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	if (pool == NULL)
 		return EXIT_FAILURE;
 	snprintf(args, sizeof(args), "domid=%d,provider=sim,sim=%s",
 		 HOSTILE_DOMID, pair_sim_instance());

@@ -115,10 +115,7 @@ int
 main(int argc, char **argv)
 {
 	(void)argc;
-	if (test_eal_init(argv[0], NULL) < 0)
-		return EXIT_FAILURE;
-	pool = rte_pktmbuf_pool_create("pair", 8192, 256, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	pool = test_eal_pool(argv[0], 8192);
 	if (pool == NULL)
 		return EXIT_FAILURE;
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",

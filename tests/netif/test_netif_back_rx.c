@@ -173,10 +173,7 @@ int
 main(int argc, char **argv)
 {
 	(void)argc;
-	if (test_eal_init(argv[0], NULL) < 0)
-		return EXIT_FAILURE;
-	pool = rte_pktmbuf_pool_create("test", 256, 0, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	pool = test_eal_pool(argv[0], 256);
 	if (pool == NULL)
 		return EXIT_FAILURE;
 	RUN(test_small_packet_takes_one_slot);
