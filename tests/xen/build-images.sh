@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Builds the boot images of the real-Xen harness from Debian packages:
+#   xen          Xen 4.17 hypervisor (gunzipped: QEMU's multiboot loader takes it as -kernel)
+#   vmlinuz      Debian 12 kernel, used for Dom0 and DomU
+#   dom0.cpio    Dom0 root, run entirely from an initramfs: Debian minbase + Xen tools +
+#                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + config/xen/vif-dpdk +
+#                the DomU images
+#   domu.cpio.gz busybox DomU with the kernel's xen-netfront (tests/xen/guest/domu-init.sh)
+#
+# Two cache levels under $XEN_DPDK_CACHE (default /var/cache/xen-dpdk-pmd), each keyed by a
+# hash of its inputs so that changing an input rebuilds exactly what depends on it:
+#   rootfs-<key>/  debootstrap result (slow, ~2 min): key = suite, mirror, package list
+#   images-<key>/  boot images (seconds): key = rootfs key + guest scripts + config/xen +
+#                  this script + the PMD .so files
+# Prints the images directory on its last line (stdout). Needs root.
+#
+# usage: tests/xen/build-images.sh [build dir]    (default: <repo>/build; it is not (re)configured)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/xen
+build=${1:-$top/build}
+CACHE=${XEN_DPDK_CACHE:-/var/cache/xen-dpdk-pmd}
+SUITE=bookworm
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+PKGS=xen-hypervisor-4.17-amd64,xen-utils-4.17,xen-utils-common,xenstore-utils,linux-image-amd64,busybox-static,iproute2,kmod,iputils-ping,procps,dpdk-dev
+log() { echo "build-images: $*" >&2; }
+step() { # step <timeout s> <what> cmd...: every step is bounded
+	local t=$1 what=$2; shift 2
+	local s=$SECONDS
+	if ! timeout "$t" "$@"; then log "FAILED ($((SECONDS-s))s, limit ${t}s): $what"; exit 1; fi
+	log "$what: $((SECONDS-s))s"
+}
+[ "$(id -u)" = 0 ] || { log "needs root"; exit 1; }
+
+need=""
+for c in debootstrap:debootstrap qemu-system-x86_64:qemu-system-x86 cpio:cpio; do
+	command -v "${c%%:*}" >/dev/null || need="$need ${c#*:}"
+done
+if [ -n "$need" ]; then
+	step 600 "apt-get install$need" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null"
+fi
+
+nb=$build/drivers/net/xen_netback/librte_net_xen_netback.so
+nf=$build/drivers/net/xen_netfront/librte_net_xen_netfront.so
+if [ ! -f "$nb" ] || [ ! -f "$nf" ]; then
+	step 900 "ninja -C $build" ninja -C "$build"
+fi
+
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.lock"
+flock -w 1800 9 || { log "cache $CACHE locked for 30 min"; exit 1; }
+
+# ---- stage 1: Debian root (cached)
+rkey=$(printf '%s\n' v1 "$SUITE" "$MIRROR" "$PKGS" | sha256sum | cut -c1-16)
+R=$CACHE/rootfs-$rkey
+if [ ! -x "$R/usr/lib/xen-4.17/bin/xl" ]; then
+	rm -rf "$R.tmp"
+	step 1500 "debootstrap $SUITE (once per package list)" \
+		debootstrap --variant=minbase --include="$PKGS" "$SUITE" "$R.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
+		|| { tail -20 "$CACHE/debootstrap.log" >&2; exit 1; }
+	rm -rf "$R.tmp/var/cache/apt/archives/"*.deb
+	mv "$R.tmp" "$R"
+	for o in "$CACHE"/rootfs-*; do [ "$o" = "$R" ] || rm -rf "$o"; done
+fi
+
+# ---- stage 2: boot images (cached by content of all inputs)
+ikey=$( { echo "$rkey"; cat "$0"; find "$here/guest" "$top/config/xen" -type f | sort | xargs cat; cat "$nb" "$nf"; } | sha256sum | cut -c1-16)
+I=$CACHE/images-$ikey
+if [ -f "$I/done" ]; then
+	log "images cached: $I"
+	echo "$I"; exit 0
+fi
+rm -rf "$I.tmp"; mkdir -p "$I.tmp"; W=$I.tmp/work; mkdir -p "$W"
+KV=$(ls "$R/lib/modules" | head -1)
+zcat "$R/boot/xen-4.17-amd64.gz" >"$I.tmp/xen"
+cp "$R/boot/vmlinuz-$KV" "$I.tmp/vmlinuz"
+mods() { for m in "$@"; do chroot "$R" modprobe -S "$KV" --show-depends "$m" | awk '$1=="insmod"{print $2}'; done | sort -u; }
+
+# DomU: busybox + xen-netfront
+D=$W/domu; mkdir -p "$D"/{bin,proc,sys,dev,lib/modules}
+cp "$R/bin/busybox" "$D/bin/"
+for f in $(mods xen-netfront); do cp "$R$f" "$D/lib/modules/"; done
+install -m 755 "$here/guest/domu-init.sh" "$D/init"
+(cd "$D" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$I.tmp/domu.cpio.gz"
+
+# Dom0: trimmed root + modules + our PMDs + config/xen
+Z=$W/dom0; mkdir -p "$Z"
+tar -C "$R" --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/locale \
+	--exclude=./usr/share/info --exclude=./var/cache/apt --exclude=./var/lib/apt/lists \
+	--exclude=./boot --exclude=./usr/lib/modules --exclude=./usr/share/zoneinfo -cf - . | tar -C "$Z" -xf -
+mkdir -p "$Z/lib/modules/$KV"
+for f in $(mods xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xen-netback bridge tun 9pnet_virtio 9p virtio_pci); do
+	mkdir -p "$Z$(dirname "$f")"; cp "$R$f" "$Z$f"
+done
+cp "$R/lib/modules/$KV"/modules.{order,builtin,builtin.modinfo} "$Z/lib/modules/$KV/" 2>/dev/null || true
+chroot "$Z" depmod "$KV"
+# EAL refuses plugins in a world-writable directory: root-owned 0755 dir
+install -d -m 755 "$Z/opt/xen-dpdk-pmd"
+install -m 755 "$nb" "$nf" "$Z/opt/xen-dpdk-pmd/"
+install -m 755 "$top/config/xen/vif-dpdk" "$Z/etc/xen/scripts/vif-dpdk"
+install -m 644 "$top/config/xen/vif-dpdk.cfg.example" "$Z/etc/xen/vif-dpdk.cfg.example"
+mkdir -p "$Z/root/domu"
+cp "$I.tmp/vmlinuz" "$Z/root/domu/vmlinuz"; cp "$I.tmp/domu.cpio.gz" "$Z/root/domu/initrd.gz"
+install -m 755 "$here/guest/dom0-init.sh" "$Z/init"
+(cd "$Z" && find . | cpio -o -H newc 2>/dev/null) >"$I.tmp/dom0.cpio"
+rm -rf "$W"
+echo "$KV" >"$I.tmp/kernel-version"
+touch "$I.tmp/done"
+mv "$I.tmp" "$I"
+for o in "$CACHE"/images-*; do [ "$o" = "$I" ] || rm -rf "$o"; done
+log "images built: $I ($(du -sh "$I" | cut -f1))"
+echo "$I"

@@ -1,0 +1,92 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# PID 1 of the harness's stock-Linux DomU (busybox + the kernel's
+# xen-netfront). What it does comes from the kernel command line (xl's
+# extra=), so one image serves every scenario:
+#   xdp.ip=10.0.0.2/24   address of eth0
+#   xdp.peer=10.0.0.1    address to resolve (arping) and ping
+#   xdp.count=1000       echo requests
+#   xdp.interval=0.01    seconds between requests
+#   xdp.sizes=1000,1472  then 50 requests of each payload size
+#   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
+#   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
+#   xdp.count=0          skips the arping and ping
+# Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
+# harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
+/bin/busybox --install -s /bin
+mkdir -p /tmp; mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+up() { cut -d' ' -f1 /proc/uptime; }
+arg() { sed -n "s/.*\bxdp\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+ip=$(arg ip); peer=$(arg peer); count=$(arg count); interval=$(arg interval)
+: ${ip:=10.0.0.2/24} ${peer:=10.0.0.1} ${count:=1000} ${interval:=0.01}
+echo "DOMU-UP uptime=$(up) ip=$ip peer=$peer count=$count interval=$interval"
+for m in /lib/modules/*.ko; do insmod $m 2>/dev/null; done
+i=0; while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done
+if [ ! -e /sys/class/net/eth0 ]; then
+	echo "DOMU-RESULT eth0=missing"; echo "DOMU-DONE uptime=$(up)"
+	while true; do sleep 3600; done
+fi
+ip link set lo up; ip addr add $ip dev eth0; ip link set eth0 up
+tcp=$(arg tcp)
+case $tcp in recv:*) port=$(echo $tcp | cut -d: -f2); nc -l -p $port > /tmp/rx & ;; esac
+i=0; while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done
+echo "DOMU-LINK uptime=$(up) carrier=$(cat /sys/class/net/eth0/carrier 2>/dev/null) after=${i}s mac=$(cat /sys/class/net/eth0/address)"
+if [ "$count" != 0 ]; then
+	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
+	cat /tmp/arping
+	echo "DOMU-RESULT arp=$arp"
+	t0=$(up)
+	ping -q -c $count -i $interval -W 5 $peer > /tmp/ping 2>&1
+	rc=$?
+	t1=$(up)
+	cat /tmp/ping
+	tx=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' /tmp/ping)
+	rx=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/ping)
+	echo "DOMU-RESULT ping rc=$rc transmitted=${tx:-0} received=${rx:-0} start=$t0 end=$t1"
+fi
+echo "DOMU-RESULT neigh=$(ip neigh show $peer | tr ' ' '_')"
+# pingrun <tag> <ping args...>: one "DOMU-RESULT <tag> ..." line
+pingrun() {
+	tag=$1; shift
+	ping -q "$@" $peer > /tmp/ping 2>&1; rc=$?
+	tx=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' /tmp/ping)
+	rx=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/ping)
+	echo "DOMU-RESULT $tag rc=$rc transmitted=${tx:-0} received=${rx:-0} $(grep round-trip /tmp/ping | tr ' ' '_')"
+}
+# xdp.sizes=1000,1472: 50 echo requests of each payload size (1472: full 1514-byte frames)
+for sz in $(arg sizes | tr ',' ' '); do pingrun size-$sz -c 50 -i 0.02 -W 5 -s $sz; done
+# xdp.reload=N: N times unbind and rebind the vif (close + reconnect), 20 pings after each
+n=$(arg reload); r=0
+while [ $r -lt ${n:-0} ]; do
+	r=$((r + 1)); t=$(up)
+	# unbind = xennet_remove (Closing, Closed), bind = a new probe (Initialising)
+	echo vif-0 > /sys/bus/xen/drivers/vif/unbind; rc=$?
+	echo "DOMU-RELOAD $r unbind rc=$rc eth0=$([ -e /sys/class/net/eth0 ] && echo present || echo gone) took=$(awk "BEGIN{print $(up)-$t}")"
+	echo vif-0 > /sys/bus/xen/drivers/vif/bind
+	i=0; while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done
+	ip addr add $ip dev eth0 2>/dev/null; ip link set eth0 up
+	i=0; while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done
+	echo "DOMU-RELOAD $r up carrier=$(cat /sys/class/net/eth0/carrier 2>/dev/null) took=$(awk "BEGIN{print $(up)-$t}")"
+	pingrun reload-$r -c 20 -i 0.05 -W 5
+done
+# xdp.tcp=recv:PORT:BYTES waits (<= 180 s) until BYTES arrived on a TCP connection;
+# xdp.tcp=send:IP:PORT:BYTES sends BYTES of zeros there (busybox nc)
+case $tcp in
+recv:*)
+	want=$(echo $tcp | cut -d: -f3); t=$(up); i=0; got=0
+	while [ $i -lt 360 ]; do
+		got=$(wc -c < /tmp/rx); [ "$got" -ge "$want" ] && break; sleep 0.5; i=$((i + 1)); done
+	echo "DOMU-RESULT tcp-recv bytes=$got want=$want took=$(awk "BEGIN{print $(up)-$t}")" ;;
+send:*)
+	dst=$(echo $tcp | cut -d: -f2); port=$(echo $tcp | cut -d: -f3); want=$(echo $tcp | cut -d: -f4)
+	t=$(up)
+	dd if=/dev/zero bs=65536 count=$((want / 65536)) 2>/dev/null | nc $dst $port & pid=$!
+	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 360 ]; do sleep 0.5; i=$((i + 1)); done
+	echo "DOMU-RESULT tcp-send done=$(kill -0 $pid 2>/dev/null && echo no || echo yes) took=$(awk "BEGIN{print $(up)-$t}")"
+	kill $pid 2>/dev/null ;;
+esac
+for f in rx_packets tx_packets rx_dropped tx_dropped rx_errors tx_errors; do
+	echo "DOMU-STAT $f=$(cat /sys/class/net/eth0/statistics/$f)"; done
+echo "DOMU-DONE uptime=$(up)"
+while true; do sleep 3600; done
