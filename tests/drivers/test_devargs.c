@@ -56,9 +56,22 @@ refused(const char *name, const char *args, const char *needle1,
 #define NF "net_xen_netfront0"
 
 static void
-test_netback_requires_domid(void)
+test_netback_requires_one_guest(void)
 {
-	CHECK(refused(NB, "provider=sim", "domid", NULL));
+	CHECK(refused(NB, "provider=sim", "domid=", "domain="));
+	CHECK(refused(NB, "domid=1,domain=guest,provider=sim", "domid=",
+		      "domain="));
+}
+
+static void
+test_netback_rejects_bad_guest_name(void)
+{
+	char long_name[128];
+
+	CHECK(refused(NB, "domain=,provider=sim", "domain=", "1-63"));
+	CHECK(refused(NB, "domain=a/b,provider=sim", "domain=a/b", "'/'"));
+	snprintf(long_name, sizeof(long_name), "domain=%064d,provider=sim", 0);
+	CHECK(refused(NB, long_name, "1-63", NULL));
 }
 
 static void
@@ -148,7 +161,8 @@ main(int argc, char **argv)
 	log_stream = open_memstream(&log_buf, &log_len);
 	if (log_stream == NULL || rte_openlog_stream(log_stream) != 0)
 		return EXIT_FAILURE;
-	RUN(test_netback_requires_domid);
+	RUN(test_netback_requires_one_guest);
+	RUN(test_netback_rejects_bad_guest_name);
 	RUN(test_netback_rejects_bad_domid);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);

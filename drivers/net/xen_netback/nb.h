@@ -102,10 +102,14 @@ struct nb_txq {
 	xengnttab_grant_copy_segment_t segs[NB_SEGS_MAX];
 };
 
+/* Longest guest name xl accepts for domain=. */
+#define NB_DOMAIN_NAME_MAX 63
+
 struct nb_config {
 	enum xa_provider provider;
 	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
-	domid_t frontend_domid;
+	domid_t frontend_domid;		/* 0: claim by @domain */
+	char domain[NB_DOMAIN_NAME_MAX + 1];
 	unsigned int handle;
 };
 
@@ -117,7 +121,9 @@ struct nb_port {
 
 	/* Control plane; every field below is under @lock. */
 	pthread_mutex_t lock;
-	char be_dir[XENBUS_PATH_MAX];
+	domid_t fe_domid;		/* the guest served, 0 while unknown */
+	char vif_root[sizeof("/local/domain/65535/backend/vif")];
+	char be_dir[XENBUS_PATH_MAX];	/* "" while fe_domid is 0 */
 	char fe_dir[XENBUS_PATH_MAX];
 	char fe_state_path[XENBUS_PATH_MAX];
 	bool fe_watched;
@@ -152,6 +158,9 @@ struct nb_port {
 uint16_t nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts);
 uint16_t nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts);
 void nb_rxq_release_spares(struct nb_rxq *q);
+
+/* nb_claim.c */
+bool nb_claim_by_name(struct nb_port *p);
 
 /* nb_xenbus.c */
 int nb_xenbus_init(struct nb_port *p);

@@ -24,12 +24,13 @@
 RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 
 #define ARG_DOMID "domid"
+#define ARG_DOMAIN "domain"
 #define ARG_HANDLE "handle"
 #define ARG_PROVIDER "provider"
 #define ARG_SIM "sim"
 
 static const char *const valid_args[] = {
-	ARG_DOMID, ARG_HANDLE, ARG_PROVIDER, ARG_SIM, NULL
+	ARG_DOMID, ARG_DOMAIN, ARG_HANDLE, ARG_PROVIDER, ARG_SIM, NULL
 };
 
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
@@ -61,6 +62,27 @@ arg_domid(const char *key, const char *value, void *opaque)
 	if (parse_uint(key, value, 1, MAX_GUEST_DOMID, &v) != 0)
 		return -EINVAL;
 	cfg->frontend_domid = v;
+	return 0;
+}
+
+/* A guest name as xl takes it; '/' would escape xenstore paths. */
+static int
+arg_domain(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	size_t len = strlen(value);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (value[i] <= ' ' || value[i] > '~' || value[i] == '/' ||
+		    value[i] == ',')
+			break;
+	if (len == 0 || len > NB_DOMAIN_NAME_MAX || i < len) {
+		NB_LOG(ERR, "invalid %s=%s: expected a guest name of 1-%d printable characters without spaces or '/'",
+		       key, value, NB_DOMAIN_NAME_MAX);
+		return -EINVAL;
+	}
+	memcpy(cfg->domain, value, len + 1);
 	return 0;
 }
 
@@ -114,15 +136,17 @@ parse_devargs(const char *args, struct nb_config *cfg)
 	kv = rte_kvargs_parse(args != NULL ? args : "", valid_args);
 	if (kv == NULL) {
 		NB_LOG(ERR, "invalid devargs \"%s\": accepted keys are "
-		       ARG_DOMID ", " ARG_HANDLE ", " ARG_PROVIDER ", " ARG_SIM,
-		       args);
+		       ARG_DOMID ", " ARG_DOMAIN ", " ARG_HANDLE ", "
+		       ARG_PROVIDER ", " ARG_SIM, args);
 		return -EINVAL;
 	}
-	if (rte_kvargs_count(kv, ARG_DOMID) != 1) {
-		NB_LOG(ERR, "%s=<frontend domain id> is required, once", ARG_DOMID);
+	if (rte_kvargs_count(kv, ARG_DOMID) + rte_kvargs_count(kv, ARG_DOMAIN) != 1) {
+		NB_LOG(ERR, "the guest is required, once: %s=<its domain id> or %s=<its name>",
+		       ARG_DOMID, ARG_DOMAIN);
 		goto out;
 	}
 	if (rte_kvargs_process(kv, ARG_DOMID, arg_domid, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_DOMAIN, arg_domain, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_HANDLE, arg_handle, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_PROVIDER, arg_provider, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_SIM, arg_sim, cfg) != 0)
@@ -469,8 +493,14 @@ nb_probe(struct rte_vdev_device *vdev)
 		return ret;
 	}
 	rte_eth_dev_probing_finish(dev);
-	NB_LOG(INFO, "%s: backend of vif %u/%u on the %s provider", name,
-	       cfg.frontend_domid, cfg.handle, xa_provider_name(cfg.provider));
+	if (cfg.frontend_domid != 0)
+		NB_LOG(INFO, "%s: backend of vif %u/%u on the %s provider", name,
+		       cfg.frontend_domid, cfg.handle,
+		       xa_provider_name(cfg.provider));
+	else
+		NB_LOG(INFO, "%s: backend of vif %u of guest %s on the %s provider",
+		       name, cfg.handle, cfg.domain,
+		       xa_provider_name(cfg.provider));
 	return 0;
 }
 
@@ -495,6 +525,7 @@ static struct rte_vdev_driver nb_driver = {
 RTE_PMD_REGISTER_VDEV(net_xen_netback, nb_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
+	ARG_DOMAIN "=<guest name> "
 	ARG_HANDLE "=<0-65535> "
 	ARG_PROVIDER "=xen|sim "
 	ARG_SIM "=<simulator instance>");

@@ -146,7 +146,7 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 				break;
 			}
 			built = netif_back_tx_build_copy(pkt, mbufs, nb_mbufs,
-							 p->cfg.frontend_domid,
+							 p->fe_domid,
 							 &q->segs[segs],
 							 NB_SEGS_MAX - segs);
 			if (built < 0) {
@@ -261,7 +261,7 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			break;
 		}
 		used = netif_back_rx_build_copy(&p->rx_ring, m,
-						p->cfg.frontend_domid, q->segs,
+						p->fe_domid, q->segs,
 						&nb_segs, NB_SEGS_MAX,
 						&q->slots[nb_slots]);
 		if (used < 0)

@@ -86,11 +86,11 @@ disconnect_frontend(struct nb_port *p)
 static void *
 map_ring(struct nb_port *p, grant_ref_t ref, const char *name)
 {
-	void *page = xa_gnt_map(p->xa, p->cfg.frontend_domid, 1, &ref, true);
+	void *page = xa_gnt_map(p->xa, p->fe_domid, 1, &ref, true);
 
 	if (page == NULL)
 		NB_LOG(ERR, "%s: cannot map %s (grant %u of domain %u): %s",
-		       p->fe_dir, name, ref, p->cfg.frontend_domid,
+		       p->fe_dir, name, ref, p->fe_domid,
 		       strerror(errno));
 	return page;
 }
@@ -100,10 +100,10 @@ bind_evtchn(struct nb_port *p, evtchn_port_t remote)
 {
 	evtchn_port_t port;
 
-	port = xa_evtchn_bind_interdomain(p->xa, p->cfg.frontend_domid, remote);
+	port = xa_evtchn_bind_interdomain(p->xa, p->fe_domid, remote);
 	if (port == (evtchn_port_t)-1) {
 		NB_LOG(ERR, "%s: cannot bind event channel %u of domain %u: %s",
-		       p->fe_dir, remote, p->cfg.frontend_domid,
+		       p->fe_dir, remote, p->fe_domid,
 		       strerror(errno));
 		return 0;
 	}
@@ -178,13 +178,58 @@ find_frontend(struct nb_port *p)
 	return true;
 }
 
+static bool
+vif_exists(struct nb_port *p)
+{
+	char path[XENBUS_PATH_MAX + sizeof("/frontend")];
+	unsigned int len;
+	void *v;
+
+	snprintf(path, sizeof(path), "%s/frontend", p->be_dir);
+	v = xa_xs_read(p->xa, XBT_NULL, path, &len);
+	free(v);
+	return v != NULL;
+}
+
+/*
+ * The toolstack removed our vif (the guest is gone or the vif detached):
+ * let it go without writing into its vanished directory, and wait for the
+ * vif to come back, or, when claiming by name, for the guest's next vif.
+ */
+static void
+release_vif(struct nb_port *p)
+{
+	NB_LOG(INFO, "%s: vif removed by the toolstack: released", p->be_dir);
+	disconnect_frontend(p);
+	if (!xa_xs_unwatch(p->xa, p->fe_state_path, "fe"))
+		NB_LOG(ERR, "%s: cannot unwatch %s: %s", p->be_dir,
+		       p->fe_state_path, strerror(errno));
+	p->fe_watched = false;
+	p->state = XenbusStateInitialising;
+	if (p->cfg.frontend_domid == 0) {
+		p->fe_domid = 0;
+		p->be_dir[0] = '\0';
+	}
+}
+
+/* Whether the port has a vif with a frontend to follow. */
+static bool
+claim_vif(struct nb_port *p)
+{
+	if (p->fe_watched && !vif_exists(p))
+		release_vif(p);
+	if (p->fe_domid == 0 && !nb_claim_by_name(p))
+		return false;
+	return find_frontend(p);
+}
+
 /* Bring our state in line with the frontend's; under p->lock. */
 static void
 step(struct nb_port *p)
 {
 	enum xenbus_state fe;
 
-	if (!find_frontend(p))
+	if (!claim_vif(p))
 		return;
 	if (__atomic_load_n(&p->failed, __ATOMIC_ACQUIRE) && p->connected) {
 		NB_LOG(ERR, "%s: frontend %s misbehaved (%s): disconnecting",
@@ -307,6 +352,7 @@ nb_xenbus_init(struct nb_port *p)
 		.sim_instance = p->cfg.sim_instance,
 		.sim_domid = 0,
 	};
+	const char *watched;
 	char mac[18];
 
 	pthread_mutex_init(&p->lock, NULL);
@@ -319,10 +365,13 @@ nb_xenbus_init(struct nb_port *p)
 		return -errno;
 	}
 	p->self = xa_domid(p->xa);
-	snprintf(p->be_dir, sizeof(p->be_dir),
-		 "/local/domain/%u/backend/vif/%u/%u", p->self,
-		 p->cfg.frontend_domid, p->cfg.handle);
-	if (p->cfg.provider == XA_PROVIDER_SIM) {
+	snprintf(p->vif_root, sizeof(p->vif_root),
+		 "/local/domain/%u/backend/vif", p->self);
+	p->fe_domid = p->cfg.frontend_domid;
+	if (p->fe_domid != 0)
+		snprintf(p->be_dir, sizeof(p->be_dir), "%s/%u/%u",
+			 p->vif_root, p->fe_domid, p->cfg.handle);
+	if (p->cfg.provider == XA_PROVIDER_SIM && p->fe_domid != 0) {
 		/* No xl in the simulator: play its part for this vif. */
 		snprintf(mac, sizeof(mac), "00:16:3e:%02x:%02x:%02x",
 			 p->cfg.frontend_domid & 0xff, p->cfg.handle >> 8 & 0xff,
@@ -339,8 +388,10 @@ nb_xenbus_init(struct nb_port *p)
 	p->fail_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (p->fail_fd < 0)
 		goto fail;
-	if (!xa_xs_watch(p->xa, p->be_dir, "be")) {
-		NB_LOG(ERR, "cannot watch %s: %s", p->be_dir, strerror(errno));
+	/* By name, any vif of ours may turn out to be the guest's. */
+	watched = p->fe_domid != 0 ? p->be_dir : p->vif_root;
+	if (!xa_xs_watch(p->xa, watched, "be")) {
+		NB_LOG(ERR, "cannot watch %s: %s", watched, strerror(errno));
 		goto fail;
 	}
 	p->xs_intr = watch_fd(p, xa_xs_fileno(p->xa), on_xenstore);

@@ -28,7 +28,8 @@ int xsim_instance_destroy(const char *instance);
  * /local/domain/<backend>/backend/vif/<frontend>/<handle>/ hold the keys of
  * a fresh vif (state 1, mac, handle, frontend/backend links, mtu, online)
  * with the permissions libxl gives them (each end owns its directory, the
- * other end may read it). Does nothing if the vif is already there.
+ * other end may read it), and the domain is named "xsim-guest-<frontend>"
+ * unless it has a name. Does nothing if the vif is already there.
  * @mac: "xx:xx:xx:xx:xx:xx". Returns 0 or -1 with errno set.
  */
 int xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
@@ -36,6 +37,12 @@ int xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 /* "xl network-detach": remove both directories. */
 int xsim_vif_unplug(const char *instance, domid_t backend, domid_t frontend,
 		    unsigned int handle);
+
+/*
+ * The toolstack names a domain (/local/domain/<domid>/name, readable by
+ * dom0), or with @name NULL removes the name, as the domain goes away.
+ */
+int xsim_domain_name(const char *instance, domid_t domid, const char *name);
 
 /* What a domain holds in the simulated hypervisor, for leak checks. */
 struct xsim_usage {

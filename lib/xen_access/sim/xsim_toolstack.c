@@ -104,7 +104,8 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 	      unsigned int handle, const char *mac)
 {
 	char be_dir[XSIM_XS_PATH_MAX + 1], fe_dir[XSIM_XS_PATH_MAX + 1];
-	char fe_home[XSIM_XS_PATH_MAX + 1];
+	char fe_home[sizeof("/local/domain/65535")];
+	char name[XSIM_XS_PATH_MAX + 1];
 	struct xsim_toolstack ts;
 	struct xsim_shared *sh;
 
@@ -127,9 +128,11 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 	if (xsim_xs_exists(sh, be_dir))
 		return xsim_toolstack_end(&ts, 0);
 
+	snprintf(name, sizeof(name), "%s/name", fe_home);
 	if (xsim_toolstack_write(&ts, fe_home, "domid", "%u", frontend) < 0 ||
-	    xsim_toolstack_write(&ts, fe_home, "name", "xsim-guest-%u",
-				 frontend) < 0 ||
+	    (!xsim_xs_exists(sh, name) &&
+	     xsim_toolstack_write(&ts, fe_home, "name", "xsim-guest-%u",
+				  frontend) < 0) ||
 	    xsim_toolstack_mkdir(&ts, fe_dir, frontend, backend) < 0 ||
 	    xsim_toolstack_write(&ts, fe_dir, "backend", "%s", be_dir) < 0 ||
 	    xsim_toolstack_write(&ts, fe_dir, "backend-id", "%u", backend) < 0 ||
@@ -181,6 +184,33 @@ xsim_vif_unplug(const char *instance, domid_t backend, domid_t frontend,
 	     errno != ENOENT))
 		return xsim_toolstack_end(&ts, -1);
 	return xsim_toolstack_end(&ts, 0);
+}
+
+int
+xsim_domain_name(const char *instance, domid_t domid, const char *name)
+{
+	char dir[sizeof("/local/domain/65535")], path[XSIM_XS_PATH_MAX + 1];
+	struct xsim_toolstack ts;
+	int rc;
+
+	if (domid >= XSIM_MAX_DOMAINS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (xsim_toolstack_begin(&ts, instance) < 0)
+		return -1;
+	snprintf(dir, sizeof(dir), "/local/domain/%u", domid);
+	snprintf(path, sizeof(path), "%s/name", dir);
+	if (xsim_domain_register(ts.at, ts.send_fd, domid) < 0) {
+		rc = -1;
+	} else if (name == NULL) {
+		rc = xsim_xs_rm_locked(ts.at->sh, ts.send_fd, 0, path);
+		if (rc < 0 && errno == ENOENT)
+			rc = 0;
+	} else {
+		rc = xsim_toolstack_write(&ts, dir, "name", "%s", name);
+	}
+	return xsim_toolstack_end(&ts, rc);
 }
 
 int

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Which vif a port serves when it is named by guest (domain=<name>) rather
+ * than by domain id: the vif <handle> of the domain of that name among the
+ * vifs the toolstack has put in our backend directory. A rebooted guest
+ * comes back under a new domain id with the same name, so the port follows
+ * it; the control plane calls this again whenever the port has no vif.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nb.h"
+
+/* A directory entry that is a guest's domain id, or 0. */
+static domid_t
+parse_domid(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '0' ||
+	    v >= DOMID_FIRST_RESERVED)
+		return 0;
+	return v;
+}
+
+static bool
+domain_has_name(struct nb_port *p, domid_t domid)
+{
+	char path[sizeof("/local/domain/65535/name")];
+	unsigned int len;
+	bool match;
+	char *name;
+
+	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
+	name = xa_xs_read(p->xa, XBT_NULL, path, &len);
+	if (name == NULL)
+		return false;
+	match = len == strlen(p->cfg.domain) &&
+		memcmp(name, p->cfg.domain, len) == 0;
+	free(name);
+	return match;
+}
+
+static bool
+vif_present(struct nb_port *p, domid_t domid)
+{
+	char path[XENBUS_PATH_MAX + sizeof("/65535/65535/frontend")];
+	unsigned int len;
+	void *v;
+
+	snprintf(path, sizeof(path), "%s/%u/%u/frontend", p->vif_root, domid,
+		 p->cfg.handle);
+	v = xa_xs_read(p->xa, XBT_NULL, path, &len);
+	free(v);
+	return v != NULL;
+}
+
+/* Sets p->fe_domid and p->be_dir and returns true when the guest's vif is there. */
+bool
+nb_claim_by_name(struct nb_port *p)
+{
+	unsigned int i, n = 0;
+	domid_t domid = 0;
+	char **ids;
+
+	ids = xa_xs_directory(p->xa, XBT_NULL, p->vif_root, &n);
+	if (ids == NULL)
+		return false;	/* no vif yet: the watch on vif_root tells us */
+	for (i = 0; i < n && domid == 0; i++) {
+		domid_t d = parse_domid(ids[i]);
+
+		if (d != 0 && vif_present(p, d) &&
+		    domain_has_name(p, d))
+			domid = d;
+	}
+	free(ids);
+	if (domid == 0)
+		return false;
+	p->fe_domid = domid;
+	snprintf(p->be_dir, sizeof(p->be_dir), "%s/%u/%u", p->vif_root,
+		 domid, p->cfg.handle);
+	NB_LOG(INFO, "%s: vif %u of guest %s (domain %u)", p->be_dir,
+	       p->cfg.handle, p->cfg.domain, domid);
+	return true;
+}

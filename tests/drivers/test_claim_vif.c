@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * How a netback port finds its vif when the toolstack (played here by the
+ * simulator's xsim_* calls, as xl does on Xen) adds and removes vifs:
+ * - domain=<name>: the port claims the vif of the guest of that name, leaves
+ *   other guests' vifs alone, and follows the guest through a reboot, which
+ *   brings it back under a new domain id;
+ * - domid=<id>: after "xl network-detach" the port lets the vif go and
+ *   serves it again after "xl network-attach".
+ * Each time, traffic is verified and the old vif leaves nothing mapped.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <xen/io/xenbus.h>
+
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xa.h"
+#include "xsim.h"
+
+#define BACK "net_xen_netback0"
+#define FRONT "net_xen_netfront0"
+#define PACKETS 5000
+
+static struct rte_mempool *pool;
+static struct xa_handle *dom0;	/* the toolstack's view of xenstore */
+static int back = -1;
+static uint64_t seq;
+
+/* xl create: the domain gets its name, then its vif. */
+static bool
+create_guest(domid_t domid, const char *name)
+{
+	char mac[18];
+
+	snprintf(mac, sizeof(mac), "00:16:3e:00:00:%02x", domid);
+	return xsim_domain_name(pair_sim_instance(), domid, name) == 0 &&
+	       xsim_vif_plug(pair_sim_instance(), 0, domid, 0, mac) == 0;
+}
+
+/* The guest shuts down: its netfront closes, then xl removes the vif. */
+static void
+destroy_guest(domid_t domid, int front)
+{
+	pair_destroy(FRONT, front);
+	CHECK(xsim_vif_unplug(pair_sim_instance(), 0, domid, 0) == 0);
+	CHECK(xsim_domain_name(pair_sim_instance(), domid, NULL) == 0);
+}
+
+static int
+start_frontend(domid_t domid)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
+		 pair_sim_instance());
+	return pair_create(FRONT, args, pool);
+}
+
+static bool
+traffic_flows(int front)
+{
+	bool ok = pair_wait_link(back, true, 10000) &&
+		  pair_wait_link(front, true, 10000) &&
+		  pair_transfer(front, back, pool, seq, PACKETS, 128) == PACKETS &&
+		  pair_transfer(back, front, pool, seq, PACKETS, 128) == PACKETS;
+
+	seq += PACKETS;
+	return ok;
+}
+
+/* The backend state of vif <domid>/0 as xenstore has it, or -1. */
+static long
+backend_state(domid_t domid)
+{
+	char path[64];
+	unsigned long v;
+
+	snprintf(path, sizeof(path), "/local/domain/0/backend/vif/%u/0/state",
+		 domid);
+	return xa_xs_read_uint(dom0, XBT_NULL, path, &v) ? (long)v : -1;
+}
+
+static bool
+nothing_held_for(domid_t domid)
+{
+	struct xsim_usage be, fe;
+
+	return xsim_domain_usage(pair_sim_instance(), 0, &be) == 0 &&
+	       xsim_domain_usage(pair_sim_instance(), domid, &fe) == 0 &&
+	       be.maps == 0 && fe.grants == 0 && fe.ports == 0 &&
+	       fe.watches == 0;
+}
+
+static void
+test_other_guests_vif_is_left_alone(void)
+{
+	REQUIRE(create_guest(5, "other-guest"));
+	/* Long enough for the control thread to have seen the vif. */
+	rte_delay_ms(300);
+	CHECK(backend_state(5) == XenbusStateInitialising);
+	CHECK(!pair_wait_link(back, true, 100));
+}
+
+static void
+test_named_guest_is_served(void)
+{
+	int front;
+
+	REQUIRE(create_guest(7, "guest-a"));
+	front = start_frontend(7);
+	REQUIRE(front >= 0);
+	CHECK(traffic_flows(front));
+	CHECK(backend_state(5) == XenbusStateInitialising);
+	destroy_guest(7, front);
+	CHECK(pair_wait_link(back, false, 10000));
+}
+
+static void
+test_rebooted_guest_is_followed(void)
+{
+	int front;
+
+	CHECK(nothing_held_for(7));
+	/* A reboot is a new domain with the same name. */
+	REQUIRE(create_guest(8, "guest-a"));
+	front = start_frontend(8);
+	REQUIRE(front >= 0);
+	CHECK(traffic_flows(front));
+	destroy_guest(8, front);
+	CHECK(pair_wait_link(back, false, 10000));
+	CHECK(nothing_held_for(8));
+}
+
+static void
+test_detached_vif_is_served_again_by_domid(void)
+{
+	char args[128];
+	int front;
+
+	pair_destroy(BACK, back);
+	snprintf(args, sizeof(args), "domid=9,provider=sim,sim=%s",
+		 pair_sim_instance());
+	back = pair_create(BACK, args, pool);	/* plugs vif 9/0 itself */
+	REQUIRE(back >= 0);
+	front = start_frontend(9);
+	REQUIRE(front >= 0);
+	CHECK(traffic_flows(front));
+	/* xl network-detach, then network-attach of the same vif */
+	pair_destroy(FRONT, front);
+	CHECK(xsim_vif_unplug(pair_sim_instance(), 0, 9, 0) == 0);
+	CHECK(pair_wait_link(back, false, 10000));
+	CHECK(nothing_held_for(9));
+	REQUIRE(create_guest(9, "guest-b"));
+	front = start_frontend(9);
+	REQUIRE(front >= 0);
+	CHECK(traffic_flows(front));
+	pair_destroy(FRONT, front);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
+	char args[128];
+
+	(void)argc;
+	pool = test_eal_pool(argv[0], 8192);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	xa_args.sim_instance = pair_sim_instance();
+	dom0 = xa_open(&xa_args);
+	snprintf(args, sizeof(args), "domain=guest-a,provider=sim,sim=%s",
+		 pair_sim_instance());
+	back = pair_create(BACK, args, pool);
+	if (dom0 == NULL || back < 0)
+		return EXIT_FAILURE;
+	RUN(test_other_guests_vif_is_left_alone);
+	RUN(test_named_guest_is_served);
+	RUN(test_rebooted_guest_is_followed);
+	RUN(test_detached_vif_is_served_again_by_domid);
+	pair_destroy(BACK, back);
+	xa_close(dom0);
+	xsim_instance_destroy(pair_sim_instance());
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}
