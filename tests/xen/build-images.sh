@@ -7,7 +7,10 @@
 #   dom0.cpio    Dom0 root, run entirely from an initramfs: Debian minbase + Xen tools +
 #                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + config/xen/vif-dpdk +
 #                the DomU images
-#   domu.cpio.gz busybox DomU with the kernel's xen-netfront (tests/xen/guest/domu-init.sh)
+#   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3 and pktgen
+#                (tests/xen/guest/domu-init.sh)
+#   domu-dpdk.cpio.gz busybox DomU with dpdk-testpmd and our netfront PMD instead
+#                (tests/xen/guest/domu-dpdk-init.sh)
 #
 # Two cache levels under $XEN_DPDK_CACHE (default /var/cache/xen-dpdk-pmd), each keyed by a
 # hash of its inputs so that changing an input rebuilds exactly what depends on it:
@@ -24,7 +27,7 @@ build=${1:-$top/build}
 CACHE=${XEN_DPDK_CACHE:-/var/cache/xen-dpdk-pmd}
 SUITE=bookworm
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-PKGS=xen-hypervisor-4.17-amd64,xen-utils-4.17,xen-utils-common,xenstore-utils,linux-image-amd64,busybox-static,iproute2,kmod,iputils-ping,procps,dpdk-dev
+PKGS=xen-hypervisor-4.17-amd64,xen-utils-4.17,xen-utils-common,xenstore-utils,linux-image-amd64,busybox-static,iproute2,kmod,iputils-ping,procps,iperf3,dpdk-dev
 log() { echo "build-images: $*" >&2; }
 step() { # step <timeout s> <what> cmd...: every step is bounded
 	local t=$1 what=$2; shift 2
@@ -77,13 +80,47 @@ KV=$(ls "$R/lib/modules" | head -1)
 zcat "$R/boot/xen-4.17-amd64.gz" >"$I.tmp/xen"
 cp "$R/boot/vmlinuz-$KV" "$I.tmp/vmlinuz"
 mods() { for m in "$@"; do chroot "$R" modprobe -S "$KV" --show-depends "$m" | awk '$1=="insmod"{print $2}'; done | sort -u; }
+# busybox_root <dir> <init script> <module>...: a busybox root whose /init
+# insmods the given modules' files (in dependency order) from /lib/modules
+busybox_root() {
+	local d=$1 init=$2; shift 2
+	mkdir -p "$d"/{bin,proc,sys,dev,tmp,etc,lib/modules}
+	cp "$R/bin/busybox" "$d/bin/"
+	for f in $(for m in "$@"; do chroot "$R" modprobe -S "$KV" --show-depends "$m"; done |
+		awk '$1=="insmod" && !seen[$2]++ {print $2}'); do
+		cp "$R$f" "$d/lib/modules/"; echo "${f##*/}" >>"$d/lib/modules/order"
+	done
+	install -m 755 "$init" "$d/init"
+}
+# with_libs <dir> <file>...: copies the files and every library they load
+# (as resolved in the Debian root) into the same paths under <dir>
+with_libs() {
+	local d=$1 f; shift
+	for f in "$@" $(for f in "$@"; do chroot "$R" ldd "$f" | awk '/=> \//{print $3} /^\t\//{print $1}'; done | sort -u); do
+		mkdir -p "$d$(dirname "$f")"; cp -L "$R$f" "$d$f"
+	done
+}
+cpio_gz() { (cd "$1" && find . | cpio -o -H newc 2>/dev/null | gzip -1); }
 
-# DomU: busybox + xen-netfront
-D=$W/domu; mkdir -p "$D"/{bin,proc,sys,dev,lib/modules}
-cp "$R/bin/busybox" "$D/bin/"
-for f in $(mods xen-netfront); do cp "$R$f" "$D/lib/modules/"; done
-install -m 755 "$here/guest/domu-init.sh" "$D/init"
-(cd "$D" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$I.tmp/domu.cpio.gz"
+# DomU with the kernel's netfront, iperf3 (scenario 2) and pktgen (scenario 3)
+D=$W/domu
+busybox_root "$D" "$here/guest/domu-init.sh" xen-netfront pktgen
+with_libs "$D" /usr/bin/iperf3
+cpio_gz "$D" >"$I.tmp/domu.cpio.gz"
+
+# DomU with dpdk-testpmd and our netfront PMD (scenarios 4 and 5): only the
+# ring mempool driver in EAL's plugin directory, the PMD loaded with -d
+E=$W/domu-dpdk
+busybox_root "$E" "$here/guest/domu-dpdk-init.sh" xen-evtchn xen-gntdev xen-gntalloc xenfs
+pmds=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+ring=$(readlink -f "$R$pmds/librte_mempool_ring.so"); ring=${ring#"$R"}
+with_libs "$E" /usr/bin/dpdk-testpmd "$ring"
+mkdir -p "$E$pmds"; cp -L "$R$pmds/librte_mempool_ring.so" "$E$pmds/"
+install -d -m 755 "$E/opt/xen-dpdk-pmd"
+cp "$nf" "$E/opt/xen-dpdk-pmd/"; chmod 755 "$E/opt/xen-dpdk-pmd/${nf##*/}"
+with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
+cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
+cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 
 # Dom0: trimmed root + modules + our PMDs + config/xen
 Z=$W/dom0; mkdir -p "$Z"
@@ -103,6 +140,7 @@ install -m 755 "$top/config/xen/vif-dpdk" "$Z/etc/xen/scripts/vif-dpdk"
 install -m 644 "$top/config/xen/vif-dpdk.cfg.example" "$Z/etc/xen/vif-dpdk.cfg.example"
 mkdir -p "$Z/root/domu"
 cp "$I.tmp/vmlinuz" "$Z/root/domu/vmlinuz"; cp "$I.tmp/domu.cpio.gz" "$Z/root/domu/initrd.gz"
+cp "$I.tmp/domu-dpdk.cpio.gz" "$Z/root/domu/initrd-dpdk.gz"
 install -m 755 "$here/guest/dom0-init.sh" "$Z/init"
 (cd "$Z" && find . | cpio -o -H newc 2>/dev/null) >"$I.tmp/dom0.cpio"
 rm -rf "$W"

@@ -11,6 +11,9 @@
 #   xdp.sizes=1000,1472  then 50 requests of each payload size
 #   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
+#   xdp.iperf=IP:SECS    then iperf3 to IP for SECS, guest sending, then receiving (-R)
+#   xdp.pktgen=SECS:SIZE then the kernel's pktgen sends SIZE-byte UDP frames to
+#                        xdp.peer as fast as it can for SECS
 #   xdp.count=0          skips the arping and ping
 # Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
 # harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
@@ -21,7 +24,7 @@ arg() { sed -n "s/.*\bxdp\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 ip=$(arg ip); peer=$(arg peer); count=$(arg count); interval=$(arg interval)
 : ${ip:=10.0.0.2/24} ${peer:=10.0.0.1} ${count:=1000} ${interval:=0.01}
 echo "DOMU-UP uptime=$(up) ip=$ip peer=$peer count=$count interval=$interval"
-for m in /lib/modules/*.ko; do insmod $m 2>/dev/null; done
+for m in $(cat /lib/modules/order); do insmod /lib/modules/$m || echo "DOMU-INIT insmod $m failed"; done
 i=0; while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done
 if [ ! -e /sys/class/net/eth0 ]; then
 	echo "DOMU-RESULT eth0=missing"; echo "DOMU-DONE uptime=$(up)"
@@ -86,6 +89,32 @@ send:*)
 	echo "DOMU-RESULT tcp-send done=$(kill -0 $pid 2>/dev/null && echo no || echo yes) took=$(awk "BEGIN{print $(up)-$t}")"
 	kill $pid 2>/dev/null ;;
 esac
+# xdp.iperf=IP:SECS: one "DOMU-RESULT iperf-<dir> rc=.. <receiver summary>" per direction
+iperf=$(arg iperf)
+if [ -n "$iperf" ]; then
+	for dir in send recv; do
+		r=; [ $dir = recv ] && r=-R
+		iperf3 -c ${iperf%%:*} -t ${iperf#*:} -f m $r > /tmp/iperf 2>&1; rc=$?
+		cat /tmp/iperf
+		echo "DOMU-RESULT iperf-$dir rc=$rc $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
+	done
+fi
+# xdp.pktgen=SECS:SIZE: "DOMU-RESULT pktgen sent=N usec=T pps=P"
+pktgen=$(arg pktgen)
+if [ -n "$pktgen" ]; then
+	pg=/proc/net/pktgen
+	echo "add_device eth0" > $pg/kpktgend_0
+	for c in "count 0" "pkt_size ${pktgen#*:}" "delay 0" "dst ${peer}" "dst_mac 02:00:00:00:00:01"; do
+		echo "$c" > $pg/eth0 || echo "DOMU-INIT pktgen '$c' failed"; done
+	echo start > $pg/pgctrl &
+	sleep ${pktgen%%:*}
+	echo stop > $pg/pgctrl; wait
+	cat $pg/eth0
+	sent=$(sed -n 's/.*pkts-sofar: *\([0-9]*\).*/\1/p' $pg/eth0)
+	usec=$(sed -n 's/.*Result: OK: *\([0-9]*\)(.*/\1/p' $pg/eth0)
+	pps=$(sed -n 's/.* \([0-9]*\)pps .*/\1/p' $pg/eth0)
+	echo "DOMU-RESULT pktgen sent=${sent:-0} usec=${usec:-0} pps=${pps:-0}"
+fi
 for f in rx_packets tx_packets rx_dropped tx_dropped rx_errors tx_errors; do
 	echo "DOMU-STAT $f=$(cat /sys/class/net/eth0/statistics/$f)"; done
 echo "DOMU-DONE uptime=$(up)"

@@ -1,0 +1,54 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# PID 1 of the harness's DPDK DomU: dpdk-testpmd on our net_xen_netfront
+# (provider=xen) instead of the kernel's xen-netfront, which this image does
+# not have. What it runs comes from the kernel command line (xl's extra=):
+#   xdp.run=MODE:SECS[,MODE:SECS...]  testpmd forwarding modes, one after the
+#                        other, each stopped with SIGINT after SECS seconds
+#                        (e.g. icmpecho:300 or txonly:20,rxonly:150)
+#   xdp.txpkts=64        frame length for txonly
+# For each run it prints "DOMU-TESTPMD-UP <mode>" once forwarding started (or
+# "DOMU-TESTPMD-EXITED <mode>" if testpmd did not get that far) and
+# "DOMU-RESULT testpmd-<mode> rc=.. rx=.. tx=.. secs=.." at the end, then
+# "DOMU-DONE" after the last run.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+# EAL keeps its runtime files in /var/run/dpdk
+mkdir -p /proc/xen /dev/shm /var/run; mount -t tmpfs tmpfs /dev/shm
+up() { cut -d' ' -f1 /proc/uptime; }
+arg() { sed -n "s/.*\bxdp\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+echo "DOMU-UP uptime=$(up) run=$(arg run)"
+for m in $(cat /lib/modules/order); do insmod /lib/modules/$m || echo "DOMU-INIT insmod $m failed"; done
+mount -t xenfs xenfs /proc/xen
+ls -l /dev/xen
+txpkts=$(arg txpkts)
+# the sum of the "<what>-packets:" counters of testpmd's final port statistics
+count() { sed -n "/Forward statistics for port/,/^ *+\{10,\}/s/.*$1-packets: *\([0-9]*\).*/\1/p" /tmp/testpmd.log | head -1; }
+for run in $(arg run | tr ',' ' '); do
+	mode=${run%%:*}; secs=${run#*:}
+	t0=$(up)
+	dpdk-testpmd --no-huge -m 96 --no-pci --lcores 0@0,1@0 --file-prefix domu \
+		-d /opt/xen-dpdk-pmd/librte_net_xen_netfront.so --log-level=pmd.net.xen_netfront:info \
+		--vdev net_xen_netfront0,handle=0,provider=xen \
+		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period 10 --total-num-mbufs=4096 \
+		</dev/null >/tmp/testpmd.log 2>&1 &
+	pid=$!
+	i=0
+	while ! grep -q 'Start automatic packet forwarding\|Checking link statuses' /tmp/testpmd.log && kill -0 $pid 2>/dev/null && [ $i -lt 240 ]; do
+		sleep 0.5; i=$((i + 1)); done
+	if kill -0 $pid 2>/dev/null; then
+		echo "DOMU-TESTPMD-UP $mode after $(awk "BEGIN{print $(up)-$t0}")s"
+	else
+		echo "DOMU-TESTPMD-EXITED $mode"
+	fi
+	t1=$(up)
+	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt $((secs * 2)) ]; do sleep 0.5; i=$((i + 1)); done
+	kill -INT $pid 2>/dev/null
+	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+	kill -KILL $pid 2>/dev/null; wait $pid; rc=$?
+	grep -vE '^ *(Rx|Tx)-pps|^ *$|Throughput' /tmp/testpmd.log | tail -60
+	echo "DOMU-RESULT testpmd-$mode rc=$rc rx=$(count RX) tx=$(count TX) secs=$(awk "BEGIN{print $(up)-$t1}")"
+done
+echo "DOMU-DONE uptime=$(up)"
+while true; do sleep 3600; done
