@@ -73,6 +73,83 @@ cleanup() {
 	for d in $(xl list | awk 'NR>2{print $1}'); do timeout 60 xl destroy "$d" || note "xl destroy $d failed"; done
 }
 
+# guest_cfg <name> <ramdisk> <MiB> <vif line> <kernel args>: /tmp/<name>.cfg
+# for a PV DomU of the harness's kernel (ramdisk: initrd.gz, the stock
+# Linux guest, or initrd-dpdk.gz, the DPDK guest).
+guest_cfg() {
+	cat > /tmp/$1.cfg <<-CFG
+	name = "$1"
+	type = "pv"
+	kernel = "/root/domu/vmlinuz"
+	ramdisk = "/root/domu/$2"
+	extra = "console=hvc0 quiet $5"
+	memory = $3
+	vcpus = 1
+	$4
+	CFG
+	note "config of $1:"; cat /tmp/$1.cfg
+}
+
+# create_guest <name>: xl create /tmp/<name>.cfg, bounded; fails the scenario
+# with xl's errors and the backend log ($S/testpmd.log) when it does not work.
+create_guest() {
+	t1=$(up)
+	timeout 120 xl -vvv create /tmp/$1.cfg > $S/xl-create-$1.log 2>&1
+	rc=$?
+	domu_created $1
+	note "xl create $1 rc=$rc took $(since $t1)s domid=$(xl domid $1 2>/dev/null)"
+	if [ $rc != 0 ]; then
+		grep -E 'error|ERROR|fail|timed out|unable' $S/xl-create-$1.log | grep -v 'libxl_event.c.*debug' | tail -15
+		tail -30 $S/testpmd.log 2>/dev/null
+		fail "xl create $1 rc=$rc"
+	fi
+}
+
+# wait_guest <name> <regex> [pid]: waits (XDP_DOMU_LIMIT s, default 400) for
+# a console line of the guest; fails with the console and backend tails.
+wait_guest() {
+	con=$CONSOLE_DIR/guest-$1.log
+	if ! wait_for ${XDP_DOMU_LIMIT:-400} $con "$2" ${3:-}; then
+		tail -30 $con; tail -40 $S/testpmd.log 2>/dev/null
+		xenstore-ls -f /local/domain/0/backend/vif
+		fail "$1: no '$2' within ${XDP_DOMU_LIMIT:-400} s"
+	fi
+	note "$1: '$2' after $(since $t1)s since xl create"
+}
+
+# start_backend <tag> <testpmd mode> <EAL args...>: dpdk-testpmd with our
+# netback plugin (the --vdev arguments are the caller's), up and forwarding.
+start_backend() {
+	tag=$1 mode=$2; shift 2
+	# XDP_VERBOSE=1: testpmd prints every packet it receives and sends
+	echo "set verbose ${XDP_VERBOSE:-0}" > /tmp/$tag-testpmd.cmd
+	t0=$(up)
+	start_testpmd $S/testpmd.log --no-huge -m 512 --no-pci -l 0,1 --file-prefix $tag \
+		-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info "$@" \
+		-- --forward-mode=$mode --stats-period 1 --total-num-mbufs=8192 --cmdline-file=/tmp/$tag-testpmd.cmd
+	wait_for 120 $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID ||
+		{ tail -30 $S/testpmd.log; fail "testpmd did not start forwarding within 120 s"; }
+	kill -0 $TESTPMD_PID 2>/dev/null || { tail -30 $S/testpmd.log; fail "testpmd exited"; }
+	note "testpmd $mode up after $(since $t0)s (pid $TESTPMD_PID)"
+}
+# port_count <log> <port> RX|TX: a port's packets in testpmd's final statistics
+port_count() {
+	sed -n "/Forward statistics for port $2 /,/^ *+\{10,\}/s/.*$3-packets: *\([0-9]*\).*/\1/p" $1 | head -1
+}
+
+# kernel_netback: loads the kernel's xen-netback, to be unloaded at exit
+# (after the guests are gone) so later scenarios get their vifs to themselves.
+kernel_netback() {
+	modprobe xen-netback || fail "modprobe xen-netback"
+	trap 'collect; cleanup; rmmod xen-netback 2>/dev/null' EXIT
+}
+# kernel_vif_up <domid> <address/prefix>: the Dom0 end of a kernel-netback
+# vif, addressed and up (vif-dpdk, the hotplug script, leaves it alone).
+kernel_vif_up() {
+	i=0; while [ ! -e /sys/class/net/vif$1.0 ] && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+	ip addr add $2 dev vif$1.0 && ip link set vif$1.0 up || fail "vif$1.0 setup"
+}
+
 # netback_ping_guest <tag> <extra kernel args>: our netback under testpmd
 # icmpecho claims the vif of a new Linux DomU <tag>-linux, which resolves
 # 10.0.0.1 by ARP and sends $COUNT echo requests (and does whatever the
@@ -82,50 +159,12 @@ netback_ping_guest() {
 	domu=$1-linux
 	domid=$(next_domid)
 	trap 'collect; cleanup' EXIT
-
-
-	# XDP_VERBOSE=1: testpmd prints every packet it receives and sends
-	echo "set verbose ${XDP_VERBOSE:-0}" > /tmp/$1-testpmd.cmd
-	t0=$(up)
-	start_testpmd $S/testpmd.log --no-huge -m 512 --no-pci -l 0,1 --file-prefix $1 \
-		-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info \
-		--vdev net_xen_netback0,domid=$domid,handle=0,provider=xen \
-		-- --forward-mode=icmpecho --stats-period 1 --total-num-mbufs=8192 --cmdline-file=/tmp/$1-testpmd.cmd
-	wait_for 120 $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID ||
-		{ tail -30 $S/testpmd.log; fail "testpmd did not start forwarding within 120 s"; }
-	kill -0 $TESTPMD_PID 2>/dev/null || { tail -30 $S/testpmd.log; fail "testpmd exited"; }
-	note "testpmd up after $(since $t0)s (pid $TESTPMD_PID), claims vif $domid/0"
-
-	cat > /tmp/$domu.cfg <<-CFG
-	name = "$domu"
-	type = "pv"
-	kernel = "/root/domu/vmlinuz"
-	ramdisk = "/root/domu/initrd.gz"
-	extra = "console=hvc0 quiet xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=$COUNT xdp.interval=0.01 $2"
-	memory = 128
-	vcpus = 1
-	$(dpdk_vif_line)
-	CFG
-	note "domU config:"; cat /tmp/$domu.cfg
-	t1=$(up)
-	timeout 120 xl -vvv create /tmp/$domu.cfg > $S/xl-create.log 2>&1
-	rc=$?
-	domu_created $domu
-	note "xl create rc=$rc took $(since $t1)s domid=$(xl domid $domu 2>/dev/null)"
-	if [ $rc != 0 ]; then
-		grep -E 'error|ERROR|fail|timed out|unable' $S/xl-create.log | grep -v 'libxl_event.c.*debug' | tail -15
-		tail -30 $S/testpmd.log
-		fail "xl create rc=$rc"
-	fi
+	start_backend $1 icmpecho --vdev net_xen_netback0,domid=$domid,handle=0,provider=xen
+	guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" \
+		"xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=$COUNT xdp.interval=0.01 $2"
+	create_guest $domu
 	[ "$(xl domid $domu)" = "$domid" ] || note "WARNING: guest got domid $(xl domid $domu), backend expected $domid"
-
-	con=$CONSOLE_DIR/guest-$domu.log
-	if ! wait_for ${XDP_DOMU_LIMIT:-400} $con 'DOMU-DONE' $TESTPMD_PID; then
-		tail -30 $con; tail -40 $S/testpmd.log
-		xenstore-ls -f /local/domain/0/backend/vif; xenstore-ls -f /local/domain/$domid/device/vif
-		fail "guest did not finish within ${XDP_DOMU_LIMIT:-400} s"
-	fi
-	note "guest done after $(since $t1)s since xl create"
+	wait_guest $domu DOMU-DONE $TESTPMD_PID
 	grep -E 'DOMU-|packets transmitted|round-trip' $con
 	stop_testpmd
 	sed -n '/Forward statistics for port 0/,/^ *+\{10,\}/p' $S/testpmd.log | tail -12
