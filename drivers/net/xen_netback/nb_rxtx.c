@@ -174,7 +174,7 @@ nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	unsigned int i, n, nb_segs, nb_rx = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
-	int notify;
+	bool notify;
 
 	if (unlikely(!nb_queue_enter(p, &q->busy)))
 		return 0;
@@ -211,7 +211,7 @@ nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		netif_back_tx_respond(&p->tx_ring, &q->pkts[i], status);
 	}
 	if (p->tx_ring.rsp_prod_pvt != p->tx_ring.sring->rsp_prod) {
-		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&p->tx_ring, notify);
+		notify = NETIF_PUSH_RESPONSES(&p->tx_ring);
 		push_and_notify(p, notify, p->evtchn_tx,
 				&q->stats.notify_sent,
 				&q->stats.notify_suppressed);
@@ -231,7 +231,8 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	unsigned int i, s, n = 0, sent = 0, nb_slots = 0, nb_segs = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
-	int avail, notify;
+	bool notify;
+	int avail;
 
 	if (unlikely(!nb_queue_enter(p, &q->busy)))
 		return 0;
@@ -299,7 +300,7 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	}
 	if (nb_slots > 0) {
 		p->rx_ring.rsp_prod_pvt = p->rx_ring.req_cons;
-		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&p->rx_ring, notify);
+		notify = NETIF_PUSH_RESPONSES(&p->rx_ring);
 		push_and_notify(p, notify, p->evtchn_rx,
 				&q->stats.notify_sent,
 				&q->stats.notify_suppressed);
