@@ -7,6 +7,8 @@
  * responses once and notifies the frontend at most once, only if the
  * frontend's event index asks for it. Frontend errors never stop the
  * process: the queue is marked failed and the control plane disconnects.
+ * An Rx burst takes at most `batch` packets from the ring and, with
+ * EtherType grouping, returns them in runs (netif_rx_group.h).
  */
 
 #include <errno.h>
@@ -16,6 +18,7 @@
 
 #include "nb.h"
 #include "netif_csum.h"
+#include "netif_rx_group.h"
 
 void
 nb_fail(struct nb_port *p, uint64_t *malformed, const char *why)
@@ -166,21 +169,22 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 	return n;
 }
 
-uint16_t
-nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+/*
+ * One pull from the guest TX ring: at most @max packets into @pkts, their
+ * responses published once with at most one notification.
+ */
+static uint16_t
+rx_pull(struct nb_rxq *q, struct rte_mbuf **pkts, uint16_t max)
 {
-	struct nb_rxq *q = qp;
 	struct nb_port *p = q->port;
 	unsigned int i, n, nb_segs, nb_rx = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
 	bool notify;
 
-	if (unlikely(!nb_queue_enter(p, &q->busy)))
-		return 0;
 	if (unlikely(__atomic_load_n(&p->failed, __ATOMIC_RELAXED)))
-		goto out;
-	n = rx_collect(q, RTE_MIN(nb_pkts, NB_BURST_MAX), &nb_segs);
+		return 0;
+	n = rx_collect(q, max, &nb_segs);
 	if (nb_segs > 0) {
 		call_ok = xa_gnt_copy(p->xa, nb_segs, q->segs) == 0;
 		q->stats.copy_calls++;
@@ -218,9 +222,30 @@ nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	}
 	q->stats.packets += nb_rx;
 	q->stats.bytes += bytes;
-out:
-	nb_queue_leave(&q->busy);
 	return nb_rx;
+}
+
+uint16_t
+nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct nb_rxq *q = qp;
+	uint16_t max = RTE_MIN(nb_pkts, q->batch), n;
+
+	if (unlikely(!nb_queue_enter(q->port, &q->busy)))
+		return 0;
+	if (!q->group) {
+		n = rx_pull(q, pkts, max);
+		netif_rx_classify(pkts, n);
+	} else {
+		/* Pull only once the stash is empty: nothing overtakes. */
+		if (netif_rx_stash_empty(&q->stash) && max > 0)
+			netif_rx_stash_fill(&q->stash,
+					    rx_pull(q, q->stash.pkts, max));
+		n = netif_rx_stash_take_run(&q->stash, pkts, nb_pkts,
+					    q->single_flag);
+	}
+	nb_queue_leave(&q->busy);
+	return n;
 }
 
 uint16_t

@@ -4,7 +4,9 @@
  * The burst functions: each polls its ring, copies through the persistent
  * buffer pages, publishes once and notifies the backend at most once per
  * burst, only when its event index asks. Anything slow (a protocol
- * violation) is handed to the control thread.
+ * violation) is handed to the control thread. An Rx burst takes at most
+ * `batch` packets from the ring and, with EtherType grouping, returns them
+ * in runs (netif_rx_group.h).
  */
 
 #include <errno.h>
@@ -24,22 +26,45 @@ nf_notify(struct nf_adapter *ad, evtchn_port_t port, bool notify,
 		st->sent++;
 }
 
+/*
+ * One pull from the RX ring: at most @max packets into @pkts, the slots
+ * they freed posted again at once with at most one notification.
+ */
+static uint16_t
+nf_rx_pull(struct nf_rxq *q, struct rte_mbuf **pkts, uint16_t max)
+{
+	struct nf_adapter *ad = q->ad;
+	uint16_t nb;
+	bool notify;
+
+	nb = netif_front_rx_receive(&q->ring, q->mp, pkts, max);
+	if (netif_front_rx_push(&q->ring, &notify) > 0)
+		nf_notify(ad, ad->evtchn_rx, notify, &q->notify);
+	if (unlikely(q->ring.error != NULL))
+		nf_fail(ad, &q->failed, q->ring.error);
+	return nb;
+}
+
 uint16_t
 nf_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct nf_rxq *q = queue;
 	struct nf_adapter *ad = q->ad;
-	uint16_t nb;
-	bool notify;
+	uint16_t max = RTE_MIN(nb_pkts, ad->cfg.batch), nb;
 
 	if (unlikely(!nf_queue_enter(ad, &q->busy)))
 		return 0;
-	nb = netif_front_rx_receive(&q->ring, q->mp, pkts, nb_pkts);
-	/* Every consumed slot goes back to the backend at once. */
-	if (netif_front_rx_push(&q->ring, &notify) > 0)
-		nf_notify(ad, ad->evtchn_rx, notify, &q->notify);
-	if (unlikely(q->ring.error != NULL))
-		nf_fail(ad, &q->failed, q->ring.error);
+	if (!ad->cfg.group_ethertype) {
+		nb = nf_rx_pull(q, pkts, max);
+		netif_rx_classify(pkts, nb);
+	} else {
+		/* Pull only once the stash is empty: nothing overtakes. */
+		if (netif_rx_stash_empty(&q->stash) && max > 0)
+			netif_rx_stash_fill(&q->stash,
+					    nf_rx_pull(q, q->stash.pkts, max));
+		nb = netif_rx_stash_take_run(&q->stash, pkts, nb_pkts,
+					     ad->cfg.single_flag);
+	}
 	nf_queue_leave(&q->busy);
 	return nb;
 }
