@@ -47,4 +47,29 @@ uint64_t pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
 /* An xstat of @port by name; UINT64_MAX if there is none. */
 uint64_t pair_xstat(uint16_t port, const char *name);
 
+/*
+ * A netback and a netfront port over a simulator instance of their own
+ * (named after @tag), each with its extra devargs (may be empty), with
+ * the link up on both ends.
+ */
+struct pair {
+	char inst[48];
+	int back;
+	int front;
+};
+bool pair_open(struct pair *pr, const char *tag, const char *back_args,
+	       const char *front_args, struct rte_mempool *mp);
+void pair_close(struct pair *pr);
+
+/* A one-segment packet holding a copy of @len bytes at @data. */
+struct rte_mbuf *pair_frame(struct rte_mempool *mp, const void *data,
+			    uint16_t len);
+
+/*
+ * Notifications a queue decided on: sent plus suppressed (one per publish
+ * of its ring index), and sent alone. @q is "rx_q0" or "tx_q0".
+ */
+uint64_t pair_doorbells(uint16_t port, const char *q);
+uint64_t pair_notified(uint16_t port, const char *q);
+
 #endif /* VDEV_PAIR_H */
