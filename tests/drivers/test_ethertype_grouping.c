@@ -23,7 +23,6 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
-#include "mixed_frames.h"
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
@@ -32,41 +31,17 @@
 #define BACK_TX_MAX 64		/* the netback sends at most this per burst */
 
 static struct rte_mempool *pool;
-static enum mf_kind kinds[2 * N];
 static uint64_t flag;
-
-/* Runs of 1-12 frames of one kind, the kinds drawn at random. */
-static void
-make_traffic(void)
-{
-	uint32_t r = 12345;
-	unsigned int i = 0;
-
-	while (i < RTE_DIM(kinds)) {
-		unsigned int len, k;
-
-		r = r * 1103515245 + 12345;
-		len = 1 + (r >> 16) % 12;
-		k = (r >> 8) % MF_NB;
-		while (len-- > 0 && i < RTE_DIM(kinds))
-			kinds[i++] = k;
-	}
-}
 
 /* Send frames [first, first + n); true when all were taken. */
 static bool
 send_frames(uint16_t port, uint64_t first, unsigned int n)
 {
 	struct rte_mbuf *pkts[N];
-	uint8_t frame[MF_LEN];
-	unsigned int i, done = 0;
+	unsigned int done = 0;
 
-	for (i = 0; i < n; i++) {
-		mf_build(frame, kinds[first + i], first + i);
-		pkts[i] = pair_frame(pool, frame, MF_LEN);
-		if (pkts[i] == NULL)
-			return false;
-	}
+	if (!pair_mixed_frames(pool, first, n, pkts))
+		return false;
 	while (done < n) {
 		uint16_t k = rte_eth_tx_burst(port, 0, pkts + done,
 					      RTE_MIN(n - done, (unsigned int)BACK_TX_MAX));
@@ -91,14 +66,14 @@ expected_bursts(uint64_t first, unsigned int n, uint16_t nb_pkts,
 		unsigned int end = i + pull;
 
 		while (i < end) {
-			uint16_t type = mf_info[kinds[first + i]].ethertype;
+			uint16_t type = mf_info[pair_mixed_kind(first + i)].ethertype;
 			unsigned int run = 1;
 
 			if (!group)
 				run = pull;
 			else if (type != 0)
 				while (i + run < end && run < nb_pkts &&
-				       mf_info[kinds[first + i + run]].ethertype ==
+				       mf_info[pair_mixed_kind(first + i + run)].ethertype ==
 				       type)
 					run++;
 			sizes[nb++] = run;
@@ -131,11 +106,11 @@ receive_frames(uint16_t port, uint64_t *next, unsigned int n, uint16_t nb_pkts,
 		}
 		idle = 0;
 		sizes[nb++] = k;
-		type0 = mf_info[kinds[*next]].ethertype;
+		type0 = mf_info[pair_mixed_kind(*next)].ethertype;
 		for (uint16_t i = 0; i < k; i++) {
 			const uint8_t *d = rte_pktmbuf_mtod(pkts[i], uint8_t *);
 			uint64_t seq = mf_seq(d);
-			enum mf_kind kind = kinds[*next];
+			enum mf_kind kind = pair_mixed_kind(*next);
 			bool flagged = (pkts[i]->ol_flags & flag) != 0;
 
 			if (seq != *next) {
@@ -269,7 +244,6 @@ main(int argc, char **argv)
 	pool = test_eal_pool(argv[0], 4096);
 	if (pool == NULL)
 		return EXIT_FAILURE;
-	make_traffic();
 	RUN(test_grouped_bursts_follow_the_rule_in_both_directions);
 	RUN(test_default_batch_is_32_when_grouping);
 	RUN(test_without_grouping_nothing_is_flagged);

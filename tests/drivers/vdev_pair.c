@@ -288,3 +288,47 @@ pair_notified(uint16_t port, const char *q)
 {
 	return queue_xstat(port, q, "notifications_sent");
 }
+
+#define MIXED_PERIOD 4096
+
+enum mf_kind
+pair_mixed_kind(uint64_t seq)
+{
+	static uint8_t kinds[MIXED_PERIOD];
+	static bool made;
+
+	if (!made) {
+		uint32_t r = 12345;
+		unsigned int i = 0;
+
+		while (i < MIXED_PERIOD) {
+			unsigned int len, k;
+
+			r = r * 1103515245 + 12345;
+			len = 1 + (r >> 16) % 12;
+			k = (r >> 8) % MF_NB;
+			while (len-- > 0 && i < MIXED_PERIOD)
+				kinds[i++] = k;
+		}
+		made = true;
+	}
+	return kinds[seq % MIXED_PERIOD];
+}
+
+bool
+pair_mixed_frames(struct rte_mempool *mp, uint64_t first, unsigned int n,
+		  struct rte_mbuf **pkts)
+{
+	uint8_t frame[MF_LEN];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mf_build(frame, pair_mixed_kind(first + i), first + i);
+		pkts[i] = pair_frame(mp, frame, MF_LEN);
+		if (pkts[i] == NULL) {
+			rte_pktmbuf_free_bulk(pkts, i);
+			return false;
+		}
+	}
+	return true;
+}

@@ -15,6 +15,8 @@
 
 #include <rte_mempool.h>
 
+#include "mixed_frames.h"
+
 /* Packets carry this EtherType (IEEE local experimental 1). */
 #define PAIR_ETHERTYPE 0x88b5
 #define PAIR_MIN_LEN 60
@@ -64,6 +66,16 @@ void pair_close(struct pair *pr);
 /* A one-segment packet holding a copy of @len bytes at @data. */
 struct rte_mbuf *pair_frame(struct rte_mempool *mp, const void *data,
 			    uint16_t len);
+
+/*
+ * Mixed traffic: frame @seq is of kind pair_mixed_kind(@seq), in runs of
+ * 1-12 frames of one kind drawn at random (mixed_frames.h), MF_LEN bytes
+ * with @seq in its last 8 bytes.
+ */
+enum mf_kind pair_mixed_kind(uint64_t seq);
+/* Frames [@first, @first + @n) into @pkts; false if the pool ran dry. */
+bool pair_mixed_frames(struct rte_mempool *mp, uint64_t first, unsigned int n,
+		       struct rte_mbuf **pkts);
 
 /*
  * Notifications a queue decided on: sent plus suppressed (one per publish
