@@ -66,4 +66,30 @@ uint16_t netif_rx_stash_take_run(struct netif_rx_stash *s,
 /* Free whatever the stash holds (queue release). */
 void netif_rx_stash_flush(struct netif_rx_stash *s);
 
+/* A PMD's pull: at most @max packets from its ring, published once. */
+typedef uint16_t (*netif_rx_pull_t)(void *queue, struct rte_mbuf **pkts,
+				    uint16_t max);
+
+/*
+ * One Rx burst by the rule above: a pull of min(@nb_pkts, @batch) straight
+ * into @pkts; or, when @group, a pull into the stash once it is empty and
+ * the run at its front into @pkts, flagged with @single_flag.
+ */
+static inline uint16_t
+netif_rx_burst(struct netif_rx_stash *s, netif_rx_pull_t pull, void *queue,
+	       struct rte_mbuf **pkts, uint16_t nb_pkts, uint16_t batch,
+	       bool group, uint64_t single_flag)
+{
+	uint16_t max = RTE_MIN(nb_pkts, batch), n;
+
+	if (!group) {
+		n = pull(queue, pkts, max);
+		netif_rx_classify(pkts, n);
+		return n;
+	}
+	if (netif_rx_stash_empty(s) && max > 0)
+		netif_rx_stash_fill(s, pull(queue, s->pkts, max));
+	return netif_rx_stash_take_run(s, pkts, nb_pkts, single_flag);
+}
+
 #endif /* NETIF_RX_GROUP_H */

@@ -174,8 +174,9 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
  * responses published once with at most one notification.
  */
 static uint16_t
-rx_pull(struct nb_rxq *q, struct rte_mbuf **pkts, uint16_t max)
+rx_pull(void *qp, struct rte_mbuf **pkts, uint16_t max)
 {
+	struct nb_rxq *q = qp;
 	struct nb_port *p = q->port;
 	unsigned int i, n, nb_segs, nb_rx = 0;
 	uint64_t bytes = 0;
@@ -229,21 +230,12 @@ uint16_t
 nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct nb_rxq *q = qp;
-	uint16_t max = RTE_MIN(nb_pkts, q->batch), n;
+	uint16_t n;
 
 	if (unlikely(!nb_queue_enter(q->port, &q->busy)))
 		return 0;
-	if (!q->group) {
-		n = rx_pull(q, pkts, max);
-		netif_rx_classify(pkts, n);
-	} else {
-		/* Pull only once the stash is empty: nothing overtakes. */
-		if (netif_rx_stash_empty(&q->stash) && max > 0)
-			netif_rx_stash_fill(&q->stash,
-					    rx_pull(q, q->stash.pkts, max));
-		n = netif_rx_stash_take_run(&q->stash, pkts, nb_pkts,
-					    q->single_flag);
-	}
+	n = netif_rx_burst(&q->stash, rx_pull, q, pkts, nb_pkts, q->batch,
+			   q->group, q->single_flag);
 	nb_queue_leave(&q->busy);
 	return n;
 }

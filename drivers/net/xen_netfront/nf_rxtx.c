@@ -31,8 +31,9 @@ nf_notify(struct nf_adapter *ad, evtchn_port_t port, bool notify,
  * they freed posted again at once with at most one notification.
  */
 static uint16_t
-nf_rx_pull(struct nf_rxq *q, struct rte_mbuf **pkts, uint16_t max)
+nf_rx_pull(void *queue, struct rte_mbuf **pkts, uint16_t max)
 {
+	struct nf_rxq *q = queue;
 	struct nf_adapter *ad = q->ad;
 	uint16_t nb;
 	bool notify;
@@ -50,21 +51,13 @@ nf_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct nf_rxq *q = queue;
 	struct nf_adapter *ad = q->ad;
-	uint16_t max = RTE_MIN(nb_pkts, ad->cfg.batch), nb;
+	uint16_t nb;
 
 	if (unlikely(!nf_queue_enter(ad, &q->busy)))
 		return 0;
-	if (!ad->cfg.group_ethertype) {
-		nb = nf_rx_pull(q, pkts, max);
-		netif_rx_classify(pkts, nb);
-	} else {
-		/* Pull only once the stash is empty: nothing overtakes. */
-		if (netif_rx_stash_empty(&q->stash) && max > 0)
-			netif_rx_stash_fill(&q->stash,
-					    nf_rx_pull(q, q->stash.pkts, max));
-		nb = netif_rx_stash_take_run(&q->stash, pkts, nb_pkts,
-					     ad->cfg.single_flag);
-	}
+	nb = netif_rx_burst(&q->stash, nf_rx_pull, q, pkts, nb_pkts,
+			    ad->cfg.batch, ad->cfg.group_ethertype,
+			    ad->cfg.single_flag);
 	nf_queue_leave(&q->busy);
 	return nb;
 }
