@@ -11,8 +11,9 @@
 #include <rte_eal.h>
 #include <rte_mbuf.h>
 
+/* EAL on lcore @lcore (and the CPU of that number). */
 static inline int
-test_eal_init(const char *prog, const char *extra)
+test_eal_init_on(const char *prog, unsigned int lcore, const char *extra)
 {
 	char *argv[16];
 	char buf[512];
@@ -21,13 +22,19 @@ test_eal_init(const char *prog, const char *extra)
 
 	argv[argc++] = (char *)(uintptr_t)prog;
 	snprintf(buf, sizeof(buf),
-		 "--no-huge -m 512 --no-pci --no-shconf -l 0 "
-		 "--log-level=*:warning %s", extra != NULL ? extra : "");
+		 "--no-huge -m 512 --no-pci --no-shconf -l %u "
+		 "--log-level=*:warning %s", lcore, extra != NULL ? extra : "");
 	for (tok = strtok_r(buf, " ", &save); tok != NULL && argc < 15;
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
 	return rte_eal_init(argc, argv);
+}
+
+static inline int
+test_eal_init(const char *prog, const char *extra)
+{
+	return test_eal_init_on(prog, 0, extra);
 }
 
 /* EAL as above plus a pool of @n default-size mbufs; NULL on failure. */

@@ -28,9 +28,11 @@ def txpkts(size):
 
 def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
                 burst=32, queues=1, desc=1024, memory_args=(),
-                eal_extra=(), xstats=True, stdbuf=None):
+                eal_extra=(), xstats=True, stdbuf=None, extra_vdevs=()):
     """The argv of one testpmd: end is a transports.End, mode txonly or
-    rxonly, cpu the CPU both its lcores (main and forwarding) share."""
+    rxonly (or io, with extra_vdevs as the other ports, before ours), cpu
+    the CPU both its lcores (main and forwarding) share. xstats: True for
+    DISPLAY_XSTATS, a list for those names, False for none."""
     eal = [testpmd,
            "--lcores", "0@%d,1@%d" % (cpu, cpu),
            "--file-prefix", prefix,
@@ -44,6 +46,8 @@ def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
     eal += list(eal_extra)
     if end.plugin:
         eal += ["-d", end.plugin]
+    for v in extra_vdevs:
+        eal += ["--vdev", v]
     eal += ["--vdev", end.vdev]
     pkts, extra = txpkts(size)
     app = ["--forward-mode=%s" % mode,
@@ -56,7 +60,8 @@ def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
            "--stats-period=1",
            "--record-core-cycles"]
     if xstats:
-        app.append("--display-xstats=%s" % ",".join(DISPLAY_XSTATS))
+        names = DISPLAY_XSTATS if xstats is True else xstats
+        app.append("--display-xstats=%s" % ",".join(names))
     wrap = ["timeout", "-s", "INT", str(int(deadline_s))]
     if stdbuf is None:
         stdbuf = shutil.which("stdbuf") is not None

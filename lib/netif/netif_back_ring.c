@@ -33,8 +33,7 @@ netif_back_rx_attach(netif_rx_back_ring_t *ring, netif_rx_sring_t *sring)
  * index that published them (ring.h's rmb after reading req_prod).
  */
 #define BACK_REQUESTS(ring) __extension__ ({ \
-	RING_IDX prod_ = __atomic_load_n(&(ring)->sring->req_prod, \
-					 __ATOMIC_ACQUIRE); \
+	RING_IDX prod_ = netif_ring_peer_prod(&(ring)->sring->req_prod); \
 	RING_IDX n_ = prod_ - (ring)->req_cons; \
 	RING_REQUEST_PROD_OVERFLOW(ring, prod_) || n_ > RING_SIZE(ring) ? \
 		-1 : (int)n_; \

@@ -60,7 +60,7 @@ netif_front_tx_collect(struct netif_front_tx *tx)
 
 	if (tx->error != NULL)
 		return 0;
-	prod = __atomic_load_n(&tx->ring.sring->rsp_prod, __ATOMIC_ACQUIRE);
+	prod = netif_ring_peer_prod(&tx->ring.sring->rsp_prod);
 	/* XSA-39 the other way round: never more responses than requests. */
 	if (prod - tx->ring.rsp_cons > tx->pushed - tx->ring.rsp_cons) {
 		tx->error = "TX response producer beyond the published requests";
@@ -172,14 +172,12 @@ unsigned int
 netif_front_tx_push(struct netif_front_tx *tx, bool *notify)
 {
 	unsigned int n = tx->ring.req_prod_pvt - tx->pushed;
-	int kick = 0;
 
 	*notify = false;
 	if (n == 0)
 		return 0;
-	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&tx->ring, kick);
+	*notify = NETIF_PUSH_REQUESTS(&tx->ring);
 	tx->pushed = tx->ring.req_prod_pvt;
-	*notify = kick;
 	return n;
 }
 
@@ -313,7 +311,7 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 
 	if (rx->error != NULL)
 		return 0;
-	prod = __atomic_load_n(&rx->ring.sring->rsp_prod, __ATOMIC_ACQUIRE);
+	prod = netif_ring_peer_prod(&rx->ring.sring->rsp_prod);
 	if (prod - rx->ring.rsp_cons >
 	    rx->ring.req_prod_pvt - rx->ring.rsp_cons) {
 		rx->error = "RX response producer beyond the posted requests";
@@ -339,7 +337,6 @@ netif_front_rx_push(struct netif_front_rx *rx, bool *notify)
 	RING_IDX end = rx->ring.rsp_cons + RING_SIZE(&rx->ring);
 	RING_IDX prod = rx->ring.req_prod_pvt;
 	unsigned int n = end - prod;
-	int kick = 0;
 
 	*notify = false;
 	if (n == 0 || rx->error != NULL)
@@ -352,7 +349,6 @@ netif_front_rx_push(struct netif_front_rx *rx, bool *notify)
 		*RING_GET_REQUEST(&rx->ring, prod) = req;
 	}
 	rx->ring.req_prod_pvt = end;
-	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&rx->ring, kick);
-	*notify = kick;
+	*notify = NETIF_PUSH_REQUESTS(&rx->ring);
 	return n;
 }

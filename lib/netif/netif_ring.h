@@ -2,16 +2,28 @@
 
 /*
  * The netif wire format, as Xen's public headers define it, for userspace
- * built with DPDK. ring.h leaves its barriers to the includer; they map to
- * DPDK's SMP barriers here, the ones xen/io/ring.h's comments ask for:
- * a write barrier before publishing a producer index, a full barrier before
- * reading the peer's event index. Every file that touches a netif ring
- * includes this header instead of xen/io/netif.h.
+ * built with DPDK, and the loads and stores of the shared ring indexes.
+ * Every file that touches a netif ring includes this header instead of
+ * xen/io/netif.h.
+ *
+ * ring.h leaves its barriers to the includer; they map to DPDK's SMP
+ * barriers for the macros that still use them (ring set-up). The data path
+ * reads and publishes indexes through the functions below instead of
+ * RING_PUSH_*_AND_CHECK_NOTIFY: those store the index with a plain write
+ * after xen_wmb(), a barrier that orders earlier stores only. A producer
+ * index also tells the peer that we are done *reading* the slots it
+ * covers (a backend's responses free the request slots the frontend
+ * refills), so it must be a release store, which orders earlier loads
+ * too; and the peer's index is an acquire load, so that no slot is read
+ * before the index that published it. The rule of ring.h's comments is
+ * kept: a full barrier between publishing our index and reading the peer's
+ * event index, or both ends may decide the other needs no notification.
  */
 
 #ifndef NETIF_RING_H
 #define NETIF_RING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,5 +45,39 @@
 
 /* Every backend must accept packets of up to this many slots (netif.h). */
 #define NETIF_MAX_SLOTS XEN_NETIF_NR_SLOTS_MIN
+
+/* The peer's producer index, before any slot it covers is read. */
+static inline RING_IDX
+netif_ring_peer_prod(const RING_IDX *prod)
+{
+	return __atomic_load_n(prod, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Publish @new_prod as our producer index @prod (we are its only writer)
+ * and tell whether the peer's event index @event lies in the range just
+ * published, i.e. whether the peer asked to be notified: the test of
+ * RING_PUSH_*_AND_CHECK_NOTIFY.
+ */
+static inline bool
+netif_ring_publish(RING_IDX *prod, RING_IDX new_prod, const RING_IDX *event)
+{
+	RING_IDX old = __atomic_load_n(prod, __ATOMIC_RELAXED);
+	RING_IDX ev;
+
+	__atomic_store_n(prod, new_prod, __ATOMIC_RELEASE);
+	/* The index is visible before we look at the event index. */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ev = __atomic_load_n(event, __ATOMIC_RELAXED);
+	return (RING_IDX)(new_prod - ev) < (RING_IDX)(new_prod - old);
+}
+
+/* Publish a front ring's requests / a back ring's responses. */
+#define NETIF_PUSH_REQUESTS(r) \
+	netif_ring_publish(&(r)->sring->req_prod, (r)->req_prod_pvt, \
+			   &(r)->sring->req_event)
+#define NETIF_PUSH_RESPONSES(r) \
+	netif_ring_publish(&(r)->sring->rsp_prod, (r)->rsp_prod_pvt, \
+			   &(r)->sring->rsp_event)
 
 #endif /* NETIF_RING_H */

@@ -4,7 +4,8 @@
  * A bad devarg fails probe, and the log names the argument and what it
  * accepts, for both PMDs; a mempool whose mbufs are too small for the
  * largest frame is refused at queue set-up (by ethdev, from the netback's
- * min_rx_bufsize), with the sizes in the log.
+ * min_rx_bufsize), with the sizes in the log. The batch bound (1-64) and
+ * EtherType grouping (0 or 1) refuse anything else, on both PMDs.
  */
 
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "test.h"
 #include "test_eal.h"
@@ -120,6 +122,78 @@ test_netfront_rejects_bad_devargs(void)
 	CHECK(refused(NF, "colour=blue", "handle", NULL));
 }
 
+/* What batch= and group_ethertype= refuse, the same on both PMDs. */
+static const char *const bad_batch[] = {
+	"batch=0", "batch=65", "batch=-1", "batch=abc", "batch=32x",
+	"batch=", "batch=99999999999999999999999",
+};
+static const char *const bad_group[] = {
+	"group_ethertype=2", "group_ethertype=yes", "group_ethertype=1x",
+	"group_ethertype=-1", "group_ethertype=",
+};
+
+static void
+refuses_bad_batching_args(const char *name, const char *base)
+{
+	char args[256];
+
+	for (size_t i = 0; i < RTE_DIM(bad_batch); i++) {
+		snprintf(args, sizeof(args), "%s,%s", base, bad_batch[i]);
+		CHECK(refused(name, args, "batch", "[1, 64]"));
+	}
+	for (size_t i = 0; i < RTE_DIM(bad_group); i++) {
+		snprintf(args, sizeof(args), "%s,%s", base, bad_group[i]);
+		CHECK(refused(name, args, "group_ethertype", "[0, 1]"));
+	}
+}
+
+/* Probe with @args, then remove; true if the probe succeeded. */
+static bool
+accepted(const char *name, const char *args)
+{
+	if (rte_vdev_init(name, args) != 0) {
+		fprintf(stderr, "%s,%s was refused\n", name, args);
+		return false;
+	}
+	rte_vdev_uninit(name);
+	return true;
+}
+
+static void
+test_netback_rejects_bad_batch_and_grouping(void)
+{
+	refuses_bad_batching_args(NB, "domid=1,provider=sim,sim=test-args");
+}
+
+static void
+test_netfront_rejects_bad_batch_and_grouping(void)
+{
+	refuses_bad_batching_args(NF, "provider=sim,sim=test-args");
+}
+
+static void
+test_batch_bounds_and_grouping_are_accepted(void)
+{
+	const char *const ok[] = {
+		"batch=1", "batch=64", "batch=32,group_ethertype=0",
+		"batch=8,group_ethertype=1", "group_ethertype=1",
+	};
+	char args[256];
+
+	for (size_t i = 0; i < RTE_DIM(ok); i++) {
+		snprintf(args, sizeof(args), "domid=1,provider=sim,sim=test-args,%s",
+			 ok[i]);
+		CHECK(accepted(NB, args));
+		snprintf(args, sizeof(args), "provider=sim,sim=test-args,%s",
+			 ok[i]);
+		CHECK(accepted(NF, args));
+	}
+	/* Grouping registered the flag applications look up. */
+	CHECK(rte_mbuf_dynflag_lookup("xen_netif_dynflag_single_ethertype",
+				      NULL) >= 0);
+	xsim_instance_destroy("test-args");
+}
+
 static void
 test_netback_refuses_mbufs_too_small_for_64k_frames(void)
 {
@@ -169,6 +243,9 @@ main(int argc, char **argv)
 	RUN(test_netback_rejects_sim_instance_without_sim);
 	RUN(test_netback_rejects_unknown_key);
 	RUN(test_netfront_rejects_bad_devargs);
+	RUN(test_netback_rejects_bad_batch_and_grouping);
+	RUN(test_netfront_rejects_bad_batch_and_grouping);
+	RUN(test_batch_bounds_and_grouping_are_accepted);
 	RUN(test_netback_refuses_mbufs_too_small_for_64k_frames);
 	rte_openlog_stream(stderr);
 	fclose(log_stream);

@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include "vdev_pair.h"
+#include "xsim.h"
 
 #define BURST 32
 
@@ -218,4 +219,116 @@ pair_xstat(uint16_t port, const char *name)
 	    rte_eth_xstats_get_by_id(port, &id, &value, 1) != 1)
 		return UINT64_MAX;
 	return value;
+}
+
+bool
+pair_open(struct pair *pr, const char *tag, const char *back_args,
+	  const char *front_args, struct rte_mempool *mp)
+{
+	char args[256];
+
+	snprintf(pr->inst, sizeof(pr->inst), "%s-%s", pair_sim_instance(), tag);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s%s%s",
+		 pr->inst, back_args[0] != '\0' ? "," : "", back_args);
+	pr->back = pair_create("net_xen_netback0", args, mp);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s%s%s",
+		 pr->inst, front_args[0] != '\0' ? "," : "", front_args);
+	pr->front = pr->back < 0 ? -1 :
+		    pair_create("net_xen_netfront0", args, mp);
+	return pr->front >= 0 && pair_wait_link(pr->back, true, 10000) &&
+	       pair_wait_link(pr->front, true, 10000);
+}
+
+void
+pair_close(struct pair *pr)
+{
+	if (pr->front >= 0)
+		pair_destroy("net_xen_netfront0", pr->front);
+	if (pr->back >= 0)
+		pair_destroy("net_xen_netback0", pr->back);
+	xsim_instance_destroy(pr->inst);
+	pr->front = pr->back = -1;
+}
+
+struct rte_mbuf *
+pair_frame(struct rte_mempool *mp, const void *data, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	char *d;
+
+	if (m == NULL)
+		return NULL;
+	d = rte_pktmbuf_append(m, len);
+	if (d == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	memcpy(d, data, len);
+	return m;
+}
+
+static uint64_t
+queue_xstat(uint16_t port, const char *q, const char *what)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%s", q, what);
+	return pair_xstat(port, name);
+}
+
+uint64_t
+pair_doorbells(uint16_t port, const char *q)
+{
+	return queue_xstat(port, q, "notifications_sent") +
+	       queue_xstat(port, q, "notifications_suppressed");
+}
+
+uint64_t
+pair_notified(uint16_t port, const char *q)
+{
+	return queue_xstat(port, q, "notifications_sent");
+}
+
+#define MIXED_PERIOD 4096
+
+enum mf_kind
+pair_mixed_kind(uint64_t seq)
+{
+	static uint8_t kinds[MIXED_PERIOD];
+	static bool made;
+
+	if (!made) {
+		uint32_t r = 12345;
+		unsigned int i = 0;
+
+		while (i < MIXED_PERIOD) {
+			unsigned int len, k;
+
+			r = r * 1103515245 + 12345;
+			len = 1 + (r >> 16) % 12;
+			k = (r >> 8) % MF_NB;
+			while (len-- > 0 && i < MIXED_PERIOD)
+				kinds[i++] = k;
+		}
+		made = true;
+	}
+	return kinds[seq % MIXED_PERIOD];
+}
+
+bool
+pair_mixed_frames(struct rte_mempool *mp, uint64_t first, unsigned int n,
+		  struct rte_mbuf **pkts)
+{
+	uint8_t frame[MF_LEN];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mf_build(frame, pair_mixed_kind(first + i), first + i);
+		pkts[i] = pair_frame(mp, frame, MF_LEN);
+		if (pkts[i] == NULL) {
+			rte_pktmbuf_free_bulk(pkts, i);
+			return false;
+		}
+	}
+	return true;
 }

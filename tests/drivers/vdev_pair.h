@@ -15,6 +15,8 @@
 
 #include <rte_mempool.h>
 
+#include "mixed_frames.h"
+
 /* Packets carry this EtherType (IEEE local experimental 1). */
 #define PAIR_ETHERTYPE 0x88b5
 #define PAIR_MIN_LEN 60
@@ -46,5 +48,40 @@ uint64_t pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
 
 /* An xstat of @port by name; UINT64_MAX if there is none. */
 uint64_t pair_xstat(uint16_t port, const char *name);
+
+/*
+ * A netback and a netfront port over a simulator instance of their own
+ * (named after @tag), each with its extra devargs (may be empty), with
+ * the link up on both ends.
+ */
+struct pair {
+	char inst[48];
+	int back;
+	int front;
+};
+bool pair_open(struct pair *pr, const char *tag, const char *back_args,
+	       const char *front_args, struct rte_mempool *mp);
+void pair_close(struct pair *pr);
+
+/* A one-segment packet holding a copy of @len bytes at @data. */
+struct rte_mbuf *pair_frame(struct rte_mempool *mp, const void *data,
+			    uint16_t len);
+
+/*
+ * Mixed traffic: frame @seq is of kind pair_mixed_kind(@seq), in runs of
+ * 1-12 frames of one kind drawn at random (mixed_frames.h), MF_LEN bytes
+ * with @seq in its last 8 bytes.
+ */
+enum mf_kind pair_mixed_kind(uint64_t seq);
+/* Frames [@first, @first + @n) into @pkts; false if the pool ran dry. */
+bool pair_mixed_frames(struct rte_mempool *mp, uint64_t first, unsigned int n,
+		       struct rte_mbuf **pkts);
+
+/*
+ * Notifications a queue decided on: sent plus suppressed (one per publish
+ * of its ring index), and sent alone. @q is "rx_q0" or "tx_q0".
+ */
+uint64_t pair_doorbells(uint16_t port, const char *q);
+uint64_t pair_notified(uint16_t port, const char *q);
 
 #endif /* VDEV_PAIR_H */

@@ -20,6 +20,7 @@
 #include <rte_log.h>
 
 #include "netif_back.h"
+#include "netif_rx_group.h"
 #include "xa.h"
 #include "xenbus_back.h"
 
@@ -30,6 +31,7 @@ extern int nb_logtype;
 
 /* Most packets one burst takes from or gives to a ring. */
 #define NB_BURST_MAX 64
+_Static_assert(NB_BURST_MAX >= NETIF_BATCH_MAX, "a pull fits a burst");
 /* Grant-copy segments one burst may submit in its single copy call. */
 #define NB_SEGS_MAX 2048
 /*
@@ -83,7 +85,11 @@ struct nb_rxq {
 	uint16_t mbuf_room;		/* data bytes one mbuf holds */
 	uint16_t queue_id;
 	uint16_t nb_spare;
+	uint16_t batch;			/* most packets one pull takes */
+	bool group;			/* return runs of one EtherType */
+	uint64_t single_flag;		/* mbuf flag of such a run */
 	struct nb_rxq_stats stats;
+	struct netif_rx_stash stash;	/* pulled, not yet returned */
 	struct rte_mbuf *spare[NB_SPARE_MBUFS];
 	struct netif_tx_packet pkts[NB_BURST_MAX];
 	struct rte_mbuf *heads[NB_BURST_MAX];
@@ -111,6 +117,9 @@ struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
 	char domain[NB_DOMAIN_NAME_MAX + 1];
 	unsigned int handle;
+	uint16_t batch;			/* see netif_rx_group.h */
+	bool group_ethertype;
+	uint64_t single_flag;		/* registered when group_ethertype */
 };
 
 struct nb_port {

@@ -17,9 +17,11 @@
 #include <ethdev_driver.h>
 #include <ethdev_vdev.h>
 #include <rte_kvargs.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 
 #include "nb.h"
+#include "netif_ethertype.h"
 
 RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 
@@ -28,9 +30,15 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_HANDLE "handle"
 #define ARG_PROVIDER "provider"
 #define ARG_SIM "sim"
+#define ARG_BATCH "batch"
+#define ARG_GROUP "group_ethertype"
+#define ARGS_ACCEPTED ARG_DOMID ", " ARG_DOMAIN ", " ARG_HANDLE ", " \
+	ARG_PROVIDER ", " \
+	ARG_SIM ", " ARG_BATCH ", " ARG_GROUP
 
 static const char *const valid_args[] = {
-	ARG_DOMID, ARG_DOMAIN, ARG_HANDLE, ARG_PROVIDER, ARG_SIM, NULL
+	ARG_DOMID, ARG_DOMAIN, ARG_HANDLE, ARG_PROVIDER, ARG_SIM, ARG_BATCH,
+	ARG_GROUP, NULL
 };
 
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
@@ -99,6 +107,30 @@ arg_handle(const char *key, const char *value, void *opaque)
 }
 
 static int
+arg_batch(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	unsigned long v;
+
+	if (parse_uint(key, value, NETIF_BATCH_MIN, NETIF_BATCH_MAX, &v) != 0)
+		return -EINVAL;
+	cfg->batch = v;
+	return 0;
+}
+
+static int
+arg_group(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	unsigned long v;
+
+	if (parse_uint(key, value, 0, 1, &v) != 0)
+		return -EINVAL;
+	cfg->group_ethertype = v;
+	return 0;
+}
+
+static int
 arg_provider(const char *key, const char *value, void *opaque)
 {
 	struct nb_config *cfg = opaque;
@@ -131,13 +163,15 @@ parse_devargs(const char *args, struct nb_config *cfg)
 	bool have_sim;
 	int ret = -EINVAL;
 
-	*cfg = (struct nb_config){ .provider = xa_provider_default() };
+	*cfg = (struct nb_config){
+		.provider = xa_provider_default(),
+		.batch = NETIF_BATCH_DEFAULT,
+	};
 	strcpy(cfg->sim_instance, "default");
 	kv = rte_kvargs_parse(args != NULL ? args : "", valid_args);
 	if (kv == NULL) {
 		NB_LOG(ERR, "invalid devargs \"%s\": accepted keys are "
-		       ARG_DOMID ", " ARG_DOMAIN ", " ARG_HANDLE ", "
-		       ARG_PROVIDER ", " ARG_SIM, args);
+		       ARGS_ACCEPTED, args);
 		return -EINVAL;
 	}
 	if (rte_kvargs_count(kv, ARG_DOMID) + rte_kvargs_count(kv, ARG_DOMAIN) != 1) {
@@ -149,7 +183,9 @@ parse_devargs(const char *args, struct nb_config *cfg)
 	    rte_kvargs_process(kv, ARG_DOMAIN, arg_domain, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_HANDLE, arg_handle, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_PROVIDER, arg_provider, cfg) != 0 ||
-	    rte_kvargs_process(kv, ARG_SIM, arg_sim, cfg) != 0)
+	    rte_kvargs_process(kv, ARG_SIM, arg_sim, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_BATCH, arg_batch, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_GROUP, arg_group, cfg) != 0)
 		goto out;
 	have_sim = rte_kvargs_count(kv, ARG_SIM) > 0;
 	if (have_sim && cfg->provider != XA_PROVIDER_SIM) {
@@ -211,6 +247,9 @@ nb_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	q->mp = mp;
 	q->queue_id = qid;
 	q->mbuf_room = room - RTE_PKTMBUF_HEADROOM;
+	q->batch = p->cfg.batch;
+	q->group = p->cfg.group_ethertype;
+	q->single_flag = p->cfg.single_flag;
 	pthread_mutex_lock(&p->lock);
 	p->rxq = q;
 	pthread_mutex_unlock(&p->lock);
@@ -255,6 +294,7 @@ nb_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	p->rxq = NULL;
 	pthread_mutex_unlock(&p->lock);
 	nb_rxq_release_spares(q);
+	netif_rx_stash_flush(&q->stash);
 	rte_free(q);
 	dev->data->rx_queues[qid] = NULL;
 }
@@ -418,6 +458,12 @@ nb_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	return RTE_DIM(nb_xstats);
 }
 
+static const uint32_t *
+nb_supported_ptypes(struct rte_eth_dev *dev __rte_unused)
+{
+	return netif_ethertype_ptypes();
+}
+
 static int
 nb_promiscuous(struct rte_eth_dev *dev __rte_unused)
 {
@@ -432,6 +478,7 @@ static const struct eth_dev_ops nb_ops = {
 	.dev_stop = nb_dev_stop,
 	.dev_close = nb_dev_close,
 	.link_update = nb_link_update,
+	.dev_supported_ptypes_get = nb_supported_ptypes,
 	.promiscuous_enable = nb_promiscuous,
 	.promiscuous_disable = nb_promiscuous,
 	.allmulticast_enable = nb_promiscuous,
@@ -452,6 +499,7 @@ nb_probe(struct rte_vdev_device *vdev)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	struct rte_eth_dev *dev;
+	char guest[sizeof("guest ") + NB_DOMAIN_NAME_MAX];
 	struct nb_config cfg;
 	struct nb_port *p;
 	int ret;
@@ -463,6 +511,15 @@ nb_probe(struct rte_vdev_device *vdev)
 	ret = parse_devargs(rte_vdev_device_args(vdev), &cfg);
 	if (ret != 0)
 		return ret;
+	if (cfg.group_ethertype) {
+		cfg.single_flag = netif_single_ethertype_flag();
+		if (cfg.single_flag == 0) {
+			NB_LOG(ERR, "%s: cannot register mbuf flag %s: %s", name,
+			       NETIF_DYNFLAG_SINGLE_ETHERTYPE,
+			       rte_strerror(rte_errno));
+			return rte_errno != 0 ? -rte_errno : -EINVAL;
+		}
+	}
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
 	if (dev == NULL)
 		return -ENOMEM;
@@ -494,13 +551,12 @@ nb_probe(struct rte_vdev_device *vdev)
 	}
 	rte_eth_dev_probing_finish(dev);
 	if (cfg.frontend_domid != 0)
-		NB_LOG(INFO, "%s: backend of vif %u/%u on the %s provider", name,
-		       cfg.frontend_domid, cfg.handle,
-		       xa_provider_name(cfg.provider));
+		snprintf(guest, sizeof(guest), "domain %u", cfg.frontend_domid);
 	else
-		NB_LOG(INFO, "%s: backend of vif %u of guest %s on the %s provider",
-		       name, cfg.handle, cfg.domain,
-		       xa_provider_name(cfg.provider));
+		snprintf(guest, sizeof(guest), "guest %s", cfg.domain);
+	NB_LOG(INFO, "%s: backend of vif %u of %s on the %s provider, batch %u%s",
+	       name, cfg.handle, guest, xa_provider_name(cfg.provider),
+	       cfg.batch, cfg.group_ethertype ? ", EtherType grouping" : "");
 	return 0;
 }
 
@@ -528,4 +584,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMAIN "=<guest name> "
 	ARG_HANDLE "=<0-65535> "
 	ARG_PROVIDER "=xen|sim "
-	ARG_SIM "=<simulator instance>");
+	ARG_SIM "=<simulator instance> "
+	ARG_BATCH "=<1-64> "
+	ARG_GROUP "=0|1");

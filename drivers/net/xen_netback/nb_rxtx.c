@@ -7,6 +7,8 @@
  * responses once and notifies the frontend at most once, only if the
  * frontend's event index asks for it. Frontend errors never stop the
  * process: the queue is marked failed and the control plane disconnects.
+ * An Rx burst takes at most `batch` packets from the ring and, with
+ * EtherType grouping, returns them in runs (netif_rx_group.h).
  */
 
 #include <errno.h>
@@ -16,6 +18,7 @@
 
 #include "nb.h"
 #include "netif_csum.h"
+#include "netif_rx_group.h"
 
 void
 nb_fail(struct nb_port *p, uint64_t *malformed, const char *why)
@@ -166,21 +169,23 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 	return n;
 }
 
-uint16_t
-nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+/*
+ * One pull from the guest TX ring: at most @max packets into @pkts, their
+ * responses published once with at most one notification.
+ */
+static uint16_t
+rx_pull(void *qp, struct rte_mbuf **pkts, uint16_t max)
 {
 	struct nb_rxq *q = qp;
 	struct nb_port *p = q->port;
 	unsigned int i, n, nb_segs, nb_rx = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
-	int notify;
+	bool notify;
 
-	if (unlikely(!nb_queue_enter(p, &q->busy)))
-		return 0;
 	if (unlikely(__atomic_load_n(&p->failed, __ATOMIC_RELAXED)))
-		goto out;
-	n = rx_collect(q, RTE_MIN(nb_pkts, NB_BURST_MAX), &nb_segs);
+		return 0;
+	n = rx_collect(q, max, &nb_segs);
 	if (nb_segs > 0) {
 		call_ok = xa_gnt_copy(p->xa, nb_segs, q->segs) == 0;
 		q->stats.copy_calls++;
@@ -211,16 +216,28 @@ nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		netif_back_tx_respond(&p->tx_ring, &q->pkts[i], status);
 	}
 	if (p->tx_ring.rsp_prod_pvt != p->tx_ring.sring->rsp_prod) {
-		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&p->tx_ring, notify);
+		notify = NETIF_PUSH_RESPONSES(&p->tx_ring);
 		push_and_notify(p, notify, p->evtchn_tx,
 				&q->stats.notify_sent,
 				&q->stats.notify_suppressed);
 	}
 	q->stats.packets += nb_rx;
 	q->stats.bytes += bytes;
-out:
-	nb_queue_leave(&q->busy);
 	return nb_rx;
+}
+
+uint16_t
+nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct nb_rxq *q = qp;
+	uint16_t n;
+
+	if (unlikely(!nb_queue_enter(q->port, &q->busy)))
+		return 0;
+	n = netif_rx_burst(&q->stash, rx_pull, q, pkts, nb_pkts, q->batch,
+			   q->group, q->single_flag);
+	nb_queue_leave(&q->busy);
+	return n;
 }
 
 uint16_t
@@ -231,7 +248,8 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	unsigned int i, s, n = 0, sent = 0, nb_slots = 0, nb_segs = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
-	int avail, notify;
+	bool notify;
+	int avail;
 
 	if (unlikely(!nb_queue_enter(p, &q->busy)))
 		return 0;
@@ -299,7 +317,7 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	}
 	if (nb_slots > 0) {
 		p->rx_ring.rsp_prod_pvt = p->rx_ring.req_cons;
-		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&p->rx_ring, notify);
+		notify = NETIF_PUSH_RESPONSES(&p->rx_ring);
 		push_and_notify(p, notify, p->evtchn_rx,
 				&q->stats.notify_sent,
 				&q->stats.notify_suppressed);

@@ -20,6 +20,7 @@
 #include <rte_log.h>
 
 #include "netif_front.h"
+#include "netif_rx_group.h"
 #include "xa.h"
 #include "xenbus_front.h"
 
@@ -50,6 +51,7 @@ struct nf_rxq {
 	struct rte_mempool *mp;
 	struct netif_front_rx ring;
 	struct nf_notify_stats notify;
+	struct netif_rx_stash stash;	/* pulled, not yet returned */
 } __rte_cache_aligned;
 
 struct nf_txq {
@@ -65,6 +67,9 @@ struct nf_config {
 	enum xa_provider provider;
 	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
 	domid_t domid;			/* simulator: the domain we act as */
+	uint16_t batch;			/* see netif_rx_group.h */
+	bool group_ethertype;
+	uint64_t single_flag;		/* registered when group_ethertype */
 };
 
 struct nf_adapter {

@@ -15,11 +15,13 @@
 
 #include <bus_vdev_driver.h>
 #include <ethdev_vdev.h>
+#include <rte_errno.h>
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 #include <rte_string_fns.h>
 
 #include "nf.h"
+#include "netif_ethertype.h"
 
 RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 
@@ -27,8 +29,11 @@ RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 #define NF_ARG_PROVIDER "provider"
 #define NF_ARG_SIM "sim"
 #define NF_ARG_DOMID "domid"
+#define NF_ARG_BATCH "batch"
+#define NF_ARG_GROUP "group_ethertype"
 #define NF_ARGS_ACCEPTED \
-	NF_ARG_HANDLE ", " NF_ARG_PROVIDER ", " NF_ARG_SIM ", " NF_ARG_DOMID
+	NF_ARG_HANDLE ", " NF_ARG_PROVIDER ", " NF_ARG_SIM ", " NF_ARG_DOMID \
+	", " NF_ARG_BATCH ", " NF_ARG_GROUP
 
 /* Domains the simulator lets a frontend act as. */
 #define NF_SIM_DOMID_MIN 1
@@ -91,6 +96,15 @@ nf_parse_pair(const char *key, const char *value, struct nf_config *cfg,
 	} else if (strcmp(key, NF_ARG_SIM) == 0) {
 		given->sim = true;
 		return nf_parse_sim(value, cfg);
+	} else if (strcmp(key, NF_ARG_BATCH) == 0) {
+		if (nf_parse_uint(key, value, NETIF_BATCH_MIN, NETIF_BATCH_MAX,
+				  &v) < 0)
+			return -EINVAL;
+		cfg->batch = v;
+	} else if (strcmp(key, NF_ARG_GROUP) == 0) {
+		if (nf_parse_uint(key, value, 0, 1, &v) < 0)
+			return -EINVAL;
+		cfg->group_ethertype = v;
 	} else if (strcmp(key, NF_ARG_DOMID) == 0) {
 		if (nf_parse_uint(key, value, NF_SIM_DOMID_MIN,
 				  NF_SIM_DOMID_MAX, &v) < 0)
@@ -117,6 +131,9 @@ nf_parse_devargs(const char *args, struct nf_config *cfg)
 	cfg->provider = xa_provider_default();
 	strcpy(cfg->sim_instance, "default");
 	cfg->domid = 1;
+	cfg->batch = NETIF_BATCH_DEFAULT;
+	cfg->group_ethertype = false;
+	cfg->single_flag = 0;
 	if (args == NULL || args[0] == '\0')
 		return 0;
 	/* Keys are checked here, so that the error can name the bad one. */
@@ -210,8 +227,12 @@ nf_dev_stop(struct rte_eth_dev *dev)
 static int
 nf_dev_close(struct rte_eth_dev *dev)
 {
+	struct nf_adapter *ad = nf_adapter(dev);
+
 	/* Ports exist in the primary process only (see nf_probe). */
-	nf_xenbus_uninit(nf_adapter(dev));
+	nf_xenbus_uninit(ad);
+	/* Held packets go back to their pool while it still exists. */
+	netif_rx_stash_flush(&ad->rxq.stash);
 	return 0;
 }
 
@@ -230,6 +251,7 @@ nf_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		       RTE_PKTMBUF_HEADROOM + NF_MIN_RX_BUFSIZE);
 		return -EINVAL;
 	}
+	netif_rx_stash_flush(&ad->rxq.stash);
 	ad->rxq.mp = mp;
 	dev->data->rx_queues[qid] = &ad->rxq;
 	return 0;
@@ -256,6 +278,12 @@ nf_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 	changed = nf_link_refresh(ad);
 	pthread_mutex_unlock(&ad->lock);
 	return changed ? 0 : -1;
+}
+
+static const uint32_t *
+nf_supported_ptypes(struct rte_eth_dev *dev __rte_unused)
+{
+	return netif_ethertype_ptypes();
 }
 
 static int
@@ -365,6 +393,7 @@ static const struct eth_dev_ops nf_ops = {
 	.rx_queue_setup = nf_rx_queue_setup,
 	.tx_queue_setup = nf_tx_queue_setup,
 	.link_update = nf_link_update,
+	.dev_supported_ptypes_get = nf_supported_ptypes,
 	.promiscuous_enable = nf_filter_accept,
 	.promiscuous_disable = nf_filter_accept,
 	.allmulticast_enable = nf_filter_accept,
@@ -392,6 +421,15 @@ nf_probe(struct rte_vdev_device *vdev)
 	ret = nf_parse_devargs(rte_vdev_device_args(vdev), &cfg);
 	if (ret < 0)
 		return ret;
+	if (cfg.group_ethertype) {
+		cfg.single_flag = netif_single_ethertype_flag();
+		if (cfg.single_flag == 0) {
+			NF_LOG(ERR, "%s: cannot register mbuf flag %s: %s", name,
+			       NETIF_DYNFLAG_SINGLE_ETHERTYPE,
+			       rte_strerror(rte_errno));
+			return rte_errno != 0 ? -rte_errno : -EINVAL;
+		}
+	}
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*ad));
 	if (dev == NULL)
 		return -ENOMEM;
@@ -419,8 +457,9 @@ nf_probe(struct rte_vdev_device *vdev)
 		return ret;
 	}
 	rte_eth_dev_probing_finish(dev);
-	NF_LOG(INFO, "%s: port %u, vif %u, provider %s", name,
-	       dev->data->port_id, cfg.handle, xa_provider_name(cfg.provider));
+	NF_LOG(INFO, "%s: port %u, vif %u, provider %s, batch %u%s", name,
+	       dev->data->port_id, cfg.handle, xa_provider_name(cfg.provider),
+	       cfg.batch, cfg.group_ethertype ? ", EtherType grouping" : "");
 	return 0;
 }
 
@@ -448,4 +487,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netfront,
 	NF_ARG_HANDLE "=<0..65535> "
 	NF_ARG_PROVIDER "=xen|sim "
 	NF_ARG_SIM "=<instance> "
-	NF_ARG_DOMID "=<1..63>");
+	NF_ARG_DOMID "=<1..63> "
+	NF_ARG_BATCH "=<1..64> "
+	NF_ARG_GROUP "=0|1");

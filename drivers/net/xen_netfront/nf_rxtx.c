@@ -4,7 +4,9 @@
  * The burst functions: each polls its ring, copies through the persistent
  * buffer pages, publishes once and notifies the backend at most once per
  * burst, only when its event index asks. Anything slow (a protocol
- * violation) is handed to the control thread.
+ * violation) is handed to the control thread. An Rx burst takes at most
+ * `batch` packets from the ring and, with EtherType grouping, returns them
+ * in runs (netif_rx_group.h).
  */
 
 #include <errno.h>
@@ -24,22 +26,38 @@ nf_notify(struct nf_adapter *ad, evtchn_port_t port, bool notify,
 		st->sent++;
 }
 
-uint16_t
-nf_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
+/*
+ * One pull from the RX ring: at most @max packets into @pkts, the slots
+ * they freed posted again at once with at most one notification.
+ */
+static uint16_t
+nf_rx_pull(void *queue, struct rte_mbuf **pkts, uint16_t max)
 {
 	struct nf_rxq *q = queue;
 	struct nf_adapter *ad = q->ad;
 	uint16_t nb;
 	bool notify;
 
-	if (unlikely(!nf_queue_enter(ad, &q->busy)))
-		return 0;
-	nb = netif_front_rx_receive(&q->ring, q->mp, pkts, nb_pkts);
-	/* Every consumed slot goes back to the backend at once. */
+	nb = netif_front_rx_receive(&q->ring, q->mp, pkts, max);
 	if (netif_front_rx_push(&q->ring, &notify) > 0)
 		nf_notify(ad, ad->evtchn_rx, notify, &q->notify);
 	if (unlikely(q->ring.error != NULL))
 		nf_fail(ad, &q->failed, q->ring.error);
+	return nb;
+}
+
+uint16_t
+nf_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct nf_rxq *q = queue;
+	struct nf_adapter *ad = q->ad;
+	uint16_t nb;
+
+	if (unlikely(!nf_queue_enter(ad, &q->busy)))
+		return 0;
+	nb = netif_rx_burst(&q->stash, nf_rx_pull, q, pkts, nb_pkts,
+			    ad->cfg.batch, ad->cfg.group_ethertype,
+			    ad->cfg.single_flag);
 	nf_queue_leave(&q->busy);
 	return nb;
 }

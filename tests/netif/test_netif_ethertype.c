@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The EtherType of a received frame is read after up to two VLAN tags;
+ * TypeOrLength values below 0x0600 (LLC/SNAP lengths and the undefined
+ * 1501-1535) and frames too short to hold one give no EtherType; the
+ * packet type is the L2 and L3 type rte_net_get_ptype() would give, and
+ * every packet type given is in the advertised list. Packets read through
+ * their mbufs, also when the headers span segments, classify alike.
+ */
+
+#include <stdbool.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "mixed_frames.h"
+#include "netif_ethertype.h"
+#include "test.h"
+#include "test_eal.h"
+
+static struct rte_mempool *pool;
+
+static bool
+advertised(uint32_t ptype)
+{
+	const uint32_t *p;
+	uint32_t l2 = ptype & RTE_PTYPE_L2_MASK, l3 = ptype & RTE_PTYPE_L3_MASK;
+	bool l2_ok = l2 == 0, l3_ok = l3 == 0;
+
+	for (p = netif_ethertype_ptypes(); *p != RTE_PTYPE_UNKNOWN; p++) {
+		l2_ok |= *p == l2;
+		l3_ok |= *p == l3;
+	}
+	return l2_ok && l3_ok;
+}
+
+static void
+test_every_kind_gets_its_ethertype_and_packet_type(void)
+{
+	uint8_t frame[MF_LEN];
+
+	for (int k = 0; k < MF_NB; k++) {
+		uint16_t type = 0xffff;
+		uint32_t ptype;
+
+		mf_build(frame, k, k);
+		ptype = netif_ethertype_classify(frame, MF_LEN, &type);
+		if (type != mf_info[k].ethertype || ptype != mf_info[k].ptype)
+			fprintf(stderr, "%s: type %#x ptype %#x\n",
+				mf_info[k].name, type, ptype);
+		CHECK(type == mf_info[k].ethertype);
+		CHECK(ptype == mf_info[k].ptype);
+		CHECK(advertised(ptype));
+	}
+}
+
+static uint16_t
+type_of(uint16_t tol)
+{
+	uint8_t frame[64] = { 0 };
+	uint16_t type;
+
+	frame[12] = tol >> 8;
+	frame[13] = tol & 0xff;
+	netif_ethertype_classify(frame, sizeof(frame), &type);
+	return type;
+}
+
+static void
+test_typeorlength_below_0x0600_is_no_ethertype(void)
+{
+	CHECK(type_of(0) == NETIF_ETHERTYPE_NONE);
+	CHECK(type_of(46) == NETIF_ETHERTYPE_NONE);
+	CHECK(type_of(1500) == NETIF_ETHERTYPE_NONE);
+	CHECK(type_of(1501) == NETIF_ETHERTYPE_NONE);
+	CHECK(type_of(1535) == NETIF_ETHERTYPE_NONE);
+	CHECK(type_of(0x05ff) == NETIF_ETHERTYPE_NONE);
+	CHECK(type_of(0x0600) == 0x0600);
+	CHECK(type_of(0xffff) == 0xffff);
+}
+
+static void
+test_short_frames_have_no_ethertype(void)
+{
+	uint8_t frame[MF_LEN];
+	uint16_t type;
+
+	mf_build(frame, MF_IPV4, 0);
+	CHECK(netif_ethertype_classify(frame, 13, &type) == RTE_PTYPE_UNKNOWN);
+	CHECK(type == NETIF_ETHERTYPE_NONE);
+	CHECK(netif_ethertype_classify(frame, 0, &type) == RTE_PTYPE_UNKNOWN);
+	/* The type is there, the IPv4 header is not: no L3 type. */
+	CHECK(netif_ethertype_classify(frame, 14 + 19, &type) ==
+	      RTE_PTYPE_L2_ETHER);
+	CHECK(type == 0x0800);
+	mf_build(frame, MF_VLAN_IPV4, 0);
+	CHECK(netif_ethertype_classify(frame, 17, &type) ==
+	      RTE_PTYPE_L2_ETHER_VLAN);
+	CHECK(type == NETIF_ETHERTYPE_NONE);
+	mf_build(frame, MF_QINQ_IPV4, 0);
+	CHECK(netif_ethertype_classify(frame, 21, &type) ==
+	      RTE_PTYPE_L2_ETHER_QINQ);
+	CHECK(type == NETIF_ETHERTYPE_NONE);
+	CHECK(netif_ethertype_classify(frame, 22, &type) ==
+	      RTE_PTYPE_L2_ETHER_QINQ);
+	CHECK(type == 0x0800);
+}
+
+static void
+test_only_two_tags_are_skipped(void)
+{
+	uint8_t frame[MF_LEN];
+	uint16_t type;
+
+	mf_build(frame, MF_QINQ_IPV4, 0);
+	/* A third tag: its TPID is the EtherType after two. */
+	frame[20] = 0x81;
+	frame[21] = 0x00;
+	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	      RTE_PTYPE_L2_ETHER_QINQ);
+	CHECK(type == 0x8100);
+}
+
+static void
+test_ip_version_must_match_the_ethertype(void)
+{
+	uint8_t frame[MF_LEN];
+	uint16_t type;
+
+	mf_build(frame, MF_IPV4, 0);
+	frame[14] = 0x65;
+	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	      RTE_PTYPE_L2_ETHER);
+	frame[14] = 0x44;		/* IHL below the minimum */
+	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	      RTE_PTYPE_L2_ETHER);
+	mf_build(frame, MF_IPV6, 0);
+	frame[14] = 0x45;
+	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	      RTE_PTYPE_L2_ETHER);
+	CHECK(type == 0x86dd);
+}
+
+/* Frame @k in a chain of @seg-byte segments. */
+static struct rte_mbuf *
+chained(enum mf_kind k, uint16_t seg)
+{
+	uint8_t frame[MF_LEN];
+	struct rte_mbuf *head = NULL;
+
+	mf_build(frame, k, 7);
+	for (uint16_t off = 0; off < MF_LEN; off += seg) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		uint16_t n = RTE_MIN(seg, (uint16_t)(MF_LEN - off));
+
+		if (m == NULL)
+			return NULL;
+		memcpy(rte_pktmbuf_append(m, n), frame + off, n);
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			return NULL;
+	}
+	return head;
+}
+
+static void
+test_mbuf_headers_may_span_segments(void)
+{
+	for (int k = 0; k < MF_NB; k++) {
+		for (uint16_t seg = 5; seg <= MF_LEN; seg += 41) {
+			struct rte_mbuf *m = chained(k, seg);
+
+			REQUIRE(m != NULL);
+			m->packet_type = RTE_PTYPE_TUNNEL_GRE;	/* stale */
+			CHECK(netif_ethertype_mbuf(m) == mf_info[k].ethertype);
+			CHECK(m->packet_type == mf_info[k].ptype);
+			rte_pktmbuf_free(m);
+		}
+	}
+}
+
+static void
+test_the_flag_is_registered_once_by_name(void)
+{
+	uint64_t mask = netif_single_ethertype_flag();
+	int bit = rte_mbuf_dynflag_lookup(NETIF_DYNFLAG_SINGLE_ETHERTYPE, NULL);
+
+	CHECK(mask != 0);
+	CHECK(bit >= 0 && mask == RTE_BIT64(bit));
+	CHECK(netif_single_ethertype_flag() == mask);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	pool = test_eal_pool(argv[0], 256);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	RUN(test_every_kind_gets_its_ethertype_and_packet_type);
+	RUN(test_typeorlength_below_0x0600_is_no_ethertype);
+	RUN(test_short_frames_have_no_ethertype);
+	RUN(test_only_two_tags_are_skipped);
+	RUN(test_ip_version_must_match_the_ethertype);
+	RUN(test_mbuf_headers_may_span_segments);
+	RUN(test_the_flag_is_registered_once_by_name);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}
