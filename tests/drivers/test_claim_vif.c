@@ -40,7 +40,7 @@ create_guest(domid_t domid, const char *name)
 {
 	char mac[18];
 
-	snprintf(mac, sizeof(mac), "00:16:3e:00:00:%02x", domid);
+	snprintf(mac, sizeof(mac), "00:16:3e:00:00:%02x", domid & 0xff);
 	return xsim_domain_name(pair_sim_instance(), domid, name) == 0 &&
 	       xsim_vif_plug(pair_sim_instance(), 0, domid, 0, mac) == 0;
 }
