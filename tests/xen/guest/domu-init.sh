@@ -94,7 +94,8 @@ iperf=$(arg iperf)
 if [ -n "$iperf" ]; then
 	for dir in send recv; do
 		r=; [ $dir = recv ] && r=-R
-		iperf3 -c ${iperf%%:*} -t ${iperf#*:} -f m $r > /tmp/iperf 2>&1; rc=$?
+		# bounded: a lost final exchange must not hang the guest
+		timeout $((${iperf#*:} + 60)) iperf3 -c ${iperf%%:*} -t ${iperf#*:} -f m $r > /tmp/iperf 2>&1; rc=$?
 		cat /tmp/iperf
 		echo "DOMU-RESULT iperf-$dir rc=$rc $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 	done
