@@ -114,7 +114,8 @@ E=$W/domu-dpdk
 busybox_root "$E" "$here/guest/domu-dpdk-init.sh" xen-evtchn xen-gntdev xen-gntalloc xenfs
 pmds=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 ring=$(readlink -f "$R$pmds/librte_mempool_ring.so"); ring=${ring#"$R"}
-with_libs "$E" /usr/bin/dpdk-testpmd "$ring"
+# glibc loads libgcc_s at run time (pthread_cancel, at testpmd's exit)
+with_libs "$E" /usr/bin/dpdk-testpmd "$ring" /usr/lib/x86_64-linux-gnu/libgcc_s.so.1
 mkdir -p "$E$pmds"; cp -L "$R$pmds/librte_mempool_ring.so" "$E$pmds/"
 install -d -m 755 "$E/opt/xen-dpdk-pmd"
 cp "$nf" "$E/opt/xen-dpdk-pmd/"; chmod 755 "$E/opt/xen-dpdk-pmd/${nf##*/}"

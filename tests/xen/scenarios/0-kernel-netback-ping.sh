@@ -24,7 +24,6 @@ vif = [ 'bridge=xenbr0,mac=00:16:3e:00:00:02' ]
 CFG
 t1=$(up)
 timeout 120 xl create /tmp/$domu.cfg > $S/xl-create.log 2>&1; rc=$?
-domu_created $domu
 note "xl create rc=$rc took $(since $t1)s"
 [ $rc = 0 ] || { tail -20 $S/xl-create.log; fail "xl create rc=$rc"; }
 con=$CONSOLE_DIR/guest-$domu.log

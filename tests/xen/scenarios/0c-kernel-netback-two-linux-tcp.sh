@@ -35,7 +35,6 @@ for d in $a $b; do
 	t1=$(up)
 	note "sha256 vmlinuz $(sha256sum /root/domu/vmlinuz | cut -c1-16) initrd $(sha256sum /root/domu/initrd.gz | cut -c1-16)"
 	timeout 120 xl -vvv create /tmp/$d.cfg > $S/xl-create-$d.log 2>&1; rc=$?
-	domu_created $d
 	note "xl create $d rc=$rc took $(since $t1)s domid=$(xl domid $d 2>/dev/null)"
 	[ $rc = 0 ] || { grep -iE 'error|fail' $S/xl-create-$d.log | tail -10; fail "xl create $d rc=$rc"; }
 done

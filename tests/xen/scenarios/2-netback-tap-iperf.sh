@@ -10,10 +10,9 @@
 . /host/scenarios/lib.sh
 SECS=${XDP_IPERF_SECS:-10}
 domu=s2-linux
-domid=$(next_domid)
 trap 'collect; cleanup; kill $IPERF_PID 2>/dev/null' EXIT
 modprobe tun || fail "modprobe tun (net_tap needs /dev/net/tun)"
-start_backend s2 io --vdev net_xen_netback0,domid=$domid,handle=0,provider=xen --vdev net_tap0,iface=dtap0
+start_backend s2 io --vdev $(ours_vdev $domu) --vdev net_tap0,iface=dtap0
 ip addr add 10.0.0.1/24 dev dtap0 && ip link set dtap0 up || fail "dtap0 setup"
 iperf3 -s -f m > $S/iperf3-server.log 2>&1 &
 IPERF_PID=$!

@@ -18,9 +18,9 @@ pktgen_result() {
 pps() { awk "BEGIN{printf \"%.0f\", $1 * 1000000 / $2}"; }
 
 # ours
-domu=s3-ours; domid=$(next_domid)
+domu=s3-ours
 trap 'collect; cleanup' EXIT
-start_backend s3 rxonly --vdev net_xen_netback0,domid=$domid,handle=0,provider=xen
+start_backend s3 rxonly --vdev $(ours_vdev $domu)
 guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "$args"
 create_guest $domu
 wait_guest $domu DOMU-DONE $TESTPMD_PID
@@ -35,7 +35,7 @@ timeout 60 xl destroy $domu
 
 # the kernel's xen-netback, same guest image and arguments
 kernel_netback
-domu=s3-kernel; domid=$(next_domid)
+domu=s3-kernel
 guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "$args"
 create_guest $domu
 kernel_vif_up $domid 10.0.0.1/24

@@ -6,7 +6,7 @@
 # answers (ARP and ICMP) inside the guest; all XDP_PING_COUNT must come back.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-200}
-domu=s4-dpdk; domid=$(next_domid)
+domu=s4-dpdk
 kernel_netback
 guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=icmpecho:${XDP_ICMPECHO_SECS:-600}"
 create_guest $domu

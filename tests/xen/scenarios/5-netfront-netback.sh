@@ -9,9 +9,9 @@
 # counts as sent, the other counts as received) and Mpps.
 . /host/scenarios/lib.sh
 SECS=${XDP_RUN_SECS:-20}
-domu=s5-dpdk; domid=$(next_domid)
+domu=s5-dpdk
 trap 'collect; cleanup' EXIT
-vdev="net_xen_netback0,domid=$domid,handle=0,provider=xen"
+vdev=$(ours_vdev $domu)
 start_backend s5 rxonly --vdev $vdev
 # the guest's rxonly outlasts Dom0's restart and txonly run
 guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$SECS,rxonly:$((SECS + 150))"

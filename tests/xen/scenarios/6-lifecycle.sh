@@ -15,7 +15,7 @@
 . /host/scenarios/lib.sh
 domu=s6-linux
 trap 'collect; cleanup' EXIT
-vdev="net_xen_netback0,domain=$domu,handle=0,provider=xen"
+vdev=$(ours_vdev $domu)
 
 # RX packets testpmd reported last (stats every second)
 rx_now() { grep 'RX-packets:' $S/testpmd.log | tail -1 | awk '{print $2}'; }
@@ -31,13 +31,14 @@ flowing() {
 }
 # gntdev mappings of the backend process
 backend_maps() { grep -c /dev/xen/gntdev /proc/$TESTPMD_PID/maps; }
-# grant entries of domain $1 that Xen reports as in use by another domain
+# grant entries of domain $1 that Xen reports as in use by another domain,
+# leaving out the reserved ones (0-7: xenconsoled and xenstored map 0 and 1)
 active_grants() {
 	xl dmesg -c > /dev/null; xl debug-keys g; sleep 1
-	xl dmesg -c | awk -v d="grant-table for remote d$1 " '
+	xl dmesg -c | tee $S/grants-d$1.txt | awk -v d="grant-table for remote d$1 " '
 		index($0, "grant-table for remote") { on = index($0, d) > 0; next }
 		index($0, "gnttab_usage_print_all") { on = 0 }
-		on && /\[0x/ { n++ } END { print n + 0 }'
+		on && /\[0x[0-9a-f]+\]/ && !/\[0x0*[0-7]\]/ { n++ } END { print n + 0 }'
 }
 # wait_domid_change <old>: the guest's new domain id after a reboot
 wait_domid_change() {

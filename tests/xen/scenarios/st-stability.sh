@@ -42,7 +42,6 @@ while [ $n -lt $CREATES ]; do
 	n=$((n + 1)); t1=$(up)
 	rm -f $CONSOLE_DIR/guest-st-domu.log
 	timeout 120 xl create /tmp/st-domu.cfg > $S/xl-create-$n.log 2>&1; rc=$?
-	domu_created st-domu
 	if [ $rc != 0 ]; then
 		badcreate=$((badcreate + 1))
 		note "create $n rc=$rc: $(grep -iE 'error|fail' $S/xl-create-$n.log | head -3 | tr '\n' ' ')"
