@@ -32,9 +32,10 @@ if [ -n "$need" ]; then
 		skip "cannot install$need: $(tail -1 "$log")"
 	fi
 fi
-out=/var/tmp/xen-dpdk-pmd/results/ci-$(date +%Y%m%d-%H%M%S)
+out=/var/tmp/xen-dpdk-pmd/results/tap-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-"$here/run-scenario.sh" -b "$build" -o "$out" $scenarios >"$out/summary.txt" 2>&1
+# run-scenario.sh empties its results directory: the summary stays outside
+"$here/run-scenario.sh" -b "$build" -o "$out/boot" $scenarios >"$out/summary.txt" 2>&1
 rc=$?
 set -- $scenarios
 echo "1..$#"
