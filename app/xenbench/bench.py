@@ -27,6 +27,16 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(
 Point = collections.namedtuple("Point", "family direction size burst queues")
 
 
+def remove_sim_instance(name):
+    """The shared memory of a simulator instance, once no process uses it."""
+    for path in glob.glob("/dev/shm/xsim-%s" % name) \
+            + glob.glob("/dev/shm/xsim-%s.*" % name):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 def world_writable_parent(path):
     """The first directory above path that EAL would refuse, or None."""
     d = os.path.dirname(os.path.abspath(path))
@@ -101,6 +111,7 @@ class Bench:
                         log_path)
             p.prefix = prefix
             p.end = end
+            p.sim_instance = e.sim_instance
             procs[role] = p
         first_end = e.back if e.first == "back" else e.front
         order = sorted(procs.values(), key=lambda p: p.end is not first_end)
@@ -146,12 +157,7 @@ class Bench:
                 self.running.remove(p)
             remove_runtime_dir(p.prefix)
         if e.sim_instance:
-            for path in glob.glob("/dev/shm/xsim-%s" % e.sim_instance) \
-                    + glob.glob("/dev/shm/xsim-%s.*" % e.sim_instance):
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+            remove_sim_instance(e.sim_instance)
         sock = transports.socket_path(self.tmpdir, pt.family, n)
         if os.path.exists(sock):
             os.unlink(sock)
@@ -224,6 +230,9 @@ class Bench:
         stop_together(list(self.running))
         for p in self.running:
             remove_runtime_dir(p.prefix)
+            # an interrupted run's simulator instance
+            if p.sim_instance:
+                remove_sim_instance(p.sim_instance)
         self.running = []
         shutil.rmtree(self.tmpdir, ignore_errors=True)
         if self.plugin_dir:
