@@ -68,6 +68,10 @@ Ends = collections.namedtuple(
     "Ends", "front back first wait_path sim_instance second_early")
 
 
+# Data room of testpmd's default mbufs: longer frames take several segments.
+TESTPMD_MBUF_DATA = 2048
+
+
 def unsupported(family, queues, size):
     """Why a point cannot be run (reported, never silently skipped), or
     None."""
@@ -76,6 +80,9 @@ def unsupported(family, queues, size):
             return ("not supported: net_xen_netback/netfront have one "
                     "queue pair (multi-queue is not implemented)")
         return "not supported: at most %d queues" % MAX_QUEUES[family]
+    if family == "null" and size > TESTPMD_MBUF_DATA:
+        return ("not supported: net_null has no multi-segment Tx, which "
+                "testpmd asks for frames over %d bytes" % TESTPMD_MBUF_DATA)
     return None
 
 

@@ -295,6 +295,14 @@ class TestArgsAndMatrix(unittest.TestCase):
                             for u in unsupported))
         self.assertIn("not supported", unsupported[0]["reason"])
 
+    def test_matrix_reports_null_multisegment_as_unsupported(self):
+        a = cli.parse_args(["--transports", "null,xen", "--sizes", "64,9000"])
+        points, unsupported = cli.matrix(a)
+        self.assertEqual(len(points), 6)      # null 64 x2, xen 64,9000 x2
+        self.assertEqual({(u["transport"], u["size"]) for u in unsupported},
+                         {("null", 9000)})
+        self.assertIn("multi-segment", unsupported[0]["reason"])
+
 
 class TestCommand(unittest.TestCase):
     def test_txpkts(self):
