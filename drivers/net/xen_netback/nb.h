@@ -169,6 +169,7 @@ uint16_t nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts);
 void nb_rxq_release_spares(struct nb_rxq *q);
 
 /* nb_claim.c */
+bool nb_vif_present(struct nb_port *p, domid_t domid);
 bool nb_claim_by_name(struct nb_port *p);
 
 /* nb_xenbus.c */

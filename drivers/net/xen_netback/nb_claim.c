@@ -48,8 +48,9 @@ domain_has_name(struct nb_port *p, domid_t domid)
 	return match;
 }
 
-static bool
-vif_present(struct nb_port *p, domid_t domid)
+/* Whether the toolstack has vif <domid>/<handle> in our backend directory. */
+bool
+nb_vif_present(struct nb_port *p, domid_t domid)
 {
 	char path[XENBUS_PATH_MAX + sizeof("/65535/65535/frontend")];
 	unsigned int len;
@@ -76,7 +77,7 @@ nb_claim_by_name(struct nb_port *p)
 	for (i = 0; i < n && domid == 0; i++) {
 		domid_t d = parse_domid(ids[i]);
 
-		if (d != 0 && vif_present(p, d) &&
+		if (d != 0 && nb_vif_present(p, d) &&
 		    domain_has_name(p, d))
 			domid = d;
 	}

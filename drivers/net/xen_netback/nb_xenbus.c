@@ -178,19 +178,6 @@ find_frontend(struct nb_port *p)
 	return true;
 }
 
-static bool
-vif_exists(struct nb_port *p)
-{
-	char path[XENBUS_PATH_MAX + sizeof("/frontend")];
-	unsigned int len;
-	void *v;
-
-	snprintf(path, sizeof(path), "%s/frontend", p->be_dir);
-	v = xa_xs_read(p->xa, XBT_NULL, path, &len);
-	free(v);
-	return v != NULL;
-}
-
 /*
  * The toolstack removed our vif (the guest is gone or the vif detached):
  * let it go without writing into its vanished directory, and wait for the
@@ -216,7 +203,7 @@ release_vif(struct nb_port *p)
 static bool
 claim_vif(struct nb_port *p)
 {
-	if (p->fe_watched && !vif_exists(p))
+	if (p->fe_watched && !nb_vif_present(p, p->fe_domid))
 		release_vif(p);
 	if (p->fe_domid == 0 && !nb_claim_by_name(p))
 		return false;
