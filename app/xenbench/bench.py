@@ -17,6 +17,7 @@ import time
 from . import transports
 from .command import testpmd_cmd
 from .load import wait_for_idle
+from .measure import WarmUp
 from .runner import (READY_TIMEOUT, Testpmd, remove_runtime_dir,
                      stop_in_order, stop_together, wait_ready)
 
@@ -171,17 +172,19 @@ class Bench:
         """Receiver windows after warm-up, each with the share of its CPU
         that each testpmd got, and the sender's windows over the same
         stretch of time; with the block just before each stretch."""
-        alive, rx_base = rx.drain()
+        alive, rx_seen = rx.drain()
         if not alive:
             raise rx.failure("exited")
-        tx_seen = []
-        _, tx_last = tx.drain()
-        if tx_last is not None:
-            tx_seen.append(tx_last)
+        rx_base = rx_seen[-1] if rx_seen else None
+        _, tx_seen = tx.drain()
         windows = []
-        skip = warmup
-        last = None
-        t_begin = time.monotonic()
+        warm = WarmUp(max(rx.ready_at, tx.ready_at), warmup)
+        prev_t = None
+        if rx_base is not None:
+            warm.measured(rx_base)
+            prev_t = rx_base["t"]
+        t_begin = prev_t if prev_t is not None else time.monotonic()
+        last = (time.monotonic(), tx.cpu_seconds(), rx.cpu_seconds())
         # Quick preset: enough windows to cover measure_seconds suffice
         # (one where testpmd prints every 2 s).
         cap = self.args.measure_seconds
@@ -197,28 +200,20 @@ class Bench:
             if ev is None:
                 raise rx.failure("exited while measuring")
             snap = (time.monotonic(), tx.cpu_seconds(), rx.cpu_seconds())
-            if last is not None:
-                ev["dt"] = ev["t"] - last[0]
-                wall = snap[0] - last[0]
-                if wall > 0 and None not in snap and None not in last:
-                    ev["cpu_share"] = [round((snap[1] - last[1]) / wall, 3),
-                                       round((snap[2] - last[2]) / wall, 3)]
-            last = snap
-            if skip > 0:
-                skip -= 1
+            if prev_t is not None:
+                ev["dt"] = ev["t"] - prev_t
+            wall = snap[0] - last[0]
+            if wall > 0 and None not in snap and None not in last:
+                ev["cpu_share"] = [round((snap[1] - last[1]) / wall, 3),
+                                   round((snap[2] - last[2]) / wall, 3)]
+            last, prev_t = snap, ev["t"]
+            if not warm.measured(ev):
                 t_begin = ev["t"]
                 rx_base = ev
                 continue
             windows.append(ev)
         t_end = windows[-1]["t"]
-        while True:
-            try:
-                ev = tx.events.get_nowait()
-            except queue.Empty:
-                break
-            if ev is None:
-                break
-            tx_seen.append(ev)
+        tx_seen += tx.drain()[1]
         tx_windows = [ev for ev in tx_seen if t_begin < ev["t"] <= t_end + 0.5]
         before = [ev for ev in tx_seen if ev["t"] <= t_begin]
         return {"windows": windows, "tx_windows": tx_windows,

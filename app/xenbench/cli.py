@@ -26,7 +26,8 @@ PMD_DIR_GLOBS = [
     "/usr/local/lib64/dpdk/pmds-*",
 ]
 
-# The presets: warm-up windows discarded, windows measured, runs per
+# The presets: warm-up windows discarded (of those that begin once both
+# testpmd forward; measure.WarmUp), windows measured, runs per
 # point, and the matrix measured unless given on the command line.
 # idle_sample: seconds the idle check before each run looks at the CPUs.
 # measure_seconds: with the preset's window count, stop measuring a point
@@ -37,7 +38,7 @@ PMD_DIR_GLOBS = [
 # in the background while the next run starts (it waits for them before
 # it measures).
 MODES = {
-    "quick": {"warmup": 1, "windows": 2, "repeat": 1,
+    "quick": {"warmup": 0, "windows": 2, "repeat": 1,
               "sizes": "64,1518", "bursts": "32", "queues": "1",
               "transports": "xen,vhost,memif", "idle_sample": 0.25,
               "measure_seconds": 2.0, "idle_each": False,
@@ -79,9 +80,10 @@ def parse_args(argv):
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--quick", dest="mode", action="store_const",
                       const="quick", help="the default: under a minute, "
-                      "%(warmup)d warm-up window + up to %(windows)d "
-                      "windows (about %(measure_seconds)g s), one run per "
-                      "point, sizes %(sizes)s; indicative figures" %
+                      "up to %(windows)d windows (about "
+                      "%(measure_seconds)g s) from the first that begins "
+                      "once both testpmd forward, one run per point, sizes "
+                      "%(sizes)s; indicative figures" %
                       MODES["quick"])
     mode.add_argument("--full", dest="mode", action="store_const",
                       const="full", help="%(warmup)d warm-up + %(windows)d "
@@ -125,7 +127,8 @@ def parse_args(argv):
                     help="CPU of the sender and of the receiver "
                     "(default 0,1)")
     ap.add_argument("--warmup", type=int,
-                    help="override the warm-up windows discarded")
+                    help="override the warm-up windows discarded once "
+                    "both testpmd forward")
     ap.add_argument("--windows", type=int,
                     help="override the windows measured")
     ap.add_argument("--repeat", type=int,
@@ -356,9 +359,9 @@ def main(argv):
     if args.plot:
         notes = []
         if args.mode == "quick" and args.measure_seconds:
-            notes.append("quick preset (%d warm-up window, then about %g s "
-                         "measured, one run per point): indicative figures "
-                         "only" % (args.warmup, args.measure_seconds))
+            notes.append("quick preset (about %g s measured once both "
+                         "testpmd forward, one run per point): indicative "
+                         "figures only" % args.measure_seconds)
         elif args.mode == "quick":
             notes.append("quick preset (%d warm-up + %d windows, one run "
                          "per point): indicative figures only" %

@@ -21,6 +21,28 @@ from .transports import FAMILY_LABEL, role_xstat
 PKT_KEY = {"rx": "rx_packets", "tx": "tx_packets"}
 
 
+class WarmUp:
+    """Which of the receiver's stats blocks, fed in order, close a window
+    to measure. A window runs from one block to the next; it counts only
+    if it began once both testpmd were forwarding (t_forwarding, the later
+    of their "start packet forwarding" lines), and the first `windows` of
+    those are the warm-up. The first block fed only opens a window."""
+
+    def __init__(self, t_forwarding, windows):
+        self.t_forwarding = t_forwarding
+        self.left = windows
+        self.prev_t = None
+
+    def measured(self, block):
+        start, self.prev_t = self.prev_t, block["t"]
+        if start is None or start < self.t_forwarding:
+            return False
+        if self.left > 0:
+            self.left -= 1
+            return False
+        return True
+
+
 def counter_deltas(base, last, pkt_key):
     """Packets and xstats counted between two blocks of one process, or
     None if there is no such stretch."""

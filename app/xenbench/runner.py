@@ -31,6 +31,7 @@ class Testpmd:
         self.proc = None
         self.events = queue.Queue()
         self.ready = threading.Event()
+        self.ready_at = None    # monotonic time of the forwarding line
         self.parser = StatsParser()
         self.tail = []
         self._thread = None
@@ -61,7 +62,8 @@ class Testpmd:
                 if len(self.tail) > 40:
                     del self.tail[0]
                 block = self.parser.feed(line, now)
-                if self.parser.ready:
+                if self.parser.ready and not self.ready.is_set():
+                    self.ready_at = now
                     self.ready.set()
                 if block is not None:
                     self.events.put(block)
@@ -103,18 +105,18 @@ class Testpmd:
         return (int(fields[11]) + int(fields[12])) / _CLK_TCK
 
     def drain(self):
-        """Discard the blocks seen so far. Returns (alive, last block
-        discarded or None); alive is False if the output ended."""
-        last = None
+        """Take the blocks seen so far. Returns (alive, blocks); alive is
+        False if the output ended."""
+        blocks = []
         while True:
             try:
                 ev = self.events.get_nowait()
             except queue.Empty:
-                return True, last
+                return True, blocks
             if ev is None:
                 self.events.put(None)
-                return False, last
-            last = ev
+                return False, blocks
+            blocks.append(ev)
 
     def failure(self, what):
         tail = "\n".join("    | " + l for l in self.tail[-15:])

@@ -66,6 +66,32 @@ def peer_run(mpps, sender="virtio-user", receiver="vhost"):
             "receiver": receiver, "cycles": {"tx": None, "rx": None}}
 
 
+class TestWarmUp(unittest.TestCase):
+    """Which receiver blocks close a measured window (times in seconds)."""
+
+    def picks(self, t_forwarding, warmup, times):
+        w = measure.WarmUp(t_forwarding, warmup)
+        return [t for t in times if w.measured({"t": t})]
+
+    def test_receiver_started_last(self):
+        # The sender forwards first: the receiver's first block opens a
+        # clean window, so nothing more is lost without warm-up.
+        self.assertEqual(self.picks(0.93, 0, [0.96, 2.96, 4.96]),
+                         [2.96, 4.96])
+
+    def test_sender_started_last(self):
+        # The window open when the sender came up (at 2.3) is not clean.
+        self.assertEqual(self.picks(2.3, 0, [0.5, 2.5, 4.5, 6.5]),
+                         [4.5, 6.5])
+
+    def test_warm_up_counts_clean_windows_only(self):
+        self.assertEqual(self.picks(2.3, 2, [0.5, 2.5, 4.5, 6.5, 8.5, 9.5]),
+                         [8.5, 9.5])
+
+    def test_first_block_only_opens_a_window(self):
+        self.assertEqual(self.picks(0.0, 0, [5.0]), [])
+
+
 class TestMeasure(unittest.TestCase):
     def test_rates_and_spread(self):
         r = measure.summarize("xen", "f2b", 64, [xen_f2b_run()])
