@@ -17,6 +17,14 @@
 #include "xa.h"
 
 #define XENBUS_PATH_MAX 256
+/* A key's path under a directory of up to XENBUS_PATH_MAX - 1 bytes. */
+#define XENBUS_KEY_PATH_MAX (XENBUS_PATH_MAX + 32)
+
+/*
+ * Most queue pairs a vif may have here, on either end: the frontend's
+ * "multi-queue-num-queues" and the backend's "multi-queue-max-queues".
+ */
+#define XENBUS_VIF_MAX_QUEUES 8
 
 const char *xenbus_state_name(enum xenbus_state state);
 

@@ -53,7 +53,8 @@ xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
 }
 
 bool
-xenbus_back_write_features(struct xa_handle *h, const char *dir)
+xenbus_back_write_features(struct xa_handle *h, const char *dir,
+			   unsigned int max_queues)
 {
 	static const char *const features[][2] = {
 		{ "feature-sg", "1" },
@@ -70,57 +71,86 @@ xenbus_back_write_features(struct xa_handle *h, const char *dir)
 		if (!xa_xs_write(h, XBT_NULL, path, features[i][1], 1))
 			return false;
 	}
-	return true;
+	snprintf(path, sizeof(path), "%s/multi-queue-max-queues", dir);
+	return xa_xs_printf(h, XBT_NULL, path, "%u", max_queues);
 }
 
 static bool
 read_key(struct xa_handle *h, const char *dir, const char *key,
 	 unsigned long max, unsigned long *val)
 {
-	char path[XENBUS_PATH_MAX];
+	char path[XENBUS_KEY_PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, key);
 	return xa_xs_read_uint(h, XBT_NULL, path, val) && *val <= max;
 }
 
-bool
-xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
-			  struct xenbus_back_frontend *fe, const char **why)
+/* One queue's keys from @dir; NULL, or the key that is missing or bad. */
+static const char *
+read_queue(struct xa_handle *h, const char *dir, struct xenbus_back_queue *q)
 {
 	unsigned long v;
 
-	if (xenbus_read_feature(h, fe_dir, "multi-queue-num-queues", 1) != 1) {
-		*why = "multi-queue-num-queues is not 1 (one queue offered)";
+	if (!read_key(h, dir, "tx-ring-ref", UINT32_MAX, &v))
+		return "tx-ring-ref missing or invalid";
+	q->tx_ring_ref = v;
+	if (!read_key(h, dir, "rx-ring-ref", UINT32_MAX, &v))
+		return "rx-ring-ref missing or invalid";
+	q->rx_ring_ref = v;
+	if (read_key(h, dir, "event-channel-tx", UINT32_MAX, &v)) {
+		q->evtchn_tx = v;
+		if (!read_key(h, dir, "event-channel-rx", UINT32_MAX, &v))
+			return "event-channel-tx without a valid event-channel-rx";
+		q->evtchn_rx = v;
+		q->split_evtchn = true;
+	} else if (read_key(h, dir, "event-channel", UINT32_MAX, &v)) {
+		q->evtchn_tx = q->evtchn_rx = v;
+		q->split_evtchn = false;
+	} else {
+		return "event-channel missing or invalid";
+	}
+	return NULL;
+}
+
+bool
+xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
+			  unsigned int max_queues,
+			  struct xenbus_back_frontend *fe,
+			  char why[XENBUS_WHY_MAX])
+{
+	char dir[XENBUS_PATH_MAX];
+	const char *bad;
+	unsigned long n;
+	unsigned int i;
+
+	/* Absent: a frontend that knows nothing of multi-queue, one queue. */
+	n = xenbus_read_feature(h, fe_dir, "multi-queue-num-queues", 1);
+	if (n == 0 || n > max_queues) {
+		snprintf(why, XENBUS_WHY_MAX,
+			 "multi-queue-num-queues is %lu, not 1..%u", n,
+			 max_queues);
 		return false;
 	}
+	fe->nb_queues = n;
 	if (xenbus_read_feature(h, fe_dir, "request-rx-copy", 0) != 1) {
-		*why = "request-rx-copy is not 1 (only copy mode exists)";
+		snprintf(why, XENBUS_WHY_MAX,
+			 "request-rx-copy is not 1 (only copy mode exists)");
 		return false;
 	}
-	if (!read_key(h, fe_dir, "tx-ring-ref", UINT32_MAX, &v)) {
-		*why = "tx-ring-ref missing or invalid";
-		return false;
-	}
-	fe->tx_ring_ref = v;
-	if (!read_key(h, fe_dir, "rx-ring-ref", UINT32_MAX, &v)) {
-		*why = "rx-ring-ref missing or invalid";
-		return false;
-	}
-	fe->rx_ring_ref = v;
-	if (read_key(h, fe_dir, "event-channel-tx", UINT32_MAX, &v)) {
-		fe->evtchn_tx = v;
-		if (!read_key(h, fe_dir, "event-channel-rx", UINT32_MAX, &v)) {
-			*why = "event-channel-tx without a valid event-channel-rx";
+	for (i = 0; i < fe->nb_queues; i++) {
+		if (fe->nb_queues == 1)
+			snprintf(dir, sizeof(dir), "%s", fe_dir);
+		else
+			snprintf(dir, sizeof(dir), "%s/queue-%u", fe_dir, i);
+		bad = read_queue(h, dir, &fe->queue[i]);
+		if (bad != NULL) {
+			if (fe->nb_queues == 1)
+				snprintf(why, XENBUS_WHY_MAX, "%s", bad);
+			else
+				snprintf(why, XENBUS_WHY_MAX, "queue-%u/%s", i,
+					 bad);
 			return false;
 		}
-		fe->evtchn_rx = v;
-		fe->split_evtchn = true;
-	} else if (read_key(h, fe_dir, "event-channel", UINT32_MAX, &v)) {
-		fe->evtchn_tx = fe->evtchn_rx = v;
-		fe->split_evtchn = false;
-	} else {
-		*why = "event-channel missing or invalid";
-		return false;
 	}
 	fe->rx_notify = xenbus_read_feature(h, fe_dir, "feature-rx-notify", 0);
 	return true;

@@ -24,25 +24,41 @@ enum xenbus_back_action {
 enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
 					 enum xenbus_state fe);
 
-/* Publish what this backend supports in its directory @dir. */
-bool xenbus_back_write_features(struct xa_handle *h, const char *dir);
+/*
+ * Publish what this backend supports in its directory @dir, with up to
+ * @max_queues queue pairs (1..XENBUS_VIF_MAX_QUEUES).
+ */
+bool xenbus_back_write_features(struct xa_handle *h, const char *dir,
+				unsigned int max_queues);
 
-/* What a frontend wrote to connect a single-queue vif. */
-struct xenbus_back_frontend {
+/* The rings and event channels of one queue pair. */
+struct xenbus_back_queue {
 	grant_ref_t tx_ring_ref;
 	grant_ref_t rx_ring_ref;
 	evtchn_port_t evtchn_tx;
 	evtchn_port_t evtchn_rx;	/* == evtchn_tx unless split */
 	bool split_evtchn;
-	bool rx_notify;			/* feature-rx-notify */
 };
 
+/* What a frontend wrote to connect. */
+struct xenbus_back_frontend {
+	unsigned int nb_queues;		/* 1..the @max_queues offered */
+	bool rx_notify;			/* feature-rx-notify */
+	struct xenbus_back_queue queue[XENBUS_VIF_MAX_QUEUES];
+};
+
+/* Room for the reason xenbus_back_read_frontend() gives. */
+#define XENBUS_WHY_MAX 96
+
 /*
- * Read the frontend's keys from its directory @fe_dir. Returns false with
- * @why naming the missing or invalid key.
+ * Read the frontend's keys from its directory @fe_dir: at its top for one
+ * queue, under "queue-<n>/" for several, as netif.h lays them out, with at
+ * most @max_queues queues. Returns false with @why naming the missing or
+ * invalid key.
  */
 bool xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
+			       unsigned int max_queues,
 			       struct xenbus_back_frontend *fe,
-			       const char **why);
+			       char why[XENBUS_WHY_MAX]);
 
 #endif /* NETIF_XENBUS_BACK_H */

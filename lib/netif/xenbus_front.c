@@ -94,6 +94,8 @@ bool
 xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
 			  struct xenbus_front_backend *be, const char **why)
 {
+	unsigned long n;
+
 	/* Page flipping is gone from every backend; copy is all we speak. */
 	if (xenbus_read_feature(h, be_dir, "feature-rx-copy", 0) != 1) {
 		*why = "backend does not offer feature-rx-copy=1";
@@ -102,6 +104,10 @@ xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
 	be->split_evtchn =
 		xenbus_read_feature(h, be_dir, "feature-split-event-channels",
 				    0) == 1;
+	/* Absent or 0: a backend without multi-queue serves one queue. */
+	n = xenbus_read_feature(h, be_dir, "multi-queue-max-queues", 1);
+	be->max_queues = n == 0 ? 1 :
+			 n > XENBUS_VIF_MAX_QUEUES ? XENBUS_VIF_MAX_QUEUES : n;
 	return true;
 }
 
@@ -110,10 +116,61 @@ static bool
 remove_key(struct xa_handle *h, xs_transaction_t t, const char *dir,
 	   const char *key)
 {
-	char path[XENBUS_PATH_MAX];
+	char path[XENBUS_KEY_PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, key);
 	return xa_xs_rm(h, t, path) || errno == ENOENT;
+}
+
+/* One queue's keys in @dir; only the event channel form in use stays. */
+static bool
+write_queue(struct xa_handle *h, xs_transaction_t t, const char *dir,
+	    const struct xenbus_front_queue *q, bool split)
+{
+	char path[XENBUS_KEY_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/tx-ring-ref", dir);
+	if (!xa_xs_printf(h, t, path, "%u", q->tx_ring_ref))
+		return false;
+	snprintf(path, sizeof(path), "%s/rx-ring-ref", dir);
+	if (!xa_xs_printf(h, t, path, "%u", q->rx_ring_ref))
+		return false;
+	/*
+	 * Only one form of event channel keys may be present: a backend that
+	 * finds stale keys of the other form from an earlier connection could
+	 * bind the wrong ports.
+	 */
+	if (split) {
+		snprintf(path, sizeof(path), "%s/event-channel-tx", dir);
+		if (!xa_xs_printf(h, t, path, "%u", q->evtchn_tx))
+			return false;
+		snprintf(path, sizeof(path), "%s/event-channel-rx", dir);
+		if (!xa_xs_printf(h, t, path, "%u", q->evtchn_rx))
+			return false;
+		return remove_key(h, t, dir, "event-channel");
+	}
+	snprintf(path, sizeof(path), "%s/event-channel", dir);
+	if (!xa_xs_printf(h, t, path, "%u", q->evtchn_tx))
+		return false;
+	return remove_key(h, t, dir, "event-channel-tx") &&
+	       remove_key(h, t, dir, "event-channel-rx");
+}
+
+/* Keys of the single-queue layout, at the top of @fe_dir. */
+static bool
+remove_top_queue_keys(struct xa_handle *h, xs_transaction_t t,
+		      const char *fe_dir)
+{
+	static const char *const keys[] = {
+		"tx-ring-ref", "rx-ring-ref", "event-channel",
+		"event-channel-tx", "event-channel-rx",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!remove_key(h, t, fe_dir, keys[i]))
+			return false;
+	return true;
 }
 
 static bool
@@ -131,36 +188,32 @@ write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
 		"feature-no-csum-offload",
 	};
 	char path[XENBUS_PATH_MAX];
+	char dir[XENBUS_PATH_MAX];
 	unsigned int i;
 
-	snprintf(path, sizeof(path), "%s/tx-ring-ref", fe_dir);
-	if (!xa_xs_printf(h, t, path, "%u", k->tx_ring_ref))
-		return false;
-	snprintf(path, sizeof(path), "%s/rx-ring-ref", fe_dir);
-	if (!xa_xs_printf(h, t, path, "%u", k->rx_ring_ref))
-		return false;
-	/*
-	 * Only one form of event channel keys may be present: a backend that
-	 * finds stale keys of the other form from an earlier connection could
-	 * bind the wrong ports.
-	 */
-	if (k->split_evtchn) {
-		snprintf(path, sizeof(path), "%s/event-channel-tx", fe_dir);
-		if (!xa_xs_printf(h, t, path, "%u", k->evtchn_tx))
-			return false;
-		snprintf(path, sizeof(path), "%s/event-channel-rx", fe_dir);
-		if (!xa_xs_printf(h, t, path, "%u", k->evtchn_rx))
-			return false;
-		if (!remove_key(h, t, fe_dir, "event-channel"))
-			return false;
-	} else {
-		snprintf(path, sizeof(path), "%s/event-channel", fe_dir);
-		if (!xa_xs_printf(h, t, path, "%u", k->evtchn_tx))
-			return false;
-		if (!remove_key(h, t, fe_dir, "event-channel-tx") ||
-		    !remove_key(h, t, fe_dir, "event-channel-rx"))
+	/* The queue-<n> directories of an earlier multi-queue connection. */
+	for (i = k->nb_queues == 1 ? 0 : k->nb_queues;
+	     i < XENBUS_VIF_MAX_QUEUES; i++) {
+		snprintf(dir, sizeof(dir), "%s/queue-%u", fe_dir, i);
+		if (!xa_xs_rm(h, t, dir) && errno != ENOENT)
 			return false;
 	}
+	if (k->nb_queues == 1) {
+		if (!write_queue(h, t, fe_dir, &k->queue[0], k->split_evtchn))
+			return false;
+	} else {
+		if (!remove_top_queue_keys(h, t, fe_dir))
+			return false;
+		for (i = 0; i < k->nb_queues; i++) {
+			snprintf(dir, sizeof(dir), "%s/queue-%u", fe_dir, i);
+			if (!write_queue(h, t, dir, &k->queue[i],
+					 k->split_evtchn))
+				return false;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/multi-queue-num-queues", fe_dir);
+	if (!xa_xs_printf(h, t, path, "%u", k->nb_queues))
+		return false;
 	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", fe_dir, features[i]);
 		if (!xa_xs_write(h, t, path, "1", 1))

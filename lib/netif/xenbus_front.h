@@ -36,6 +36,7 @@ const char *xenbus_front_action_name(enum xenbus_front_action action);
 /* What the backend offers, as far as this frontend cares. */
 struct xenbus_front_backend {
 	bool split_evtchn;	/* feature-split-event-channels=1 */
+	unsigned int max_queues; /* multi-queue-max-queues, capped */
 };
 
 /*
@@ -46,19 +47,27 @@ bool xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
 			       struct xenbus_front_backend *be,
 			       const char **why);
 
-/* The keys a single-queue frontend publishes to connect. */
-struct xenbus_front_keys {
+/* The keys of one queue pair. */
+struct xenbus_front_queue {
 	grant_ref_t tx_ring_ref;
 	grant_ref_t rx_ring_ref;
 	evtchn_port_t evtchn_tx;
 	evtchn_port_t evtchn_rx;	/* used only when split */
+};
+
+/* The keys a frontend publishes to connect. */
+struct xenbus_front_keys {
+	unsigned int nb_queues;		/* 1..XENBUS_VIF_MAX_QUEUES */
 	bool split_evtchn;
+	struct xenbus_front_queue queue[XENBUS_VIF_MAX_QUEUES];
 };
 
 /*
  * Write the connection keys and our features into our directory @fe_dir in
- * one transaction, retried while xenstore asks. Returns false (errno set)
- * on any other failure.
+ * one transaction, retried while xenstore asks: one queue's at the top,
+ * several under "queue-<n>/" (netif.h). Keys an earlier connection of the
+ * other layout left are removed. Returns false (errno set) on any other
+ * failure.
  */
 bool xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
 			     const struct xenbus_front_keys *keys);

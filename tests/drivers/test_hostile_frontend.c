@@ -8,8 +8,10 @@
  * same kinds of garbage on the RX ring. Each time the backend must mark
  * the queue failed, log why, and disconnect, while the process and a
  * second netback port serving an honest netfront keep working; the
- * hostile frontend may then reconnect. The same raw frontend also sends
- * frames with a blank checksum, which the backend completes.
+ * hostile frontend may then reconnect. A frontend asking for more queue
+ * pairs than offered is refused, with the reason logged. The same raw
+ * frontend also sends frames with a blank checksum, which the backend
+ * completes.
  */
 
 #include <stdio.h>
@@ -65,8 +67,9 @@ wait_backend_state(enum xenbus_state want)
 	return false;
 }
 
+/* Share the rings, write the keys, say Connected. */
 static bool
-hostile_connect(void)
+hostile_offer(void)
 {
 	char path[128];
 	unsigned int i;
@@ -100,7 +103,13 @@ hostile_connect(void)
 	    !xenbus_switch_state(evil.xa, evil.dir, XenbusStateConnected))
 		return false;
 #undef KEY
-	return wait_backend_state(XenbusStateConnected) &&
+	return true;
+}
+
+static bool
+hostile_connect(void)
+{
+	return hostile_offer() && wait_backend_state(XenbusStateConnected) &&
 	       pair_wait_link(victim, true, 10000);
 }
 
@@ -334,6 +343,26 @@ test_hostile_frontend_can_reconnect_and_behave(void)
 	hostile_disconnect();
 }
 
+static void
+test_queue_count_not_offered_is_refused(void)
+{
+	char path[128];
+	size_t start;
+
+	snprintf(path, sizeof(path), "%s/multi-queue-num-queues", evil.dir);
+	REQUIRE(xa_xs_printf(evil.xa, XBT_NULL, path, "%u", 5u));
+	fflush(log_stream);
+	start = log_len;
+	REQUIRE(hostile_offer());
+	CHECK(wait_backend_state(XenbusStateClosing));
+	fflush(log_stream);
+	CHECK(strstr(log_buf + start,
+		     "multi-queue-num-queues is 5, not 1..1") != NULL);
+	CHECK(honest_pair_still_works());
+	REQUIRE(xa_xs_rm(evil.xa, XBT_NULL, path));
+	hostile_disconnect();
+}
+
 /* Send one frame of @len bytes from data page 1 with @flags; get it back. */
 static struct rte_mbuf *
 send_one(uint16_t len, uint16_t flags, int16_t *status)
@@ -437,6 +466,7 @@ main(int argc, char **argv)
 	RUN(test_rx_producer_beyond_ring_disconnects);
 	RUN(test_rx_bad_grant_ref_disconnects);
 	RUN(test_rx_read_only_grant_disconnects);
+	RUN(test_queue_count_not_offered_is_refused);
 	RUN(test_hostile_frontend_can_reconnect_and_behave);
 	RUN(test_blank_checksum_is_completed);
 	xa_close(evil.xa);

@@ -33,24 +33,38 @@ pair_sim_instance(void)
 }
 
 int
-pair_create(const char *name, const char *args, struct rte_mempool *mp)
+pair_create_queues(const char *name, const char *args,
+		   struct rte_mempool *mp, uint16_t nb_queues)
 {
 	struct rte_eth_conf conf = { 0 };
-	uint16_t port;
+	uint16_t port, q;
 
 	if (rte_vdev_init(name, args) != 0) {
 		fprintf(stderr, "rte_vdev_init(%s, %s) failed\n", name, args);
 		return -1;
 	}
 	if (rte_eth_dev_get_port_by_name(name, &port) != 0 ||
-	    rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL, mp) != 0 ||
-	    rte_eth_tx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL) != 0 ||
-	    rte_eth_dev_start(port) != 0) {
-		fprintf(stderr, "cannot set up port %s\n", name);
-		return -1;
-	}
+	    rte_eth_dev_configure(port, nb_queues, nb_queues, &conf) != 0)
+		goto fail;
+	for (q = 0; q < nb_queues; q++)
+		if (rte_eth_rx_queue_setup(port, q, 256, SOCKET_ID_ANY, NULL,
+					   mp) != 0 ||
+		    rte_eth_tx_queue_setup(port, q, 256, SOCKET_ID_ANY,
+					   NULL) != 0)
+			goto fail;
+	if (rte_eth_dev_start(port) != 0)
+		goto fail;
 	return port;
+fail:
+	fprintf(stderr, "cannot set up port %s with %u queues\n", name,
+		nb_queues);
+	return -1;
+}
+
+int
+pair_create(const char *name, const char *args, struct rte_mempool *mp)
+{
+	return pair_create_queues(name, args, mp, 1);
 }
 
 void
@@ -166,6 +180,14 @@ uint64_t
 pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
 	      uint64_t first_seq, uint64_t count, unsigned int in_flight)
 {
+	return pair_transfer_queue(tx, rx, 0, mp, first_seq, count, in_flight);
+}
+
+uint64_t
+pair_transfer_queue(uint16_t tx, uint16_t rx, uint16_t queue,
+		    struct rte_mempool *mp, uint64_t first_seq,
+		    uint64_t count, unsigned int in_flight)
+{
 	uint64_t next_tx = first_seq, next_rx = first_seq;
 	uint64_t end = first_seq + count;
 	struct rte_mbuf *out[BURST], *in[BURST];
@@ -182,12 +204,12 @@ pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
 			nb_out++;
 		}
 		if (nb_out > 0) {
-			n = rte_eth_tx_burst(tx, 0, out, nb_out);
+			n = rte_eth_tx_burst(tx, queue, out, nb_out);
 			next_tx += n;
 			memmove(out, out + n, (nb_out - n) * sizeof(out[0]));
 			nb_out -= n;
 		}
-		n = rte_eth_rx_burst(rx, 0, in, BURST);
+		n = rte_eth_rx_burst(rx, queue, in, BURST);
 		for (i = 0; i < n; i++) {
 			bool ok = next_rx < end && check_packet(in[i], next_rx);
 

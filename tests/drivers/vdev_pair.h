@@ -27,6 +27,9 @@ const char *pair_sim_instance(void);
 
 /* rte_vdev_init() + configure + start; returns the port id or -1. */
 int pair_create(const char *name, const char *args, struct rte_mempool *mp);
+/* The same with @nb_queues Rx and Tx queues. */
+int pair_create_queues(const char *name, const char *args,
+		       struct rte_mempool *mp, uint16_t nb_queues);
 /* Stop, close and remove the vdev. */
 void pair_destroy(const char *name, uint16_t port);
 
@@ -45,6 +48,10 @@ uint32_t pair_len(uint64_t seq);
 uint64_t pair_transfer(uint16_t tx, uint16_t rx, struct rte_mempool *mp,
 		       uint64_t first_seq, uint64_t count,
 		       unsigned int in_flight);
+/* The same through Tx queue @queue of @tx and Rx queue @queue of @rx. */
+uint64_t pair_transfer_queue(uint16_t tx, uint16_t rx, uint16_t queue,
+			     struct rte_mempool *mp, uint64_t first_seq,
+			     uint64_t count, unsigned int in_flight);
 
 /* An xstat of @port by name; UINT64_MAX if there is none. */
 uint64_t pair_xstat(uint16_t port, const char *name);

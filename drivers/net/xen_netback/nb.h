@@ -5,8 +5,9 @@
  * (nb_ethdev.c), the burst functions (nb_rxtx.c) and the control plane
  * that follows the frontend through xenstore (nb_xenbus.c).
  *
- * Naming follows the application's view: the Rx queue carries the guest's
- * TX ring (packets the guest sends), the Tx queue the guest's RX ring.
+ * Naming follows the application's view: Rx queue N carries the guest's
+ * TX ring of queue pair N (packets the guest sends), Tx queue N its RX
+ * ring.
  */
 
 #ifndef NB_H
@@ -108,6 +109,9 @@ struct nb_txq {
 	xengnttab_grant_copy_segment_t segs[NB_SEGS_MAX];
 };
 
+/* Most queue pairs a port offers (devarg queues). */
+#define NB_MAX_QUEUES XENBUS_VIF_MAX_QUEUES
+
 /* Longest guest name xl accepts for domain=. */
 #define NB_DOMAIN_NAME_MAX 63
 
@@ -117,10 +121,21 @@ struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
 	char domain[NB_DOMAIN_NAME_MAX + 1];
 	unsigned int handle;
+	uint16_t queues;		/* multi-queue-max-queues offered */
 	uint16_t batch;			/* see netif_rx_group.h */
 	bool group_ethertype;
 	uint64_t single_flag;		/* registered when group_ethertype */
 };
+
+/* The guest's rings and event channels of one queue pair, once mapped. */
+struct nb_pair {
+	void *tx_sring;			/* mapped guest TX ring page */
+	void *rx_sring;			/* mapped guest RX ring page */
+	netif_tx_back_ring_t tx_ring;	/* used by the Rx queue's lcore */
+	netif_rx_back_ring_t rx_ring;	/* used by the Tx queue's lcore */
+	evtchn_port_t evtchn_tx;	/* our ends */
+	evtchn_port_t evtchn_rx;
+} __rte_cache_aligned;
 
 struct nb_port {
 	struct rte_eth_dev *dev;
@@ -138,12 +153,12 @@ struct nb_port {
 	bool fe_watched;
 	enum xenbus_state state;
 	struct xenbus_back_frontend fe;
-	void *tx_sring;			/* mapped guest TX ring page */
-	void *rx_sring;			/* mapped guest RX ring page */
-	netif_tx_back_ring_t tx_ring;	/* used by the Rx queue's lcore */
-	netif_rx_back_ring_t rx_ring;	/* used by the Tx queue's lcore */
-	evtchn_port_t evtchn_tx;	/* our ends */
-	evtchn_port_t evtchn_rx;
+	/*
+	 * The frontend's queue pairs; the data plane reads nb_pairs only once
+	 * let in. Queues at or above it have no rings and move nothing.
+	 */
+	struct nb_pair pairs[NB_MAX_QUEUES];
+	unsigned int nb_pairs;
 	bool connected;
 	bool started;
 	struct rte_intr_handle *xs_intr;
@@ -159,8 +174,8 @@ struct nb_port {
 	uint32_t failed;
 	const char *fail_reason;
 
-	struct nb_rxq *rxq;
-	struct nb_txq *txq;
+	struct nb_rxq *rxq[NB_MAX_QUEUES];
+	struct nb_txq *txq[NB_MAX_QUEUES];
 };
 
 /* nb_rxtx.c */

@@ -32,13 +32,14 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_SIM "sim"
 #define ARG_BATCH "batch"
 #define ARG_GROUP "group_ethertype"
+#define ARG_QUEUES "queues"
 #define ARGS_ACCEPTED ARG_DOMID ", " ARG_DOMAIN ", " ARG_HANDLE ", " \
 	ARG_PROVIDER ", " \
-	ARG_SIM ", " ARG_BATCH ", " ARG_GROUP
+	ARG_SIM ", " ARG_BATCH ", " ARG_GROUP ", " ARG_QUEUES
 
 static const char *const valid_args[] = {
 	ARG_DOMID, ARG_DOMAIN, ARG_HANDLE, ARG_PROVIDER, ARG_SIM, ARG_BATCH,
-	ARG_GROUP, NULL
+	ARG_GROUP, ARG_QUEUES, NULL
 };
 
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
@@ -131,6 +132,18 @@ arg_group(const char *key, const char *value, void *opaque)
 }
 
 static int
+arg_queues(const char *key, const char *value, void *opaque)
+{
+	struct nb_config *cfg = opaque;
+	unsigned long v;
+
+	if (parse_uint(key, value, 1, NB_MAX_QUEUES, &v) != 0)
+		return -EINVAL;
+	cfg->queues = v;
+	return 0;
+}
+
+static int
 arg_provider(const char *key, const char *value, void *opaque)
 {
 	struct nb_config *cfg = opaque;
@@ -166,6 +179,7 @@ parse_devargs(const char *args, struct nb_config *cfg)
 	*cfg = (struct nb_config){
 		.provider = xa_provider_default(),
 		.batch = NETIF_BATCH_DEFAULT,
+		.queues = 1,
 	};
 	strcpy(cfg->sim_instance, "default");
 	kv = rte_kvargs_parse(args != NULL ? args : "", valid_args);
@@ -185,7 +199,8 @@ parse_devargs(const char *args, struct nb_config *cfg)
 	    rte_kvargs_process(kv, ARG_PROVIDER, arg_provider, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_SIM, arg_sim, cfg) != 0 ||
 	    rte_kvargs_process(kv, ARG_BATCH, arg_batch, cfg) != 0 ||
-	    rte_kvargs_process(kv, ARG_GROUP, arg_group, cfg) != 0)
+	    rte_kvargs_process(kv, ARG_GROUP, arg_group, cfg) != 0 ||
+	    rte_kvargs_process(kv, ARG_QUEUES, arg_queues, cfg) != 0)
 		goto out;
 	have_sim = rte_kvargs_count(kv, ARG_SIM) > 0;
 	if (have_sim && cfg->provider != XA_PROVIDER_SIM) {
@@ -198,23 +213,34 @@ out:
 	return ret;
 }
 
+/*
+ * Every queue pair the frontend may connect needs its two queues: the
+ * application configures as many as it offers, or packets would wait in a
+ * ring nobody polls.
+ */
 static int
 nb_dev_configure(struct rte_eth_dev *dev)
 {
-	if (dev->data->nb_rx_queues != 1 || dev->data->nb_tx_queues != 1) {
-		NB_LOG(ERR, "one Rx and one Tx queue are supported");
+	struct nb_port *p = dev->data->dev_private;
+
+	if (dev->data->nb_rx_queues != p->cfg.queues ||
+	    dev->data->nb_tx_queues != p->cfg.queues) {
+		NB_LOG(ERR, "%u Rx and %u Tx queues configured: the port offers %u queue pair%s (devarg " ARG_QUEUES "), configure that many of each",
+		       dev->data->nb_rx_queues, dev->data->nb_tx_queues,
+		       p->cfg.queues, p->cfg.queues == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static int
-nb_dev_infos_get(struct rte_eth_dev *dev __rte_unused,
-		 struct rte_eth_dev_info *info)
+nb_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
+	struct nb_port *p = dev->data->dev_private;
+
 	info->max_mac_addrs = 1;
-	info->max_rx_queues = 1;
-	info->max_tx_queues = 1;
+	info->max_rx_queues = p->cfg.queues;
+	info->max_tx_queues = p->cfg.queues;
 	info->max_rx_pktlen = XEN_NETIF_MAX_TX_SIZE;
 	/* ethdev refuses smaller mbufs before nb_rx_queue_setup(). */
 	info->min_rx_bufsize = NB_MIN_MBUF_ROOM;
@@ -251,7 +277,7 @@ nb_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	q->group = p->cfg.group_ethertype;
 	q->single_flag = p->cfg.single_flag;
 	pthread_mutex_lock(&p->lock);
-	p->rxq = q;
+	p->rxq[qid] = q;
 	pthread_mutex_unlock(&p->lock);
 	dev->data->rx_queues[qid] = q;
 	return 0;
@@ -272,7 +298,7 @@ nb_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	q->port = p;
 	q->queue_id = qid;
 	pthread_mutex_lock(&p->lock);
-	p->txq = q;
+	p->txq[qid] = q;
 	pthread_mutex_unlock(&p->lock);
 	dev->data->tx_queues[qid] = q;
 	return 0;
@@ -291,7 +317,7 @@ nb_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	if (q == NULL)
 		return;
 	pthread_mutex_lock(&p->lock);
-	p->rxq = NULL;
+	p->rxq[qid] = NULL;
 	pthread_mutex_unlock(&p->lock);
 	nb_rxq_release_spares(q);
 	netif_rx_stash_flush(&q->stash);
@@ -307,18 +333,28 @@ nb_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	if (dev->data->tx_queues == NULL)
 		return;
 	pthread_mutex_lock(&p->lock);
-	p->txq = NULL;
+	p->txq[qid] = NULL;
 	pthread_mutex_unlock(&p->lock);
 	rte_free(dev->data->tx_queues[qid]);
 	dev->data->tx_queues[qid] = NULL;
+}
+
+static void
+set_queue_states(struct rte_eth_dev *dev, uint8_t state)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = state;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = state;
 }
 
 static int
 nb_dev_start(struct rte_eth_dev *dev)
 {
 	nb_xenbus_set_started(dev->data->dev_private, true);
-	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
-	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	set_queue_states(dev, RTE_ETH_QUEUE_STATE_STARTED);
 	return 0;
 }
 
@@ -326,8 +362,7 @@ static int
 nb_dev_stop(struct rte_eth_dev *dev)
 {
 	nb_xenbus_set_started(dev->data->dev_private, false);
-	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	set_queue_states(dev, RTE_ETH_QUEUE_STATE_STOPPED);
 	return 0;
 }
 
@@ -335,12 +370,15 @@ static int
 nb_dev_close(struct rte_eth_dev *dev)
 {
 	struct nb_port *p = dev->data->dev_private;
+	unsigned int i;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
 	nb_xenbus_uninit(p);
-	nb_rx_queue_release(dev, 0);
-	nb_tx_queue_release(dev, 0);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		nb_rx_queue_release(dev, i);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		nb_tx_queue_release(dev, i);
 	return 0;
 }
 
@@ -356,23 +394,37 @@ static int
 nb_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct nb_port *p = dev->data->dev_private;
+	unsigned int i;
 
-	if (p->rxq != NULL) {
-		const struct nb_rxq_stats *s = &p->rxq->stats;
+	for (i = 0; i < NB_MAX_QUEUES; i++) {
+		const struct nb_rxq_stats *r;
+		const struct nb_txq_stats *t;
 
-		st->ipackets = st->q_ipackets[0] = s->packets;
-		st->ibytes = st->q_ibytes[0] = s->bytes;
-		st->rx_nombuf = s->nombuf;
-		st->ierrors = st->q_errors[0] = s->drop_bad_frame +
-						s->drop_bad_csum +
-						s->drop_copy_failed;
-	}
-	if (p->txq != NULL) {
-		const struct nb_txq_stats *s = &p->txq->stats;
-
-		st->opackets = st->q_opackets[0] = s->packets;
-		st->obytes = st->q_obytes[0] = s->bytes;
-		st->oerrors = s->drop_too_long + s->drop_copy_failed;
+		if (p->rxq[i] != NULL) {
+			r = &p->rxq[i]->stats;
+			st->ipackets += r->packets;
+			st->ibytes += r->bytes;
+			st->rx_nombuf += r->nombuf;
+			st->ierrors += r->drop_bad_frame + r->drop_bad_csum +
+				       r->drop_copy_failed;
+			if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+				st->q_ipackets[i] = r->packets;
+				st->q_ibytes[i] = r->bytes;
+				st->q_errors[i] = r->drop_bad_frame +
+						  r->drop_bad_csum +
+						  r->drop_copy_failed;
+			}
+		}
+		if (p->txq[i] != NULL) {
+			t = &p->txq[i]->stats;
+			st->opackets += t->packets;
+			st->obytes += t->bytes;
+			st->oerrors += t->drop_too_long + t->drop_copy_failed;
+			if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+				st->q_opackets[i] = t->packets;
+				st->q_obytes[i] = t->bytes;
+			}
+		}
 	}
 	return 0;
 }
@@ -381,24 +433,29 @@ static int
 nb_stats_reset(struct rte_eth_dev *dev)
 {
 	struct nb_port *p = dev->data->dev_private;
+	unsigned int i;
 
-	if (p->rxq != NULL)
-		memset(&p->rxq->stats, 0, sizeof(p->rxq->stats));
-	if (p->txq != NULL)
-		memset(&p->txq->stats, 0, sizeof(p->txq->stats));
+	for (i = 0; i < NB_MAX_QUEUES; i++) {
+		if (p->rxq[i] != NULL)
+			memset(&p->rxq[i]->stats, 0, sizeof(p->rxq[i]->stats));
+		if (p->txq[i] != NULL)
+			memset(&p->txq[i]->stats, 0, sizeof(p->txq[i]->stats));
+	}
 	return 0;
 }
 
-/* Driver-specific counters; ethdev adds the per-queue basic ones. */
+/*
+ * Driver-specific counters, per queue: rx_q<n>_<name> for every Rx queue,
+ * then tx_q<n>_<name> for every Tx queue. ethdev adds the basic ones.
+ */
 struct nb_xstat {
 	const char *name;
-	bool rx;
 	size_t offset;
 };
 
-#define RXS(n, f) { "rx_q0_" n, true, offsetof(struct nb_rxq_stats, f) }
-#define TXS(n, f) { "tx_q0_" n, false, offsetof(struct nb_txq_stats, f) }
-static const struct nb_xstat nb_xstats[] = {
+#define XS(n, f, type) { n, offsetof(type, f) }
+static const struct nb_xstat nb_rx_xstats[] = {
+#define RXS(n, f) XS(n, f, struct nb_rxq_stats)
 	RXS("notifications_sent", notify_sent),
 	RXS("notifications_suppressed", notify_suppressed),
 	RXS("notifications_received", notify_received),
@@ -409,6 +466,11 @@ static const struct nb_xstat nb_xstats[] = {
 	RXS("drop_bad_csum", drop_bad_csum),
 	RXS("drop_copy_failed", drop_copy_failed),
 	RXS("malformed_requests", malformed),
+#undef RXS
+};
+
+static const struct nb_xstat nb_tx_xstats[] = {
+#define TXS(n, f) XS(n, f, struct nb_txq_stats)
 	TXS("notifications_sent", notify_sent),
 	TXS("notifications_suppressed", notify_suppressed),
 	TXS("notifications_received", notify_received),
@@ -419,43 +481,77 @@ static const struct nb_xstat nb_xstats[] = {
 	TXS("drop_too_long", drop_too_long),
 	TXS("drop_copy_failed", drop_copy_failed),
 	TXS("malformed_requests", malformed),
+#undef TXS
 };
+#undef XS
+
+static unsigned int
+nb_xstats_count(const struct rte_eth_dev *dev)
+{
+	return dev->data->nb_rx_queues * RTE_DIM(nb_rx_xstats) +
+	       dev->data->nb_tx_queues * RTE_DIM(nb_tx_xstats);
+}
+
+/* Entry @i: its queue's counters (NULL if not set up), name and offset. */
+static const struct nb_xstat *
+nb_xstat_at(const struct nb_port *p, unsigned int i, const void **base,
+	    char *dir, unsigned int *qid)
+{
+	unsigned int n_rx = p->dev->data->nb_rx_queues * RTE_DIM(nb_rx_xstats);
+
+	if (i < n_rx) {
+		*qid = i / RTE_DIM(nb_rx_xstats);
+		*dir = 'r';
+		*base = p->rxq[*qid] ? &p->rxq[*qid]->stats : NULL;
+		return &nb_rx_xstats[i % RTE_DIM(nb_rx_xstats)];
+	}
+	i -= n_rx;
+	*qid = i / RTE_DIM(nb_tx_xstats);
+	*dir = 't';
+	*base = p->txq[*qid] ? &p->txq[*qid]->stats : NULL;
+	return &nb_tx_xstats[i % RTE_DIM(nb_tx_xstats)];
+}
 
 static int
-nb_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
+nb_xstats_get_names(struct rte_eth_dev *dev,
 		    struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int i;
+	struct nb_port *p = dev->data->dev_private;
+	unsigned int i, qid, n = nb_xstats_count(dev);
+	const struct nb_xstat *x;
+	const void *base;
+	char dir;
 
-	if (names != NULL && size >= RTE_DIM(nb_xstats))
-		for (i = 0; i < RTE_DIM(nb_xstats); i++)
-			strlcpy(names[i].name, nb_xstats[i].name,
-				sizeof(names[i].name));
-	return RTE_DIM(nb_xstats);
+	if (names != NULL && size >= n)
+		for (i = 0; i < n; i++) {
+			x = nb_xstat_at(p, i, &base, &dir, &qid);
+			snprintf(names[i].name, sizeof(names[i].name),
+				 "%cx_q%u_%s", dir, qid, x->name);
+		}
+	return n;
 }
 
 static int
 nb_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
-	      unsigned int n)
+	      unsigned int size)
 {
 	struct nb_port *p = dev->data->dev_private;
-	unsigned int i;
+	unsigned int i, qid, n = nb_xstats_count(dev);
+	const struct nb_xstat *x;
+	const void *base;
+	char dir;
 
-	if (xstats == NULL || n < RTE_DIM(nb_xstats))
-		return RTE_DIM(nb_xstats);
-	for (i = 0; i < RTE_DIM(nb_xstats); i++) {
-		const void *base = nb_xstats[i].rx ?
-				   (const void *)(p->rxq ? &p->rxq->stats : NULL) :
-				   (const void *)(p->txq ? &p->txq->stats : NULL);
-
+	if (xstats == NULL || size < n)
+		return n;
+	for (i = 0; i < n; i++) {
+		x = nb_xstat_at(p, i, &base, &dir, &qid);
 		xstats[i].id = i;
 		xstats[i].value = base == NULL ? 0 :
 			__atomic_load_n((const uint64_t *)
-					((const char *)base +
-					 nb_xstats[i].offset),
+					((const char *)base + x->offset),
 					__ATOMIC_RELAXED);
 	}
-	return RTE_DIM(nb_xstats);
+	return n;
 }
 
 static const uint32_t *
@@ -554,8 +650,9 @@ nb_probe(struct rte_vdev_device *vdev)
 		snprintf(guest, sizeof(guest), "domain %u", cfg.frontend_domid);
 	else
 		snprintf(guest, sizeof(guest), "guest %s", cfg.domain);
-	NB_LOG(INFO, "%s: backend of vif %u of %s on the %s provider, batch %u%s",
+	NB_LOG(INFO, "%s: backend of vif %u of %s on the %s provider, %u queue pair%s, batch %u%s",
 	       name, cfg.handle, guest, xa_provider_name(cfg.provider),
+	       cfg.queues, cfg.queues == 1 ? "" : "s",
 	       cfg.batch, cfg.group_ethertype ? ", EtherType grouping" : "");
 	return 0;
 }
@@ -586,4 +683,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_PROVIDER "=xen|sim "
 	ARG_SIM "=<simulator instance> "
 	ARG_BATCH "=<1-64> "
-	ARG_GROUP "=0|1");
+	ARG_GROUP "=0|1 "
+	ARG_QUEUES "=<1-8>");

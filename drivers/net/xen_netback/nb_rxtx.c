@@ -112,7 +112,8 @@ push_and_notify(struct nb_port *p, bool notify, evtchn_port_t evtchn,
  * burst allows; returns how many wait for the copy.
  */
 static unsigned int
-rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
+rx_collect(struct nb_rxq *q, struct nb_pair *pr, uint16_t nb_pkts,
+	   unsigned int *nb_segs)
 {
 	struct nb_port *p = q->port;
 	struct rte_mbuf *mbufs[NB_SPARE_MBUFS];
@@ -120,7 +121,7 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 	int avail;
 
 	*nb_segs = 0;
-	avail = netif_back_tx_requests(&p->tx_ring);
+	avail = netif_back_tx_requests(&pr->tx_ring);
 	if (unlikely(avail < 0)) {
 		nb_fail(p, &q->stats.malformed,
 			"TX request producer index beyond the ring");
@@ -133,13 +134,13 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 		const char *why;
 		int built;
 
-		verdict = netif_back_tx_parse(&p->tx_ring, avail, pkt, &why);
+		verdict = netif_back_tx_parse(&pr->tx_ring, avail, pkt, &why);
 		if (unlikely(verdict == NETIF_TX_FATAL)) {
 			nb_fail(p, &q->stats.malformed, why);
 			break;
 		}
 		if (unlikely(verdict == NETIF_TX_DROP)) {
-			netif_back_tx_respond(&p->tx_ring, pkt, NETIF_RSP_ERROR);
+			netif_back_tx_respond(&pr->tx_ring, pkt, NETIF_RSP_ERROR);
 			q->stats.drop_bad_frame++;
 		} else {
 			/* At most NB_SPARE_MBUFS: see nb_rx_queue_setup(). */
@@ -161,7 +162,7 @@ rx_collect(struct nb_rxq *q, uint16_t nb_pkts, unsigned int *nb_segs)
 			q->heads[n++] = mbufs[0];
 			segs += built;
 		}
-		p->tx_ring.req_cons += netif_tx_packet_ring_slots(pkt);
+		pr->tx_ring.req_cons += netif_tx_packet_ring_slots(pkt);
 		avail -= netif_tx_packet_ring_slots(pkt);
 	}
 	q->first_seg[n] = segs;
@@ -178,6 +179,7 @@ rx_pull(void *qp, struct rte_mbuf **pkts, uint16_t max)
 {
 	struct nb_rxq *q = qp;
 	struct nb_port *p = q->port;
+	struct nb_pair *pr = &p->pairs[q->queue_id];
 	unsigned int i, n, nb_segs, nb_rx = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
@@ -185,7 +187,7 @@ rx_pull(void *qp, struct rte_mbuf **pkts, uint16_t max)
 
 	if (unlikely(__atomic_load_n(&p->failed, __ATOMIC_RELAXED)))
 		return 0;
-	n = rx_collect(q, max, &nb_segs);
+	n = rx_collect(q, pr, max, &nb_segs);
 	if (nb_segs > 0) {
 		call_ok = xa_gnt_copy(p->xa, nb_segs, q->segs) == 0;
 		q->stats.copy_calls++;
@@ -213,11 +215,11 @@ rx_pull(void *qp, struct rte_mbuf **pkts, uint16_t max)
 			bytes += m->pkt_len;
 			pkts[nb_rx++] = m;
 		}
-		netif_back_tx_respond(&p->tx_ring, &q->pkts[i], status);
+		netif_back_tx_respond(&pr->tx_ring, &q->pkts[i], status);
 	}
-	if (p->tx_ring.rsp_prod_pvt != p->tx_ring.sring->rsp_prod) {
-		notify = NETIF_PUSH_RESPONSES(&p->tx_ring);
-		push_and_notify(p, notify, p->evtchn_tx,
+	if (pr->tx_ring.rsp_prod_pvt != pr->tx_ring.sring->rsp_prod) {
+		notify = NETIF_PUSH_RESPONSES(&pr->tx_ring);
+		push_and_notify(p, notify, pr->evtchn_tx,
 				&q->stats.notify_sent,
 				&q->stats.notify_suppressed);
 	}
@@ -234,6 +236,11 @@ nb_rx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 
 	if (unlikely(!nb_queue_enter(q->port, &q->busy)))
 		return 0;
+	/* A queue pair the frontend did not connect has no ring. */
+	if (unlikely(q->queue_id >= q->port->nb_pairs)) {
+		nb_queue_leave(&q->busy);
+		return 0;
+	}
 	n = netif_rx_burst(&q->stash, rx_pull, q, pkts, nb_pkts, q->batch,
 			   q->group, q->single_flag);
 	nb_queue_leave(&q->busy);
@@ -245,6 +252,7 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct nb_txq *q = qp;
 	struct nb_port *p = q->port;
+	struct nb_pair *pr = &p->pairs[q->queue_id];
 	unsigned int i, s, n = 0, sent = 0, nb_slots = 0, nb_segs = 0;
 	uint64_t bytes = 0;
 	bool call_ok = true;
@@ -253,9 +261,10 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 
 	if (unlikely(!nb_queue_enter(p, &q->busy)))
 		return 0;
-	if (unlikely(__atomic_load_n(&p->failed, __ATOMIC_RELAXED)))
+	if (unlikely(__atomic_load_n(&p->failed, __ATOMIC_RELAXED) ||
+		     q->queue_id >= p->nb_pairs))
 		goto out;
-	avail = netif_back_rx_requests(&p->rx_ring);
+	avail = netif_back_rx_requests(&pr->rx_ring);
 	if (unlikely(avail < 0)) {
 		nb_fail(p, &q->stats.malformed,
 			"RX request producer index beyond the ring");
@@ -278,7 +287,7 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			q->stats.ring_full++;
 			break;
 		}
-		used = netif_back_rx_build_copy(&p->rx_ring, m,
+		used = netif_back_rx_build_copy(&pr->rx_ring, m,
 						p->fe_domid, q->segs,
 						&nb_segs, NB_SEGS_MAX,
 						&q->slots[nb_slots]);
@@ -305,7 +314,7 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 					  call_ok, &q->stats.copy_failed,
 					  &q->stats.malformed);
 
-			netif_back_rx_respond(&p->rx_ring, slot, ok);
+			netif_back_rx_respond(&pr->rx_ring, slot, ok);
 			pkt_ok &= ok;
 		}
 		if (likely(pkt_ok)) {
@@ -316,9 +325,9 @@ nb_tx_burst(void *qp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		}
 	}
 	if (nb_slots > 0) {
-		p->rx_ring.rsp_prod_pvt = p->rx_ring.req_cons;
-		notify = NETIF_PUSH_RESPONSES(&p->rx_ring);
-		push_and_notify(p, notify, p->evtchn_rx,
+		pr->rx_ring.rsp_prod_pvt = pr->rx_ring.req_cons;
+		notify = NETIF_PUSH_RESPONSES(&pr->rx_ring);
+		push_and_notify(p, notify, pr->evtchn_rx,
 				&q->stats.notify_sent,
 				&q->stats.notify_suppressed);
 	}

@@ -45,41 +45,79 @@ set_link(struct nb_port *p, bool up)
 	rte_eth_dev_callback_process(p->dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 }
 
+/* Whether the application set up every queue it configured. */
+static bool
+queues_ready(struct nb_port *p)
+{
+	const struct rte_eth_dev_data *d = p->dev->data;
+	unsigned int i;
+
+	if (d->nb_rx_queues == 0 || d->nb_tx_queues == 0)
+		return false;
+	for (i = 0; i < d->nb_rx_queues; i++)
+		if (p->rxq[i] == NULL)
+			return false;
+	for (i = 0; i < d->nb_tx_queues; i++)
+		if (p->txq[i] == NULL)
+			return false;
+	return true;
+}
+
+/* Whether a burst is inside any queue. */
+static bool
+queues_busy(struct nb_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < NB_MAX_QUEUES; i++)
+		if ((p->rxq[i] != NULL &&
+		     __atomic_load_n(&p->rxq[i]->busy, __ATOMIC_SEQ_CST)) ||
+		    (p->txq[i] != NULL &&
+		     __atomic_load_n(&p->txq[i]->busy, __ATOMIC_SEQ_CST)))
+			return true;
+	return false;
+}
+
 /* Let the data plane in, or keep it out and wait until it has left. */
 static void
 update_datapath(struct nb_port *p)
 {
-	bool ready = p->connected && p->started && p->rxq != NULL &&
-		     p->txq != NULL;
+	bool ready = p->connected && p->started && queues_ready(p);
 
 	__atomic_store_n(&p->datapath_ready, ready, __ATOMIC_SEQ_CST);
-	if (!ready) {
-		while ((p->rxq != NULL &&
-			__atomic_load_n(&p->rxq->busy, __ATOMIC_SEQ_CST)) ||
-		       (p->txq != NULL &&
-			__atomic_load_n(&p->txq->busy, __ATOMIC_SEQ_CST)))
+	if (!ready)
+		while (queues_busy(p))
 			rte_pause();
-	}
 	set_link(p, ready);
+}
+
+static void
+release_pair(struct nb_port *p, struct nb_pair *pr)
+{
+	if (pr->evtchn_rx != 0 && pr->evtchn_rx != pr->evtchn_tx)
+		xa_evtchn_unbind(p->xa, pr->evtchn_rx);
+	if (pr->evtchn_tx != 0)
+		xa_evtchn_unbind(p->xa, pr->evtchn_tx);
+	pr->evtchn_tx = pr->evtchn_rx = 0;
+	if (pr->tx_sring != NULL)
+		xa_gnt_unmap(p->xa, pr->tx_sring, 1);
+	if (pr->rx_sring != NULL)
+		xa_gnt_unmap(p->xa, pr->rx_sring, 1);
+	pr->tx_sring = pr->rx_sring = NULL;
 }
 
 static void
 disconnect_frontend(struct nb_port *p)
 {
-	if (!p->connected && p->tx_sring == NULL && p->rx_sring == NULL)
+	unsigned int i;
+
+	if (!p->connected && p->nb_pairs == 0)
 		return;
 	p->connected = false;
 	update_datapath(p);
-	if (p->evtchn_rx != 0 && p->evtchn_rx != p->evtchn_tx)
-		xa_evtchn_unbind(p->xa, p->evtchn_rx);
-	if (p->evtchn_tx != 0)
-		xa_evtchn_unbind(p->xa, p->evtchn_tx);
-	p->evtchn_tx = p->evtchn_rx = 0;
-	if (p->tx_sring != NULL)
-		xa_gnt_unmap(p->xa, p->tx_sring, 1);
-	if (p->rx_sring != NULL)
-		xa_gnt_unmap(p->xa, p->rx_sring, 1);
-	p->tx_sring = p->rx_sring = NULL;
+	for (i = 0; i < p->nb_pairs; i++)
+		release_pair(p, &p->pairs[i]);
+	p->nb_pairs = 0;
 	NB_LOG(INFO, "%s: disconnected from %s", p->be_dir, p->fe_dir);
 }
 
@@ -110,37 +148,53 @@ bind_evtchn(struct nb_port *p, evtchn_port_t remote)
 	return port;
 }
 
+/* Map and bind queue pair @i as the frontend's keys say. */
+static bool
+connect_pair(struct nb_port *p, unsigned int i)
+{
+	const struct xenbus_back_queue *q = &p->fe.queue[i];
+	struct nb_pair *pr = &p->pairs[i];
+
+	pr->tx_sring = map_ring(p, q->tx_ring_ref, "tx-ring-ref");
+	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref");
+	if (pr->tx_sring == NULL || pr->rx_sring == NULL)
+		return false;
+	if (netif_back_tx_attach(&pr->tx_ring, pr->tx_sring) != 0 ||
+	    netif_back_rx_attach(&pr->rx_ring, pr->rx_sring) != 0) {
+		NB_LOG(ERR, "%s: refusing frontend: queue %u: ring indexes beyond the ring",
+		       p->fe_dir, i);
+		return false;
+	}
+	pr->evtchn_tx = bind_evtchn(p, q->evtchn_tx);
+	if (pr->evtchn_tx == 0)
+		return false;
+	pr->evtchn_rx = q->split_evtchn ? bind_evtchn(p, q->evtchn_rx) :
+					  pr->evtchn_tx;
+	return pr->evtchn_rx != 0;
+}
+
 /* Returns false with everything released when the frontend is unusable. */
 static bool
 connect_frontend(struct nb_port *p)
 {
-	const char *why;
+	char why[XENBUS_WHY_MAX];
+	unsigned int i;
 
-	if (!xenbus_back_read_frontend(p->xa, p->fe_dir, &p->fe, &why)) {
+	if (!xenbus_back_read_frontend(p->xa, p->fe_dir, p->cfg.queues,
+				       &p->fe, why)) {
 		NB_LOG(ERR, "%s: refusing frontend: %s", p->fe_dir, why);
 		return false;
 	}
-	p->tx_sring = map_ring(p, p->fe.tx_ring_ref, "tx-ring-ref");
-	p->rx_sring = map_ring(p, p->fe.rx_ring_ref, "rx-ring-ref");
-	if (p->tx_sring == NULL || p->rx_sring == NULL)
-		goto fail;
-	if (netif_back_tx_attach(&p->tx_ring, p->tx_sring) != 0 ||
-	    netif_back_rx_attach(&p->rx_ring, p->rx_sring) != 0) {
-		NB_LOG(ERR, "%s: refusing frontend: ring indexes beyond the ring",
-		       p->fe_dir);
-		goto fail;
+	for (i = 0; i < p->fe.nb_queues; i++) {
+		p->nb_pairs = i + 1;	/* what disconnect_frontend releases */
+		if (!connect_pair(p, i))
+			goto fail;
 	}
-	p->evtchn_tx = bind_evtchn(p, p->fe.evtchn_tx);
-	if (p->evtchn_tx == 0)
-		goto fail;
-	p->evtchn_rx = p->fe.split_evtchn ?
-		       bind_evtchn(p, p->fe.evtchn_rx) : p->evtchn_tx;
-	if (p->evtchn_rx == 0)
-		goto fail;
 	__atomic_store_n(&p->failed, 0, __ATOMIC_RELAXED);
 	p->connected = true;
-	NB_LOG(INFO, "%s: connected to %s (%s event channels)", p->be_dir,
-	       p->fe_dir, p->fe.split_evtchn ? "split" : "one pair of");
+	NB_LOG(INFO, "%s: connected to %s: %u of %u queue pairs (%s event channels)",
+	       p->be_dir, p->fe_dir, p->nb_pairs, p->cfg.queues,
+	       p->fe.queue[0].split_evtchn ? "split" : "one pair of");
 	return true;
 fail:
 	disconnect_frontend(p);
@@ -232,13 +286,14 @@ step(struct nb_port *p)
 		disconnect_frontend(p);
 		/* fall through */
 	case XENBUS_BACK_INIT_WAIT:
-		if (!xenbus_back_write_features(p->xa, p->be_dir))
+		if (!xenbus_back_write_features(p->xa, p->be_dir,
+						p->cfg.queues))
 			NB_LOG(ERR, "%s: cannot write features: %s", p->be_dir,
 			       strerror(errno));
 		set_state(p, XenbusStateInitWait);
 		break;
 	case XENBUS_BACK_CONNECT:
-		xenbus_back_write_features(p->xa, p->be_dir);
+		xenbus_back_write_features(p->xa, p->be_dir, p->cfg.queues);
 		if (connect_frontend(p)) {
 			set_state(p, XenbusStateConnected);
 			update_datapath(p);
@@ -274,16 +329,21 @@ static void
 on_event_channel(void *arg)
 {
 	struct nb_port *p = arg;
+	unsigned int i;
 	int port;
 
 	pthread_mutex_lock(&p->lock);
 	while ((port = xa_evtchn_pending(p->xa)) >= 0) {
-		if ((evtchn_port_t)port == p->evtchn_tx && p->rxq != NULL)
-			__atomic_fetch_add(&p->rxq->stats.notify_received, 1,
-					   __ATOMIC_RELAXED);
-		if ((evtchn_port_t)port == p->evtchn_rx && p->txq != NULL)
-			__atomic_fetch_add(&p->txq->stats.notify_received, 1,
-					   __ATOMIC_RELAXED);
+		for (i = 0; i < p->nb_pairs; i++) {
+			if ((evtchn_port_t)port == p->pairs[i].evtchn_tx &&
+			    p->rxq[i] != NULL)
+				__atomic_fetch_add(&p->rxq[i]->stats.notify_received,
+						   1, __ATOMIC_RELAXED);
+			if ((evtchn_port_t)port == p->pairs[i].evtchn_rx &&
+			    p->txq[i] != NULL)
+				__atomic_fetch_add(&p->txq[i]->stats.notify_received,
+						   1, __ATOMIC_RELAXED);
+		}
 		xa_evtchn_unmask(p->xa, port);
 	}
 	pthread_mutex_unlock(&p->lock);

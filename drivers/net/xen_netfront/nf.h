@@ -3,9 +3,9 @@
 /*
  * State shared by the three parts of the xen_netfront PMD: the ethdev glue
  * (nf_ethdev.c), the burst functions (nf_rxtx.c) and the control plane that
- * follows the backend through xenstore (nf_xenbus.c). One queue pair; both
- * queues live inside the adapter so that the rings can be connected before
- * the application sets its queues up.
+ * follows the backend through xenstore (nf_xenbus.c). Up to
+ * NF_MAX_QUEUES queue pairs; every queue lives inside the adapter so that
+ * the rings can be connected before the application sets its queues up.
  */
 
 #ifndef NF_H
@@ -32,6 +32,9 @@ extern int nf_logtype;
 /* Largest MTU: a frame's length must fit the 16-bit TX size field. */
 #define NF_MAX_MTU (NETIF_FRONT_MAX_PKT_LEN - RTE_ETHER_HDR_LEN)
 
+/* Most queue pairs a port asks for (devarg queues). */
+#define NF_MAX_QUEUES XENBUS_VIF_MAX_QUEUES
+
 /* An event channel port we do not hold. */
 #define NF_NO_PORT ((evtchn_port_t)-1)
 
@@ -46,6 +49,7 @@ struct nf_notify_stats {
 
 struct nf_rxq {
 	struct nf_adapter *ad;
+	uint16_t queue_id;
 	uint32_t busy;			/* inside a burst (see nf_queue_enter) */
 	uint32_t failed;		/* set once on a protocol violation */
 	struct rte_mempool *mp;
@@ -56,14 +60,30 @@ struct nf_rxq {
 
 struct nf_txq {
 	struct nf_adapter *ad;
+	uint16_t queue_id;
 	uint32_t busy;
 	uint32_t failed;
 	struct netif_front_tx ring;
 	struct nf_notify_stats notify;
 } __rte_cache_aligned;
 
+/* One queue pair: its queues, and what it shares with the backend. */
+struct nf_pair {
+	struct nf_rxq rxq;
+	struct nf_txq txq;
+	void *srings;			/* TX then RX shared ring page */
+	void *tx_pages;
+	void *rx_pages;
+	evtchn_port_t evtchn_tx;	/* == evtchn_rx unless split */
+	evtchn_port_t evtchn_rx;
+	grant_ref_t sring_refs[2];
+	grant_ref_t tx_refs[NETIF_TX_RING_SIZE];
+	grant_ref_t rx_refs[NETIF_RX_RING_SIZE];
+};
+
 struct nf_config {
 	unsigned int handle;		/* vif handle: device/vif/<handle> */
+	uint16_t queues;		/* queue pairs asked for */
 	enum xa_provider provider;
 	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
 	domid_t domid;			/* simulator: the domain we act as */
@@ -93,20 +113,17 @@ struct nf_adapter {
 	bool connected;			/* rings attached and not closing */
 	bool be_connected;		/* the backend serves them */
 	bool started;
-	void *srings;			/* TX then RX shared ring page */
-	void *tx_pages;
-	void *rx_pages;
-	evtchn_port_t evtchn_tx;	/* == evtchn_rx unless split */
-	evtchn_port_t evtchn_rx;
-	grant_ref_t sring_refs[2];
-	grant_ref_t tx_refs[NETIF_TX_RING_SIZE];
-	grant_ref_t rx_refs[NETIF_RX_RING_SIZE];
+	/*
+	 * Pairs connected: the fewer of cfg.queues and what the backend
+	 * offers. The data plane reads it only once let in; queues at or
+	 * above it have no rings and move nothing.
+	 */
+	unsigned int nb_pairs;
 
 	/* The data plane may touch the rings only while this is set. */
 	uint32_t datapath_ready;
 
-	struct nf_rxq rxq;
-	struct nf_txq txq;
+	struct nf_pair pairs[NF_MAX_QUEUES];
 };
 
 /* nf_rxtx.c */

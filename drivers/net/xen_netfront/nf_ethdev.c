@@ -2,14 +2,15 @@
 
 /*
  * The ethdev face of net_xen_netfront: devargs parsed once at probe into
- * struct nf_config, the dev_ops (one queue pair, link from the backend's
- * state, stats and per-queue xstats) and the vdev driver registration. The
+ * struct nf_config, the dev_ops (up to NF_MAX_QUEUES queue pairs, link
+ * from the backend's state, stats and per-queue xstats) and the vdev driver registration. The
  * vif itself is driven by nf_xenbus.c, the packets by nf_rxtx.c.
  */
 
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +32,10 @@ RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 #define NF_ARG_DOMID "domid"
 #define NF_ARG_BATCH "batch"
 #define NF_ARG_GROUP "group_ethertype"
+#define NF_ARG_QUEUES "queues"
 #define NF_ARGS_ACCEPTED \
 	NF_ARG_HANDLE ", " NF_ARG_PROVIDER ", " NF_ARG_SIM ", " NF_ARG_DOMID \
-	", " NF_ARG_BATCH ", " NF_ARG_GROUP
+	", " NF_ARG_BATCH ", " NF_ARG_GROUP ", " NF_ARG_QUEUES
 
 /* Domains the simulator lets a frontend act as. */
 #define NF_SIM_DOMID_MIN 1
@@ -105,6 +107,10 @@ nf_parse_pair(const char *key, const char *value, struct nf_config *cfg,
 		if (nf_parse_uint(key, value, 0, 1, &v) < 0)
 			return -EINVAL;
 		cfg->group_ethertype = v;
+	} else if (strcmp(key, NF_ARG_QUEUES) == 0) {
+		if (nf_parse_uint(key, value, 1, NF_MAX_QUEUES, &v) < 0)
+			return -EINVAL;
+		cfg->queues = v;
 	} else if (strcmp(key, NF_ARG_DOMID) == 0) {
 		if (nf_parse_uint(key, value, NF_SIM_DOMID_MIN,
 				  NF_SIM_DOMID_MAX, &v) < 0)
@@ -134,6 +140,7 @@ nf_parse_devargs(const char *args, struct nf_config *cfg)
 	cfg->batch = NETIF_BATCH_DEFAULT;
 	cfg->group_ethertype = false;
 	cfg->single_flag = 0;
+	cfg->queues = 1;
 	if (args == NULL || args[0] == '\0')
 		return 0;
 	/* Keys are checked here, so that the error can name the bad one. */
@@ -170,20 +177,34 @@ nf_adapter(struct rte_eth_dev *dev)
 	return dev->data->dev_private;
 }
 
+/*
+ * The rings are connected at probe with the queue pairs the devargs ask
+ * for: the application configures that many queues of each kind, or
+ * packets would wait in a ring nobody polls.
+ */
 static int
-nf_dev_configure(struct rte_eth_dev *dev __rte_unused)
+nf_dev_configure(struct rte_eth_dev *dev)
 {
-	/* Nothing to choose: rings, buffers and offloads are fixed. */
+	struct nf_adapter *ad = nf_adapter(dev);
+
+	if (dev->data->nb_rx_queues != ad->cfg.queues ||
+	    dev->data->nb_tx_queues != ad->cfg.queues) {
+		NF_LOG(ERR, "%u Rx and %u Tx queues configured: the port has %u queue pair%s (devarg " NF_ARG_QUEUES "), configure that many of each",
+		       dev->data->nb_rx_queues, dev->data->nb_tx_queues,
+		       ad->cfg.queues, ad->cfg.queues == 1 ? "" : "s");
+		return -EINVAL;
+	}
 	return 0;
 }
 
 static int
-nf_dev_infos_get(struct rte_eth_dev *dev __rte_unused,
-		 struct rte_eth_dev_info *info)
+nf_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
+	struct nf_adapter *ad = nf_adapter(dev);
+
 	info->max_mac_addrs = 1;
-	info->max_rx_queues = 1;
-	info->max_tx_queues = 1;
+	info->max_rx_queues = ad->cfg.queues;
+	info->max_tx_queues = ad->cfg.queues;
 	info->max_rx_pktlen = NETIF_FRONT_MAX_PKT_LEN;
 	info->min_rx_bufsize = NF_MIN_RX_BUFSIZE;
 	info->min_mtu = RTE_ETHER_MIN_MTU;
@@ -192,8 +213,8 @@ nf_dev_infos_get(struct rte_eth_dev *dev __rte_unused,
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	info->default_rxportconf.ring_size = NETIF_RX_RING_SIZE;
 	info->default_txportconf.ring_size = NETIF_TX_RING_SIZE;
-	info->default_rxportconf.nb_queues = 1;
-	info->default_txportconf.nb_queues = 1;
+	info->default_rxportconf.nb_queues = ad->cfg.queues;
+	info->default_txportconf.nb_queues = ad->cfg.queues;
 	info->speed_capa = RTE_ETH_LINK_SPEED_FIXED;
 	return 0;
 }
@@ -201,11 +222,15 @@ nf_dev_infos_get(struct rte_eth_dev *dev __rte_unused,
 static void
 nf_set_queue_states(struct rte_eth_dev *dev, uint8_t state)
 {
+	unsigned int i;
+
 	/* testpmd 22.11 forwards only on queues it sees started. */
-	if (dev->data->rx_queues[0] != NULL)
-		dev->data->rx_queue_state[0] = state;
-	if (dev->data->tx_queues[0] != NULL)
-		dev->data->tx_queue_state[0] = state;
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			dev->data->rx_queue_state[i] = state;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] != NULL)
+			dev->data->tx_queue_state[i] = state;
 }
 
 static int
@@ -228,11 +253,13 @@ static int
 nf_dev_close(struct rte_eth_dev *dev)
 {
 	struct nf_adapter *ad = nf_adapter(dev);
+	unsigned int i;
 
 	/* Ports exist in the primary process only (see nf_probe). */
 	nf_xenbus_uninit(ad);
 	/* Held packets go back to their pool while it still exists. */
-	netif_rx_stash_flush(&ad->rxq.stash);
+	for (i = 0; i < NF_MAX_QUEUES; i++)
+		netif_rx_stash_flush(&ad->pairs[i].rxq.stash);
 	return 0;
 }
 
@@ -242,7 +269,7 @@ nf_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		  const struct rte_eth_rxconf *conf __rte_unused,
 		  struct rte_mempool *mp)
 {
-	struct nf_adapter *ad = nf_adapter(dev);
+	struct nf_rxq *q = &nf_adapter(dev)->pairs[qid].rxq;
 
 	/* The ring has a fixed 256 slots, whatever nb_desc asks for. */
 	if (rte_pktmbuf_data_room_size(mp) <
@@ -251,9 +278,9 @@ nf_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		       RTE_PKTMBUF_HEADROOM + NF_MIN_RX_BUFSIZE);
 		return -EINVAL;
 	}
-	netif_rx_stash_flush(&ad->rxq.stash);
-	ad->rxq.mp = mp;
-	dev->data->rx_queues[qid] = &ad->rxq;
+	netif_rx_stash_flush(&q->stash);
+	q->mp = mp;
+	dev->data->rx_queues[qid] = q;
 	return 0;
 }
 
@@ -262,9 +289,7 @@ nf_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		  uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
 		  const struct rte_eth_txconf *conf __rte_unused)
 {
-	struct nf_adapter *ad = nf_adapter(dev);
-
-	dev->data->tx_queues[qid] = &ad->txq;
+	dev->data->tx_queues[qid] = &nf_adapter(dev)->pairs[qid].txq;
 	return 0;
 }
 
@@ -297,21 +322,29 @@ static int
 nf_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct nf_adapter *ad = nf_adapter(dev);
-	const struct netif_front_rx_stats *rx = &ad->rxq.ring.stats;
-	const struct netif_front_tx_stats *tx = &ad->txq.ring.stats;
+	unsigned int i;
 
-	st->ipackets = rx->packets;
-	st->ibytes = rx->bytes;
-	st->ierrors = rx->errors + rx->malformed;
-	st->rx_nombuf = rx->mbuf_alloc_failed;
-	st->opackets = tx->packets;
-	st->obytes = tx->bytes;
-	st->oerrors = tx->errors + tx->too_many_slots;
-	st->q_ipackets[0] = rx->packets;
-	st->q_ibytes[0] = rx->bytes;
-	st->q_errors[0] = st->ierrors;
-	st->q_opackets[0] = tx->packets;
-	st->q_obytes[0] = tx->bytes;
+	for (i = 0; i < ad->cfg.queues; i++) {
+		const struct netif_front_rx_stats *rx =
+			&ad->pairs[i].rxq.ring.stats;
+		const struct netif_front_tx_stats *tx =
+			&ad->pairs[i].txq.ring.stats;
+
+		st->ipackets += rx->packets;
+		st->ibytes += rx->bytes;
+		st->ierrors += rx->errors + rx->malformed;
+		st->rx_nombuf += rx->mbuf_alloc_failed;
+		st->opackets += tx->packets;
+		st->obytes += tx->bytes;
+		st->oerrors += tx->errors + tx->too_many_slots;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_ipackets[i] = rx->packets;
+			st->q_ibytes[i] = rx->bytes;
+			st->q_errors[i] = rx->errors + rx->malformed;
+			st->q_opackets[i] = tx->packets;
+			st->q_obytes[i] = tx->bytes;
+		}
+	}
 	return 0;
 }
 
@@ -319,21 +352,30 @@ static int
 nf_stats_reset(struct rte_eth_dev *dev)
 {
 	struct nf_adapter *ad = nf_adapter(dev);
+	unsigned int i;
 
-	memset(&ad->rxq.ring.stats, 0, sizeof(ad->rxq.ring.stats));
-	memset(&ad->txq.ring.stats, 0, sizeof(ad->txq.ring.stats));
-	memset(&ad->rxq.notify, 0, sizeof(ad->rxq.notify));
-	memset(&ad->txq.notify, 0, sizeof(ad->txq.notify));
+	for (i = 0; i < NF_MAX_QUEUES; i++) {
+		struct nf_pair *pr = &ad->pairs[i];
+
+		memset(&pr->rxq.ring.stats, 0, sizeof(pr->rxq.ring.stats));
+		memset(&pr->txq.ring.stats, 0, sizeof(pr->txq.ring.stats));
+		memset(&pr->rxq.notify, 0, sizeof(pr->rxq.notify));
+		memset(&pr->txq.notify, 0, sizeof(pr->txq.notify));
+	}
 	return 0;
 }
 
-/* Per-queue counters, by name and place in the adapter. */
-static const struct {
+/*
+ * Per-queue counters, by name and place in a queue pair: rx_q<n>_<name>
+ * of every queue pair, then tx_q<n>_<name> of every queue pair.
+ */
+struct nf_xstat {
 	const char *name;
 	size_t offset;
-} nf_xstats[] = {
-#define NF_RX(name, field) { "rx_q0_" name, offsetof(struct nf_adapter, rxq.field) }
-#define NF_TX(name, field) { "tx_q0_" name, offsetof(struct nf_adapter, txq.field) }
+};
+
+static const struct nf_xstat nf_rx_xstats[] = {
+#define NF_RX(name, field) { name, offsetof(struct nf_pair, rxq.field) }
 	NF_RX("packets", ring.stats.packets),
 	NF_RX("bytes", ring.stats.bytes),
 	NF_RX("errors", ring.stats.errors),
@@ -342,6 +384,11 @@ static const struct {
 	NF_RX("notifications_sent", notify.sent),
 	NF_RX("notifications_suppressed", notify.suppressed),
 	NF_RX("notifications_received", notify.received),
+#undef NF_RX
+};
+
+static const struct nf_xstat nf_tx_xstats[] = {
+#define NF_TX(name, field) { name, offsetof(struct nf_pair, txq.field) }
 	NF_TX("packets", ring.stats.packets),
 	NF_TX("bytes", ring.stats.bytes),
 	NF_TX("errors", ring.stats.errors),
@@ -350,38 +397,69 @@ static const struct {
 	NF_TX("notifications_sent", notify.sent),
 	NF_TX("notifications_suppressed", notify.suppressed),
 	NF_TX("notifications_received", notify.received),
-#undef NF_RX
 #undef NF_TX
 };
-#define NF_NB_XSTATS RTE_DIM(nf_xstats)
+
+static unsigned int
+nf_xstats_count(const struct nf_adapter *ad)
+{
+	return ad->cfg.queues * (RTE_DIM(nf_rx_xstats) + RTE_DIM(nf_tx_xstats));
+}
+
+/* Entry @i of the list: its counter, direction and queue pair. */
+static const struct nf_xstat *
+nf_xstat_at(const struct nf_adapter *ad, unsigned int i, char *dir,
+	    unsigned int *qid)
+{
+	unsigned int n_rx = ad->cfg.queues * RTE_DIM(nf_rx_xstats);
+
+	if (i < n_rx) {
+		*dir = 'r';
+		*qid = i / RTE_DIM(nf_rx_xstats);
+		return &nf_rx_xstats[i % RTE_DIM(nf_rx_xstats)];
+	}
+	i -= n_rx;
+	*dir = 't';
+	*qid = i / RTE_DIM(nf_tx_xstats);
+	return &nf_tx_xstats[i % RTE_DIM(nf_tx_xstats)];
+}
 
 static int
-nf_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
+nf_xstats_get_names(struct rte_eth_dev *dev,
 		    struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int i;
+	const struct nf_adapter *ad = nf_adapter(dev);
+	unsigned int i, qid, n = nf_xstats_count(ad);
+	const struct nf_xstat *x;
+	char dir;
 
 	if (names != NULL)
-		for (i = 0; i < NF_NB_XSTATS && i < size; i++)
-			strlcpy(names[i].name, nf_xstats[i].name,
-				sizeof(names[i].name));
-	return NF_NB_XSTATS;
+		for (i = 0; i < n && i < size; i++) {
+			x = nf_xstat_at(ad, i, &dir, &qid);
+			snprintf(names[i].name, sizeof(names[i].name),
+				 "%cx_q%u_%s", dir, qid, x->name);
+		}
+	return n;
 }
 
 static int
 nf_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
-	      unsigned int n)
+	      unsigned int size)
 {
-	const uint8_t *base = (const uint8_t *)nf_adapter(dev);
-	unsigned int i;
+	const struct nf_adapter *ad = nf_adapter(dev);
+	unsigned int i, qid, n = nf_xstats_count(ad);
+	const struct nf_xstat *x;
+	char dir;
 
-	if (xstats == NULL || n < NF_NB_XSTATS)
-		return NF_NB_XSTATS;
-	for (i = 0; i < NF_NB_XSTATS; i++) {
+	if (xstats == NULL || size < n)
+		return n;
+	for (i = 0; i < n; i++) {
+		x = nf_xstat_at(ad, i, &dir, &qid);
 		xstats[i].id = i;
-		xstats[i].value = *(const uint64_t *)(base + nf_xstats[i].offset);
+		xstats[i].value = *(const uint64_t *)
+			((const uint8_t *)&ad->pairs[qid] + x->offset);
 	}
-	return NF_NB_XSTATS;
+	return n;
 }
 
 static const struct eth_dev_ops nf_ops = {
@@ -412,6 +490,7 @@ nf_probe(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *dev;
 	struct nf_adapter *ad;
 	struct nf_config cfg;
+	unsigned int i;
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
@@ -449,17 +528,23 @@ nf_probe(struct rte_vdev_device *vdev)
 	ad = nf_adapter(dev);
 	ad->dev = dev;
 	ad->cfg = cfg;
-	ad->rxq.ad = ad;
-	ad->txq.ad = ad;
+	for (i = 0; i < NF_MAX_QUEUES; i++) {
+		ad->pairs[i].rxq.ad = ad;
+		ad->pairs[i].rxq.queue_id = i;
+		ad->pairs[i].txq.ad = ad;
+		ad->pairs[i].txq.queue_id = i;
+	}
 	ret = nf_xenbus_init(ad);
 	if (ret < 0) {
 		rte_eth_dev_release_port(dev);
 		return ret;
 	}
 	rte_eth_dev_probing_finish(dev);
-	NF_LOG(INFO, "%s: port %u, vif %u, provider %s, batch %u%s", name,
-	       dev->data->port_id, cfg.handle, xa_provider_name(cfg.provider),
-	       cfg.batch, cfg.group_ethertype ? ", EtherType grouping" : "");
+	NF_LOG(INFO, "%s: port %u, vif %u, provider %s, %u queue pair%s, batch %u%s",
+	       name, dev->data->port_id, cfg.handle,
+	       xa_provider_name(cfg.provider), cfg.queues,
+	       cfg.queues == 1 ? "" : "s", cfg.batch,
+	       cfg.group_ethertype ? ", EtherType grouping" : "");
 	return 0;
 }
 
@@ -489,4 +574,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netfront,
 	NF_ARG_SIM "=<instance> "
 	NF_ARG_DOMID "=<1..63> "
 	NF_ARG_BATCH "=<1..64> "
-	NF_ARG_GROUP "=0|1");
+	NF_ARG_GROUP "=0|1 "
+	NF_ARG_QUEUES "=<1..8>");

@@ -40,7 +40,8 @@ nf_rx_pull(void *queue, struct rte_mbuf **pkts, uint16_t max)
 
 	nb = netif_front_rx_receive(&q->ring, q->mp, pkts, max);
 	if (netif_front_rx_push(&q->ring, &notify) > 0)
-		nf_notify(ad, ad->evtchn_rx, notify, &q->notify);
+		nf_notify(ad, ad->pairs[q->queue_id].evtchn_rx, notify,
+			  &q->notify);
 	if (unlikely(q->ring.error != NULL))
 		nf_fail(ad, &q->failed, q->ring.error);
 	return nb;
@@ -55,6 +56,11 @@ nf_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 
 	if (unlikely(!nf_queue_enter(ad, &q->busy)))
 		return 0;
+	/* A queue pair the backend did not take has no ring. */
+	if (unlikely(q->queue_id >= ad->nb_pairs)) {
+		nf_queue_leave(&q->busy);
+		return 0;
+	}
 	nb = netif_rx_burst(&q->stash, nf_rx_pull, q, pkts, nb_pkts,
 			    ad->cfg.batch, ad->cfg.group_ethertype,
 			    ad->cfg.single_flag);
@@ -72,11 +78,16 @@ nf_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 
 	if (unlikely(!nf_queue_enter(ad, &q->busy)))
 		return 0;
+	if (unlikely(q->queue_id >= ad->nb_pairs)) {
+		nf_queue_leave(&q->busy);
+		return 0;
+	}
 	/* Completions first: they free the ids this burst needs. */
 	netif_front_tx_collect(&q->ring);
 	nb = netif_front_tx_enqueue(&q->ring, pkts, nb_pkts);
 	if (netif_front_tx_push(&q->ring, &notify) > 0)
-		nf_notify(ad, ad->evtchn_tx, notify, &q->notify);
+		nf_notify(ad, ad->pairs[q->queue_id].evtchn_tx, notify,
+			  &q->notify);
 	if (unlikely(q->ring.error != NULL))
 		nf_fail(ad, &q->failed, q->ring.error);
 	nf_queue_leave(&q->busy);

@@ -65,13 +65,17 @@ static void
 nf_datapath_update(struct nf_adapter *ad)
 {
 	uint32_t ready = ad->started && ad->connected;
+	unsigned int i;
 
 	__atomic_store_n(&ad->datapath_ready, ready, __ATOMIC_SEQ_CST);
 	if (ready)
 		return;
-	while (__atomic_load_n(&ad->rxq.busy, __ATOMIC_SEQ_CST) ||
-	       __atomic_load_n(&ad->txq.busy, __ATOMIC_SEQ_CST))
-		rte_pause();
+	for (i = 0; i < NF_MAX_QUEUES; i++)
+		while (__atomic_load_n(&ad->pairs[i].rxq.busy,
+				       __ATOMIC_SEQ_CST) ||
+		       __atomic_load_n(&ad->pairs[i].txq.busy,
+				       __ATOMIC_SEQ_CST))
+			rte_pause();
 }
 
 static void
@@ -100,13 +104,20 @@ nf_unbind(struct nf_adapter *ad, evtchn_port_t *port)
 static void
 nf_release(struct nf_adapter *ad)
 {
-	if (ad->evtchn_rx != ad->evtchn_tx)
-		nf_unbind(ad, &ad->evtchn_rx);
-	nf_unbind(ad, &ad->evtchn_tx);
-	ad->evtchn_rx = NF_NO_PORT;
-	nf_unshare(ad, &ad->srings, 2);
-	nf_unshare(ad, &ad->tx_pages, NETIF_TX_RING_SIZE);
-	nf_unshare(ad, &ad->rx_pages, NETIF_RX_RING_SIZE);
+	unsigned int i;
+
+	for (i = 0; i < NF_MAX_QUEUES; i++) {
+		struct nf_pair *pr = &ad->pairs[i];
+
+		if (pr->evtchn_rx != pr->evtchn_tx)
+			nf_unbind(ad, &pr->evtchn_rx);
+		nf_unbind(ad, &pr->evtchn_tx);
+		pr->evtchn_rx = NF_NO_PORT;
+		nf_unshare(ad, &pr->srings, 2);
+		nf_unshare(ad, &pr->tx_pages, NETIF_TX_RING_SIZE);
+		nf_unshare(ad, &pr->rx_pages, NETIF_RX_RING_SIZE);
+	}
+	ad->nb_pairs = 0;
 }
 
 /* Stop the data path and tell the backend we are going. */
@@ -136,8 +147,58 @@ nf_bind(struct nf_adapter *ad, evtchn_port_t *port)
 }
 
 /*
- * The backend waits in InitWait: offer it both rings (with every RX buffer
- * already posted) and our event channels, then publish the keys.
+ * Share queue pair @pr's rings (with every RX buffer already posted) and
+ * bind its event channels; @why says what failed.
+ */
+static bool
+nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
+		struct xenbus_front_queue *keys, const char **why)
+{
+	bool notify;
+
+	*why = "cannot share the ring pages";
+	if (!nf_share(ad, &pr->srings, 2, pr->sring_refs, true))
+		return false;
+	/* The backend only reads what we send... */
+	*why = "cannot share the TX buffer pages";
+	if (!nf_share(ad, &pr->tx_pages, NETIF_TX_RING_SIZE, pr->tx_refs,
+		      false))
+		return false;
+	/* ...and only writes where we receive. */
+	*why = "cannot share the RX buffer pages";
+	if (!nf_share(ad, &pr->rx_pages, NETIF_RX_RING_SIZE, pr->rx_refs,
+		      true))
+		return false;
+	*why = "cannot allocate an event channel";
+	if (!nf_bind(ad, &pr->evtchn_tx))
+		return false;
+	pr->evtchn_rx = pr->evtchn_tx;
+	if (split && !nf_bind(ad, &pr->evtchn_rx))
+		return false;
+
+	netif_front_tx_attach(&pr->txq.ring, pr->srings, pr->tx_pages,
+			      pr->tx_refs);
+	netif_front_rx_attach(&pr->rxq.ring,
+			      (void *)((uint8_t *)pr->srings + XA_PAGE_SIZE),
+			      pr->rx_pages, pr->rx_refs,
+			      ad->dev->data->port_id);
+	/* Not connected yet: nobody to notify. */
+	netif_front_rx_push(&pr->rxq.ring, &notify);
+	__atomic_store_n(&pr->rxq.failed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&pr->txq.failed, 0, __ATOMIC_RELAXED);
+
+	*keys = (struct xenbus_front_queue){
+		.tx_ring_ref = pr->sring_refs[0],
+		.rx_ring_ref = pr->sring_refs[1],
+		.evtchn_tx = pr->evtchn_tx,
+		.evtchn_rx = pr->evtchn_rx,
+	};
+	return true;
+}
+
+/*
+ * The backend waits in InitWait: offer it as many queue pairs as we want
+ * and it serves, then publish the keys.
  */
 static bool
 nf_connect(struct nf_adapter *ad)
@@ -145,60 +206,33 @@ nf_connect(struct nf_adapter *ad)
 	struct xenbus_front_backend be;
 	struct xenbus_front_keys keys;
 	const char *why;
-	bool notify;
+	unsigned int i;
 
 	if (!xenbus_front_read_backend(ad->xa, ad->be_dir, &be, &why)) {
 		NF_LOG(ERR, "%s: refusing backend %s: %s", ad->fe_dir,
 		       ad->be_dir, why);
 		return false;
 	}
-	why = "cannot share the ring pages";
-	if (!nf_share(ad, &ad->srings, 2, ad->sring_refs, true))
-		goto fail;
-	/* The backend only reads what we send... */
-	why = "cannot share the TX buffer pages";
-	if (!nf_share(ad, &ad->tx_pages, NETIF_TX_RING_SIZE, ad->tx_refs,
-		      false))
-		goto fail;
-	/* ...and only writes where we receive. */
-	why = "cannot share the RX buffer pages";
-	if (!nf_share(ad, &ad->rx_pages, NETIF_RX_RING_SIZE, ad->rx_refs,
-		      true))
-		goto fail;
-	why = "cannot allocate an event channel";
-	if (!nf_bind(ad, &ad->evtchn_tx))
-		goto fail;
-	ad->evtchn_rx = ad->evtchn_tx;
-	if (be.split_evtchn && !nf_bind(ad, &ad->evtchn_rx))
-		goto fail;
-
-	netif_front_tx_attach(&ad->txq.ring, ad->srings, ad->tx_pages,
-			      ad->tx_refs);
-	netif_front_rx_attach(&ad->rxq.ring,
-			      (void *)((uint8_t *)ad->srings + XA_PAGE_SIZE),
-			      ad->rx_pages, ad->rx_refs,
-			      ad->dev->data->port_id);
-	/* Not connected yet: nobody to notify. */
-	netif_front_rx_push(&ad->rxq.ring, &notify);
-
-	keys = (struct xenbus_front_keys){
-		.tx_ring_ref = ad->sring_refs[0],
-		.rx_ring_ref = ad->sring_refs[1],
-		.evtchn_tx = ad->evtchn_tx,
-		.evtchn_rx = ad->evtchn_rx,
-		.split_evtchn = be.split_evtchn,
-	};
+	keys.nb_queues = RTE_MIN((unsigned int)ad->cfg.queues, be.max_queues);
+	keys.split_evtchn = be.split_evtchn;
+	for (i = 0; i < keys.nb_queues; i++)
+		if (!nf_connect_pair(ad, &ad->pairs[i], be.split_evtchn,
+				     &keys.queue[i], &why))
+			goto fail;
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xa, ad->fe_dir, &keys))
 		goto fail;
 
-	__atomic_store_n(&ad->rxq.failed, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&ad->txq.failed, 0, __ATOMIC_RELAXED);
+	ad->nb_pairs = keys.nb_queues;
 	ad->connected = true;
 	nf_datapath_update(ad);
-	NF_LOG(INFO, "%s: rings offered to %s (domain %u), %s event channel%s",
-	       ad->fe_dir, ad->be_dir, ad->backend_id,
-	       be.split_evtchn ? "split" : "one", be.split_evtchn ? "s" : "");
+	NF_LOG(INFO, "%s: rings offered to %s (domain %u): %u of %u queue pairs, %s event channel%s",
+	       ad->fe_dir, ad->be_dir, ad->backend_id, ad->nb_pairs,
+	       ad->cfg.queues, be.split_evtchn ? "split" : "one",
+	       be.split_evtchn ? "s" : "");
+	if (ad->nb_pairs < ad->cfg.queues)
+		NF_LOG(WARNING, "%s: the backend serves %u queue pairs: queues %u and above move nothing",
+		       ad->fe_dir, be.max_queues, ad->nb_pairs);
 	return true;
 fail:
 	NF_LOG(ERR, "%s: %s: %s", ad->fe_dir, why, strerror(errno));
@@ -395,6 +429,7 @@ static void
 nf_evtchn_event(void *arg)
 {
 	struct nf_adapter *ad = arg;
+	unsigned int i;
 	int port;
 
 	/*
@@ -402,10 +437,18 @@ nf_evtchn_event(void *arg)
 	 * keeps the count honest; the backend's event index keeps it rare.
 	 */
 	while ((port = xa_evtchn_pending(ad->xa)) >= 0) {
-		if ((evtchn_port_t)port == ad->evtchn_rx)
-			ad->rxq.notify.received++;
-		else if ((evtchn_port_t)port == ad->evtchn_tx)
-			ad->txq.notify.received++;
+		for (i = 0; i < NF_MAX_QUEUES; i++) {
+			struct nf_pair *pr = &ad->pairs[i];
+
+			if ((evtchn_port_t)port == pr->evtchn_rx) {
+				pr->rxq.notify.received++;
+				break;
+			}
+			if ((evtchn_port_t)port == pr->evtchn_tx) {
+				pr->txq.notify.received++;
+				break;
+			}
+		}
 		xa_evtchn_unmask(ad->xa, port);
 	}
 }
@@ -470,11 +513,14 @@ nf_xenbus_init(struct nf_adapter *ad)
 		.sim_instance = ad->cfg.sim_instance,
 		.sim_domid = ad->cfg.domid,
 	};
+	unsigned int i;
 	int ret;
 
 	pthread_mutex_init(&ad->lock, NULL);
-	ad->evtchn_tx = NF_NO_PORT;
-	ad->evtchn_rx = NF_NO_PORT;
+	for (i = 0; i < NF_MAX_QUEUES; i++) {
+		ad->pairs[i].evtchn_tx = NF_NO_PORT;
+		ad->pairs[i].evtchn_rx = NF_NO_PORT;
+	}
 	ad->fail_fd = -1;
 	ad->xa = xa_open(&args);
 	if (ad->xa == NULL) {
@@ -553,7 +599,7 @@ nf_xenbus_uninit(struct nf_adapter *ad)
 
 	if (ad->plugged) {
 		nf_begin_close(ad);
-		if (ad->srings != NULL)
+		if (ad->pairs[0].srings != NULL)
 			nf_wait_backend_closed(ad);
 		nf_release(ad);
 		nf_publish(ad, XenbusStateClosed);
@@ -575,9 +621,8 @@ nf_xenbus_uninit(struct nf_adapter *ad)
  * Runs with the data path closed, so the ring is ours.
  */
 static void
-nf_drain_tx(struct nf_adapter *ad)
+nf_drain_tx(struct nf_adapter *ad, struct netif_front_tx *tx)
 {
-	struct netif_front_tx *tx = &ad->txq.ring;
 	unsigned int waited = 0;
 
 	for (;;) {
@@ -595,11 +640,14 @@ nf_drain_tx(struct nf_adapter *ad)
 void
 nf_xenbus_set_started(struct nf_adapter *ad, bool started)
 {
+	unsigned int i;
+
 	pthread_mutex_lock(&ad->lock);
 	ad->started = started;
 	nf_datapath_update(ad);
-	if (!started && ad->connected && ad->be_connected)
-		nf_drain_tx(ad);
+	for (i = 0; !started && ad->connected && ad->be_connected &&
+		    i < ad->nb_pairs; i++)
+		nf_drain_tx(ad, &ad->pairs[i].txq.ring);
 	nf_link_refresh(ad);
 	pthread_mutex_unlock(&ad->lock);
 }

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Multi-queue, both PMDs in one process over a simulator instance: with
+ * queues=2 on both ends each queue pair carries its own traffic, every
+ * byte checked, and the counters are per queue; when the ends disagree the
+ * fewer queue pairs connect, and the queues beyond move nothing (a burst
+ * returns 0) while the others work; an application that configures other
+ * queue counts than the devargs say is told so.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xsim.h"
+
+#define NB "net_xen_netback0"
+#define NF "net_xen_netfront0"
+#define PACKETS 20000
+
+static struct rte_mempool *pool;
+
+struct mq_pair {
+	char inst[48];
+	int back;
+	int front;
+};
+
+static bool
+mq_open(struct mq_pair *mp, const char *tag, uint16_t back_q,
+	uint16_t front_q)
+{
+	char args[160];
+
+	snprintf(mp->inst, sizeof(mp->inst), "%s-%s", pair_sim_instance(),
+		 tag);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u",
+		 mp->inst, back_q);
+	mp->back = pair_create_queues(NB, args, pool, back_q);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u",
+		 mp->inst, front_q);
+	mp->front = mp->back < 0 ? -1 :
+		    pair_create_queues(NF, args, pool, front_q);
+	return mp->front >= 0 && pair_wait_link(mp->back, true, 10000) &&
+	       pair_wait_link(mp->front, true, 10000);
+}
+
+static void
+mq_close(struct mq_pair *mp)
+{
+	if (mp->front >= 0)
+		pair_destroy(NF, mp->front);
+	if (mp->back >= 0)
+		pair_destroy(NB, mp->back);
+	xsim_instance_destroy(mp->inst);
+}
+
+/* @count packets through queue @q only: the other queues count none. */
+static bool
+only_queue_moves(uint16_t tx, uint16_t rx, uint16_t q, uint16_t nb_queues,
+		 uint64_t first)
+{
+	struct rte_eth_stats ts, rs;
+	uint16_t i;
+
+	rte_eth_stats_reset(tx);
+	rte_eth_stats_reset(rx);
+	if (pair_transfer_queue(tx, rx, q, pool, first, PACKETS, 128) !=
+	    PACKETS)
+		return false;
+	if (rte_eth_stats_get(tx, &ts) != 0 || rte_eth_stats_get(rx, &rs) != 0)
+		return false;
+	for (i = 0; i < nb_queues; i++) {
+		uint64_t want = i == q ? PACKETS : 0;
+
+		if (ts.q_opackets[i] != want || rs.q_ipackets[i] != want) {
+			fprintf(stderr, "queue %u: sent %" PRIu64
+				", received %" PRIu64 ", expected %" PRIu64
+				"\n", i, ts.q_opackets[i], rs.q_ipackets[i],
+				want);
+			return false;
+		}
+	}
+	return ts.opackets == PACKETS && rs.ipackets == PACKETS &&
+	       ts.obytes == rs.ibytes;
+}
+
+static void
+test_each_queue_pair_carries_its_own_traffic(void)
+{
+	struct mq_pair mp;
+	uint64_t seq = 0;
+
+	REQUIRE(mq_open(&mp, "two", 2, 2));
+	/* Interleaved, so that each queue runs on after the other ran. */
+	for (unsigned int round = 0; round < 2; round++)
+		for (uint16_t q = 0; q < 2; q++) {
+			CHECK(only_queue_moves(mp.front, mp.back, q, 2, seq));
+			CHECK(only_queue_moves(mp.back, mp.front, q, 2, seq));
+			seq += PACKETS;
+		}
+	/*
+	 * The last transfer went back to front on queue 1: one grant-copy
+	 * call per burst there, and the counters of queue 1 saw it.
+	 */
+	CHECK(pair_xstat(mp.back, "tx_q1_grant_copy_calls") > 0);
+	CHECK(pair_xstat(mp.back, "tx_q1_grant_copy_calls") < PACKETS);
+	CHECK(pair_xstat(mp.back, "tx_q1_grant_copy_ops") >= PACKETS);
+	CHECK(pair_xstat(mp.back, "tx_q0_grant_copy_ops") == 0);
+	CHECK(pair_xstat(mp.front, "rx_q1_packets") == PACKETS);
+	CHECK(pair_xstat(mp.front, "rx_q2_packets") == UINT64_MAX);
+	mq_close(&mp);
+}
+
+/* Bursts on queue @q of @port move nothing. */
+static bool
+queue_is_idle(uint16_t port, uint16_t q)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool), *in[8];
+	uint16_t sent, got = 0;
+
+	if (m == NULL || rte_pktmbuf_append(m, 60) == NULL)
+		return false;
+	memset(rte_pktmbuf_mtod(m, void *), 0xff, 60);
+	sent = rte_eth_tx_burst(port, q, &m, 1);
+	if (sent == 0)
+		rte_pktmbuf_free(m);
+	for (int i = 0; i < 100; i++)
+		got += rte_eth_rx_burst(port, q, in, RTE_DIM(in));
+	return sent == 0 && got == 0;
+}
+
+static void
+test_frontend_asking_more_gets_what_the_backend_offers(void)
+{
+	struct mq_pair mp;
+
+	REQUIRE(mq_open(&mp, "fe4", 2, 4));
+	CHECK(only_queue_moves(mp.front, mp.back, 1, 2, 0));
+	CHECK(only_queue_moves(mp.back, mp.front, 1, 2, 0));
+	CHECK(queue_is_idle(mp.front, 2));
+	CHECK(queue_is_idle(mp.front, 3));
+	mq_close(&mp);
+}
+
+static void
+test_backend_offering_more_serves_what_the_frontend_asks(void)
+{
+	struct mq_pair mp;
+
+	REQUIRE(mq_open(&mp, "be4", 4, 1));
+	CHECK(only_queue_moves(mp.front, mp.back, 0, 1, 0));
+	CHECK(only_queue_moves(mp.back, mp.front, 0, 1, 0));
+	CHECK(queue_is_idle(mp.back, 1));
+	CHECK(queue_is_idle(mp.back, 3));
+	mq_close(&mp);
+}
+
+static void
+test_queue_counts_must_match_the_devargs(void)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_dev_info info;
+	static const char *const names[] = { NB, NF };
+	char args[128];
+	uint16_t port;
+
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s-cfg,queues=3",
+		 pair_sim_instance());
+	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
+		REQUIRE(rte_vdev_init(names[i], args) == 0);
+		REQUIRE(rte_eth_dev_get_port_by_name(names[i], &port) == 0);
+		CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+		      info.max_rx_queues == 3 && info.max_tx_queues == 3);
+		CHECK(rte_eth_dev_configure(port, 1, 1, &conf) != 0);
+		CHECK(rte_eth_dev_configure(port, 3, 2, &conf) != 0);
+		CHECK(rte_eth_dev_configure(port, 3, 3, &conf) == 0);
+		rte_eth_dev_close(port);
+		rte_vdev_uninit(names[i]);
+	}
+	snprintf(args, sizeof(args), "%s-cfg", pair_sim_instance());
+	xsim_instance_destroy(args);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	pool = test_eal_pool(argv[0], 8192);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	RUN(test_each_queue_pair_carries_its_own_traffic);
+	RUN(test_frontend_asking_more_gets_what_the_backend_offers);
+	RUN(test_backend_offering_more_serves_what_the_frontend_asks);
+	RUN(test_queue_counts_must_match_the_devargs);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The connection keys in xenstore (on a simulator instance): what the
+ * frontend writes for one queue and for several, the backend reads back
+ * unchanged; a layout left by an earlier connection does not survive the
+ * next; and the backend refuses a queue count it does not offer, or a
+ * queue whose keys are missing, naming the key.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "xenbus_back.h"
+#include "xenbus_front.h"
+#include "xsim.h"
+
+#define FE_DIR "/local/domain/1/device/vif/0"
+#define BE_DIR "/local/domain/0/backend/vif/1/0"
+
+static struct xa_handle *xs;
+
+static struct xenbus_front_keys
+keys_for(unsigned int nb_queues, bool split)
+{
+	struct xenbus_front_keys k = { .nb_queues = nb_queues,
+				       .split_evtchn = split };
+	unsigned int i;
+
+	for (i = 0; i < nb_queues; i++)
+		k.queue[i] = (struct xenbus_front_queue){
+			.tx_ring_ref = 100 + 2 * i,
+			.rx_ring_ref = 101 + 2 * i,
+			.evtchn_tx = 10 + 2 * i,
+			.evtchn_rx = 11 + 2 * i,
+		};
+	return k;
+}
+
+static bool
+exists(const char *key)
+{
+	char path[XENBUS_PATH_MAX];
+	unsigned int len;
+	char *v;
+
+	snprintf(path, sizeof(path), FE_DIR "/%s", key);
+	v = xa_xs_read(xs, XBT_NULL, path, &len);
+	free(v);
+	return v != NULL;
+}
+
+static void
+set_key(const char *key, const char *value)
+{
+	char path[XENBUS_PATH_MAX];
+
+	snprintf(path, sizeof(path), FE_DIR "/%s", key);
+	REQUIRE(xa_xs_write(xs, XBT_NULL, path, value, strlen(value)));
+}
+
+static void
+remove_key(const char *key)
+{
+	char path[XENBUS_PATH_MAX];
+
+	snprintf(path, sizeof(path), FE_DIR "/%s", key);
+	REQUIRE(xa_xs_rm(xs, XBT_NULL, path));
+}
+
+/* The frontend writes @k; true if the backend reads it back exactly. */
+static bool
+round_trip(const struct xenbus_front_keys *k, unsigned int max_queues)
+{
+	struct xenbus_back_frontend fe;
+	char why[XENBUS_WHY_MAX];
+	unsigned int i;
+
+	if (!xenbus_front_write_keys(xs, FE_DIR, k))
+		return false;
+	memset(&fe, 0xa5, sizeof(fe));
+	if (!xenbus_back_read_frontend(xs, FE_DIR, max_queues, &fe, why)) {
+		fprintf(stderr, "refused: %s\n", why);
+		return false;
+	}
+	if (fe.nb_queues != k->nb_queues || !fe.rx_notify)
+		return false;
+	for (i = 0; i < k->nb_queues; i++) {
+		const struct xenbus_back_queue *b = &fe.queue[i];
+		const struct xenbus_front_queue *f = &k->queue[i];
+
+		if (b->tx_ring_ref != f->tx_ring_ref ||
+		    b->rx_ring_ref != f->rx_ring_ref ||
+		    b->split_evtchn != k->split_evtchn ||
+		    b->evtchn_tx != f->evtchn_tx ||
+		    b->evtchn_rx != (k->split_evtchn ? f->evtchn_rx :
+						       f->evtchn_tx))
+			return false;
+	}
+	return true;
+}
+
+/* True if the backend refuses the keys, naming @needle. */
+static bool
+refused(unsigned int max_queues, const char *needle)
+{
+	struct xenbus_back_frontend fe;
+	char why[XENBUS_WHY_MAX] = "";
+
+	if (xenbus_back_read_frontend(xs, FE_DIR, max_queues, &fe, why)) {
+		fprintf(stderr, "accepted, expected \"%s\"\n", needle);
+		return false;
+	}
+	if (strstr(why, needle) == NULL) {
+		fprintf(stderr, "refused with \"%s\", expected \"%s\"\n", why,
+			needle);
+		return false;
+	}
+	return true;
+}
+
+static void
+test_one_queue_keys_sit_at_the_top(void)
+{
+	struct xenbus_front_keys k = keys_for(1, false);
+
+	CHECK(round_trip(&k, 1));
+	CHECK(round_trip(&k, 4));
+	CHECK(exists("tx-ring-ref") && exists("event-channel"));
+	CHECK(!exists("queue-0"));
+	k = keys_for(1, true);
+	CHECK(round_trip(&k, 1));
+	CHECK(exists("event-channel-tx") && !exists("event-channel"));
+}
+
+static void
+test_queue_keys_sit_in_queue_directories(void)
+{
+	struct xenbus_front_keys k = keys_for(4, true);
+
+	CHECK(round_trip(&k, 4));
+	CHECK(round_trip(&k, XENBUS_VIF_MAX_QUEUES));
+	CHECK(exists("queue-3/rx-ring-ref") && exists("queue-0/event-channel-rx"));
+	/* netif.h: no top-level ring or event channel keys then. */
+	CHECK(!exists("tx-ring-ref") && !exists("event-channel-tx"));
+	k = keys_for(2, false);
+	CHECK(round_trip(&k, 2));
+	CHECK(exists("queue-1/event-channel"));
+	CHECK(!exists("queue-1/event-channel-tx"));
+	CHECK(!exists("queue-2") && !exists("queue-3"));
+}
+
+static void
+test_back_to_one_queue_drops_the_directories(void)
+{
+	struct xenbus_front_keys k = keys_for(3, false);
+
+	CHECK(round_trip(&k, 3));
+	k = keys_for(1, false);
+	CHECK(round_trip(&k, 3));
+	CHECK(!exists("queue-0") && !exists("queue-2"));
+}
+
+static void
+test_a_frontend_without_multi_queue_has_one_queue(void)
+{
+	struct xenbus_front_keys k = keys_for(1, false);
+	struct xenbus_back_frontend fe;
+	char why[XENBUS_WHY_MAX];
+
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	remove_key("multi-queue-num-queues");
+	CHECK(xenbus_back_read_frontend(xs, FE_DIR, 2, &fe, why));
+	CHECK(fe.nb_queues == 1 && fe.queue[0].tx_ring_ref == 100);
+}
+
+static void
+test_queue_counts_not_offered_are_refused(void)
+{
+	struct xenbus_front_keys k = keys_for(4, false);
+
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	CHECK(refused(2, "multi-queue-num-queues is 4, not 1..2"));
+	set_key("multi-queue-num-queues", "0");
+	CHECK(refused(8, "multi-queue-num-queues is 0"));
+}
+
+static void
+test_a_queue_missing_its_keys_is_named(void)
+{
+	struct xenbus_front_keys k = keys_for(2, true);
+
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	remove_key("queue-1/rx-ring-ref");
+	CHECK(refused(2, "queue-1/rx-ring-ref missing"));
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	remove_key("queue-0/event-channel-rx");
+	CHECK(refused(2, "queue-0/event-channel-tx without"));
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	set_key("queue-1/tx-ring-ref", "-1");
+	CHECK(refused(2, "queue-1/tx-ring-ref"));
+}
+
+static void
+test_backend_offers_its_queue_count(void)
+{
+	struct xenbus_front_backend be;
+	const char *why;
+
+	REQUIRE(xa_xs_write(xs, XBT_NULL, BE_DIR "/state", "2", 1));
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 4));
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
+	CHECK(be.max_queues == 4 && be.split_evtchn);
+	REQUIRE(xa_xs_write(xs, XBT_NULL, BE_DIR "/multi-queue-max-queues",
+			    "1000", 4));
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
+	CHECK(be.max_queues == XENBUS_VIF_MAX_QUEUES);
+	REQUIRE(xa_xs_rm(xs, XBT_NULL, BE_DIR "/multi-queue-max-queues"));
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
+	CHECK(be.max_queues == 1);
+}
+
+int
+main(void)
+{
+	char inst[64];
+	struct xa_open_args args = {
+		.provider = XA_PROVIDER_SIM,
+		.sim_instance = inst,
+		.sim_domid = 0,
+	};
+
+	snprintf(inst, sizeof(inst), "test-xenbus-keys-%d", (int)getpid());
+	xs = xa_open(&args);
+	if (xs == NULL) {
+		perror("cannot open the simulator");
+		return EXIT_FAILURE;
+	}
+	/* The toolstack creates the frontend's directory. */
+	if (!xenbus_switch_state(xs, FE_DIR, XenbusStateInitialising))
+		return EXIT_FAILURE;
+	RUN(test_one_queue_keys_sit_at_the_top);
+	RUN(test_queue_keys_sit_in_queue_directories);
+	RUN(test_back_to_one_queue_drops_the_directories);
+	RUN(test_a_frontend_without_multi_queue_has_one_queue);
+	RUN(test_queue_counts_not_offered_are_refused);
+	RUN(test_a_queue_missing_its_keys_is_named);
+	RUN(test_backend_offers_its_queue_count);
+	xa_close(xs);
+	xsim_instance_destroy(inst);
+	TEST_DONE();
+}
