@@ -98,10 +98,9 @@ def parse_args(argv):
                     help="testpmd --burst values (%s)" %
                     _preset_help("bursts"))
     ap.add_argument("--queues", type=lambda s: parse_list(s, int, "queue"),
-                    help="queue pairs per port, --rxq/--txq, one forwarding "
-                    "core a side whatever the count (%s); our PMDs have one "
-                    "queue pair, their 2-queue points are reported as not "
-                    "supported" % _preset_help("queues"))
+                    help="queue pairs per port, --rxq/--txq (our PMDs: "
+                    "devarg queues), one forwarding core a side whatever "
+                    "the count (%s)" % _preset_help("queues"))
     ap.add_argument("--transports", type=_transports_arg,
                     help="comma list of xen, vhost, memif, null, each "
                     "optionally with -f2b or -b2f (%s)" %

@@ -5,7 +5,7 @@ differ."""
 
 import shutil
 
-from .transports import DISPLAY_XSTATS
+from .transports import display_xstats
 
 # A frame longer than this is sent as a chain of segments of at most this
 # many bytes (testpmd's default mbuf holds 2048 bytes of data), with the
@@ -32,7 +32,7 @@ def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
     """The argv of one testpmd: end is a transports.End, mode txonly or
     rxonly (or io, with extra_vdevs as the other ports, before ours), cpu
     the CPU both its lcores (main and forwarding) share. xstats: True for
-    DISPLAY_XSTATS, a list for those names, False for none."""
+    display_xstats(queues), a list for those names, False for none."""
     eal = [testpmd,
            "--lcores", "0@%d,1@%d" % (cpu, cpu),
            "--file-prefix", prefix,
@@ -60,7 +60,7 @@ def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
            "--stats-period=1",
            "--record-core-cycles"]
     if xstats:
-        names = DISPLAY_XSTATS if xstats is True else xstats
+        names = display_xstats(queues) if xstats is True else xstats
         app.append("--display-xstats=%s" % ",".join(names))
     wrap = ["timeout", "-s", "INT", str(int(deadline_s))]
     if stdbuf is None:

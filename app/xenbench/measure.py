@@ -16,7 +16,7 @@ A run is a dict:
 import statistics
 
 from .load import CLEAN_CPU_SHARE
-from .transports import FAMILY_LABEL, role_xstat
+from .transports import FAMILY_LABEL, role_xstat_sum
 
 PKT_KEY = {"rx": "rx_packets", "tx": "tx_packets"}
 
@@ -92,7 +92,7 @@ def per_packet(pooled, role, what):
     d = pooled.get(role)
     if not d or d["packets"] <= 0:
         return None
-    v = d["xstats"].get(role_xstat(role, what))
+    v = role_xstat_sum(d["xstats"], role, what)
     return None if v is None else v / d["packets"]
 
 

@@ -4,6 +4,7 @@ starts first, the system plugins it needs and what it cannot do."""
 
 import collections
 import os
+import re
 
 FAMILIES = ["xen", "vhost", "memif", "null"]
 DEFAULT_FAMILIES = ["xen", "vhost", "memif"]
@@ -29,7 +30,7 @@ SYSTEM_PLUGINS = {
     "xen": [],
 }
 # Queue pairs per port each family can do (testpmd --rxq/--txq).
-MAX_QUEUES = {"xen": 1, "vhost": 8, "memif": 8, "null": 8}
+MAX_QUEUES = {"xen": 8, "vhost": 8, "memif": 8, "null": 8}
 # Peers our transport is compared with, in the table's ratio columns.
 PEERS = ["vhost", "memif", "null"]
 
@@ -37,25 +38,32 @@ NETFRONT_SO = "drivers/net/xen_netfront/librte_net_xen_netfront.so"
 NETBACK_SO = "drivers/net/xen_netback/librte_net_xen_netback.so"
 
 # Our PMDs' counters that testpmd prints with every stats block
-# (--display-xstats). Every transport gets the same list (testpmd skips,
-# with a message, the names a port lacks), so that the testpmd options
-# stay the same for all. The sender's counters are its tx_q0_*, the
-# receiver's its rx_q0_*; netback = Dom0 side: its rx queue carries what
-# the guest sends.
-DISPLAY_XSTATS = [
-    "rx_q0_notifications_sent",
-    "tx_q0_notifications_sent",
-    "rx_q0_grant_copy_calls",
-    "tx_q0_grant_copy_calls",
-    "rx_q0_grant_copy_ops",
-    "tx_q0_grant_copy_ops",
-]
+# (--display-xstats), for each queue. Every transport gets the same list
+# (testpmd skips, with a message, the names a port lacks), so that the
+# testpmd options stay the same for all. The sender's counters are its
+# tx_q<n>_*, the receiver's its rx_q<n>_*; netback = Dom0 side: its rx
+# queues carry what the guest sends.
+XSTATS_SHOWN = ["notifications_sent", "grant_copy_calls", "grant_copy_ops"]
 
 
-def role_xstat(role, what):
-    """The counter `what` (notifications_sent, grant_copy_calls, ...) of
-    the queue that carries the traffic at an end in role tx or rx."""
-    return "%s_q0_%s" % ("tx" if role == "tx" else "rx", what)
+def display_xstats(queues):
+    return ["%s_q%d_%s" % (d, q, what) for what in XSTATS_SHOWN
+            for d in ("rx", "tx") for q in range(queues)]
+
+
+DISPLAY_XSTATS = display_xstats(1)
+_QUEUE_XSTAT = re.compile(r"^(rx|tx)_q\d+_(\w+)$")
+
+
+def role_xstat_sum(xstats, role, what):
+    """The sum over all queues of counter `what` (notifications_sent,
+    grant_copy_calls, ...) at an end in role tx or rx, from a dict of
+    counters by name; None if the end has none."""
+    d = "tx" if role == "tx" else "rx"
+    vals = [v for name, v in xstats.items()
+            for m in [_QUEUE_XSTAT.match(name)]
+            if m and m.group(1) == d and m.group(2) == what]
+    return sum(vals) if vals else None
 
 
 # One end: a label, its --vdev and our plugin (None: system PMD).
@@ -76,9 +84,6 @@ def unsupported(family, queues, size):
     """Why a point cannot be run (reported, never silently skipped), or
     None."""
     if queues > MAX_QUEUES[family]:
-        if family == "xen":
-            return ("not supported: net_xen_netback/netfront have one "
-                    "queue pair (multi-queue is not implemented)")
         return "not supported: at most %d queues" % MAX_QUEUES[family]
     if family == "null" and size > TESTPMD_MBUF_DATA:
         return ("not supported: net_null has no multi-segment Tx, which "
@@ -96,7 +101,8 @@ def ends(family, n, tmpdir, plugin, queues=1, tag=None):
     sock = socket_path(tmpdir, family, n)
     if family == "xen":
         inst = "%s-%d" % (tag or "xb%d" % os.getpid(), n)
-        common = "domid=1,handle=0,provider=sim,sim=%s" % inst
+        common = "domid=1,handle=0,provider=sim,sim=%s,queues=%d" % (
+            inst, queues)
         front = End("netfront", "net_xen_netfront0," + common,
                     plugin(NETFRONT_SO))
         back = End("netback", "net_xen_netback0," + common,

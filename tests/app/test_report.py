@@ -66,6 +66,18 @@ def peer_run(mpps, sender="virtio-user", receiver="vhost"):
             "receiver": receiver, "cycles": {"tx": None, "rx": None}}
 
 
+class TestQueueCounters(unittest.TestCase):
+    def test_sum_over_the_queues_of_one_end(self):
+        xs = {"rx_q0_grant_copy_calls": 3, "rx_q1_grant_copy_calls": 4,
+              "tx_q0_grant_copy_calls": 100, "rx_q0_grant_copy_ops": 9}
+        self.assertEqual(
+            transports.role_xstat_sum(xs, "rx", "grant_copy_calls"), 7)
+        self.assertEqual(
+            transports.role_xstat_sum(xs, "tx", "grant_copy_calls"), 100)
+        self.assertIsNone(
+            transports.role_xstat_sum(xs, "tx", "grant_copy_ops"))
+
+
 class TestWarmUp(unittest.TestCase):
     """Which receiver blocks close a measured window (times in seconds)."""
 
@@ -212,9 +224,9 @@ class TestReport(unittest.TestCase):
         self.assertIsNone(a["ratio_vhost"])
 
     def test_table(self):
-        unsupported = [{"transport": "xen", "direction": "f2b", "size": 64,
-                        "burst": 32, "queues": 2,
-                        "reason": transports.unsupported("xen", 2, 64)}]
+        unsupported = [{"transport": "null", "direction": "f2b",
+                        "size": 9000, "burst": 32, "queues": 1,
+                        "reason": transports.unsupported("null", 1, 9000)}]
         failures = [{"transport": "memif", "direction": "b2f", "size": 64,
                      "burst": 32, "queues": 1,
                      "error": "memif-server txonly (tx): exited\n  | x"}]
@@ -234,9 +246,9 @@ class TestReport(unittest.TestCase):
         self.assertIn(" 60 ", xen)
         self.assertIn("0.023", xen)       # 1/64 + 1/128 notifications
         self.assertIn("0.031", xen)       # 1/32 copy calls
-        na = [l for l in lines if l.startswith("xen ") and "n/a" in l]
+        na = [l for l in lines if l.startswith("null ") and "n/a" in l]
         self.assertEqual(len(na), 1)
-        self.assertIn("one queue pair", text)
+        self.assertIn("multi-segment", text)
         self.assertIn("FAILED", text)
         self.assertIn("indicative", text)
         self.assertNotIn("NOT comparable", text)
@@ -311,15 +323,15 @@ class TestArgsAndMatrix(unittest.TestCase):
                 with self.assertRaises(SystemExit):
                     cli.parse_args(bad)
 
-    def test_matrix_reports_xen_multiqueue_as_unsupported(self):
+    def test_matrix_runs_xen_with_two_queues(self):
         a = cli.parse_args(["--transports", "xen,vhost", "--queues", "1,2",
                             "--sizes", "64"])
         points, unsupported = cli.matrix(a)
-        self.assertEqual(len(points), 6)      # xen q1 x2, vhost q1,q2 x2
-        self.assertEqual(len(unsupported), 2)
-        self.assertTrue(all(u["transport"] == "xen" and u["queues"] == 2
-                            for u in unsupported))
-        self.assertIn("not supported", unsupported[0]["reason"])
+        self.assertEqual(len(points), 8)      # xen, vhost: q1,q2 x2
+        self.assertEqual(unsupported, [])
+        e = transports.ends("xen", 1, "/tmp", lambda so: so, queues=2)
+        self.assertIn(",queues=2", e.front.vdev)
+        self.assertIn(",queues=2", e.back.vdev)
 
     def test_matrix_reports_null_multisegment_as_unsupported(self):
         a = cli.parse_args(["--transports", "null,xen", "--sizes", "64,9000"])
@@ -360,6 +372,7 @@ class TestCommand(unittest.TestCase):
             self.assertIn(opt, app)
         xs = [a for a in app if a.startswith("--display-xstats=")][0]
         self.assertIn("rx_q0_grant_copy_calls", xs)
+        self.assertIn("rx_q1_grant_copy_calls", xs)
         self.assertIn("-d", cmds["xen"])
         self.assertNotIn("-d", cmds["vhost"])
         self.assertEqual(cmds["xen"][:4], ["timeout", "-s", "INT", "60"])
