@@ -12,8 +12,9 @@
 #   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
 #   xdp.iperf=IP:SECS    then iperf3 to IP for SECS, guest sending, then receiving (-R)
-#   xdp.pktgen=SECS:SIZE then the kernel's pktgen sends SIZE-byte UDP frames to
-#                        xdp.peer as fast as it can for SECS
+#   xdp.pktgen=SECS:SIZE[:QUEUES] then the kernel's pktgen sends SIZE-byte UDP
+#                        frames to xdp.peer as fast as it can for SECS (spread
+#                        over TX queues 0..QUEUES-1 when given)
 #   xdp.count=0          skips the arping and ping
 # Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
 # harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
@@ -100,15 +101,21 @@ if [ -n "$iperf" ]; then
 		echo "DOMU-RESULT iperf-$dir rc=$rc $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 	done
 fi
-# xdp.pktgen=SECS:SIZE: "DOMU-RESULT pktgen sent=N usec=T pps=P"
+# xdp.pktgen=SECS:SIZE[:QUEUES]: "DOMU-RESULT pktgen sent=N usec=T pps=P"
 pktgen=$(arg pktgen)
+# pktgen_set <command>...: each into pktgen's file of eth0
+pktgen_set() {
+	for c in "$@"; do echo "$c" > /proc/net/pktgen/eth0 || echo "DOMU-INIT pktgen '$c' failed"; done
+}
 if [ -n "$pktgen" ]; then
 	pg=/proc/net/pktgen
+	pg_secs=${pktgen%%:*}; rest=${pktgen#*:}; pg_size=${rest%%:*}
+	pg_queues=; [ "$rest" = "$pg_size" ] || pg_queues=${rest#*:}
 	echo "add_device eth0" > $pg/kpktgend_0
-	for c in "count 0" "pkt_size ${pktgen#*:}" "delay 0" "dst ${peer}" "dst_mac 02:00:00:00:00:01"; do
-		echo "$c" > $pg/eth0 || echo "DOMU-INIT pktgen '$c' failed"; done
+	pktgen_set "count 0" "pkt_size $pg_size" "delay 0" "dst ${peer}" "dst_mac 02:00:00:00:00:01"
+	[ -z "$pg_queues" ] || pktgen_set "queue_map_min 0" "queue_map_max $((pg_queues - 1))"
 	echo start > $pg/pgctrl &
-	sleep ${pktgen%%:*}
+	sleep $pg_secs
 	echo stop > $pg/pgctrl; wait
 	cat $pg/eth0
 	sent=$(sed -n 's/.*pkts-sofar: *\([0-9]*\).*/\1/p' $pg/eth0)

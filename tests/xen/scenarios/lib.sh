@@ -70,7 +70,8 @@ cleanup() {
 
 # guest_cfg <name> <ramdisk> <MiB> <vif line> <kernel args>: /tmp/<name>.cfg
 # for a PV DomU of the harness's kernel (ramdisk: initrd.gz, the stock
-# Linux guest, or initrd-dpdk.gz, the DPDK guest).
+# Linux guest, or initrd-dpdk.gz, the DPDK guest) with $GUEST_VCPUS vCPUs
+# (default 1).
 guest_cfg() {
 	cat > /tmp/$1.cfg <<-CFG
 	name = "$1"
@@ -79,7 +80,7 @@ guest_cfg() {
 	ramdisk = "/root/domu/$2"
 	extra = "console=hvc0 quiet $5"
 	memory = $3
-	vcpus = 1
+	vcpus = ${GUEST_VCPUS:-1}
 	$4
 	CFG
 	note "config of $1:"; cat /tmp/$1.cfg
@@ -114,7 +115,8 @@ wait_guest() {
 }
 
 # start_backend <tag> <testpmd mode> <EAL args...>: dpdk-testpmd with our
-# netback plugin (the --vdev arguments are the caller's), up and forwarding.
+# netback plugin (the --vdev arguments are the caller's), up and forwarding;
+# $BACKEND_APP_ARGS are added to testpmd's own arguments.
 start_backend() {
 	tag=$1 mode=$2; shift 2
 	# XDP_VERBOSE=1: testpmd prints every packet it receives and sends
@@ -122,7 +124,8 @@ start_backend() {
 	t0=$(up)
 	start_testpmd $S/testpmd.log --no-huge -m 512 --no-pci -l 0,1 --file-prefix $tag \
 		-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info "$@" \
-		-- --forward-mode=$mode --stats-period 1 --total-num-mbufs=8192 --cmdline-file=/tmp/$tag-testpmd.cmd
+		-- --forward-mode=$mode --stats-period 1 --total-num-mbufs=8192 --cmdline-file=/tmp/$tag-testpmd.cmd \
+		${BACKEND_APP_ARGS:-}
 	wait_for 120 $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID ||
 		{ tail -30 $S/testpmd.log; fail "testpmd did not start forwarding within 120 s"; }
 	kill -0 $TESTPMD_PID 2>/dev/null || { tail -30 $S/testpmd.log; fail "testpmd exited"; }
