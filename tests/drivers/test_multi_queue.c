@@ -138,30 +138,36 @@ queue_is_idle(uint16_t port, uint16_t q)
 	return sent == 0 && got == 0;
 }
 
+/*
+ * Ends that ask and offer different counts connect the fewer: the last of
+ * those pairs carries traffic, the queues beyond on either end move none.
+ */
+static void
+check_fewer_pairs_connect(const char *tag, uint16_t back_q, uint16_t front_q)
+{
+	uint16_t pairs = RTE_MIN(back_q, front_q), q;
+	struct mq_pair mp;
+
+	REQUIRE(mq_open(&mp, tag, back_q, front_q));
+	CHECK(only_queue_moves(mp.front, mp.back, pairs - 1, pairs, 0));
+	CHECK(only_queue_moves(mp.back, mp.front, pairs - 1, pairs, 0));
+	for (q = pairs; q < back_q; q++)
+		CHECK(queue_is_idle(mp.back, q));
+	for (q = pairs; q < front_q; q++)
+		CHECK(queue_is_idle(mp.front, q));
+	mq_close(&mp);
+}
+
 static void
 test_frontend_asking_more_gets_what_the_backend_offers(void)
 {
-	struct mq_pair mp;
-
-	REQUIRE(mq_open(&mp, "fe4", 2, 4));
-	CHECK(only_queue_moves(mp.front, mp.back, 1, 2, 0));
-	CHECK(only_queue_moves(mp.back, mp.front, 1, 2, 0));
-	CHECK(queue_is_idle(mp.front, 2));
-	CHECK(queue_is_idle(mp.front, 3));
-	mq_close(&mp);
+	check_fewer_pairs_connect("fe4", 2, 4);
 }
 
 static void
 test_backend_offering_more_serves_what_the_frontend_asks(void)
 {
-	struct mq_pair mp;
-
-	REQUIRE(mq_open(&mp, "be4", 4, 1));
-	CHECK(only_queue_moves(mp.front, mp.back, 0, 1, 0));
-	CHECK(only_queue_moves(mp.back, mp.front, 0, 1, 0));
-	CHECK(queue_is_idle(mp.back, 1));
-	CHECK(queue_is_idle(mp.back, 3));
-	mq_close(&mp);
+	check_fewer_pairs_connect("be4", 4, 1);
 }
 
 static void
