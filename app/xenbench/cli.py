@@ -366,7 +366,7 @@ def main(argv):
                          "per point): indicative figures only" %
                          (args.warmup, args.windows))
         else:
-            notes.append("%s preset: %d warm-up + %d windows of ~1 s, "
+            notes.append("%s preset: %d warm-up + %d windows (testpmd's stats period), "
                          "%d runs per point" % (args.mode, args.warmup,
                                                 args.windows, args.repeat))
         disturbed = [r for r in results if r["disturbed"]]

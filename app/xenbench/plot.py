@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """An SVG plot (standard library only) of Mpps by packet size: one line
 per transport and direction, min-max bars, axes and legend labelled; one
-panel per burst size and queue count measured."""
+panel per burst size and queue count measured. The Mpps axis is
+logarithmic: net_null's ceiling near 100 Mpps and a 9000-byte transport
+near 0.5 Mpps both stay readable."""
 
 import math
 from xml.sax.saxutils import escape, quoteattr
@@ -22,21 +24,22 @@ PLOT_H = 290
 FONT = "font-family=\"sans-serif\""
 
 
-def nice_step(vmax, ticks=6):
-    """A round tick step (1, 2, 2.5 or 5 x 10^n) giving about `ticks`
-    ticks from 0 to vmax."""
-    if vmax <= 0:
-        return 1.0
-    raw = vmax / ticks
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 2.5, 5, 10):
-        if raw <= m * mag:
-            return m * mag
-    return 10 * mag
+def log_decades(vmin, vmax):
+    """(lo, hi): the powers of ten a log axis spans to hold every value
+    in [vmin, vmax] (vmin > 0); at least one decade."""
+    lo = math.floor(math.log10(vmin))
+    hi = math.ceil(math.log10(vmax))
+    return lo, max(hi, lo + 1)
+
+
+def log_ticks(lo, hi):
+    """Ticks at 1, 2 and 5 x 10^n from 10^lo to 10^hi."""
+    return [m * 10.0 ** e for e in range(lo, hi) for m in (1, 2, 5)] + \
+        [10.0 ** hi]
 
 
 def _fmt_tick(v):
-    return ("%.1f" % v).rstrip("0").rstrip(".") if v % 1 else "%d" % v
+    return ("%.3f" % v).rstrip("0").rstrip(".") if v % 1 else "%d" % v
 
 
 def _text(x, y, s, size=12, anchor="start", extra=""):
@@ -69,9 +72,10 @@ def render_svg(results, title=None, notes=(), unsupported=()):
     if not panels:
         panels = [(32, 1)]
     sizes = sorted({r["size"] for r in results}) or [64]
-    vmax = max([r["mpps_max"] for r in results] + [0.0])
-    step = nice_step(vmax * 1.05 if vmax > 0 else 1.0)
-    ymax = step * math.ceil((vmax * 1.05 if vmax > 0 else 1.0) / step)
+    values = [v for r in results
+              for v in (r["mpps_min"], r["mpps_median"], r["mpps_max"])
+              if v > 0]
+    lo, hi = log_decades(min(values, default=1.0), max(values, default=10.0))
     series = []
     for r in results:
         k = (r["transport"], r["direction"])
@@ -110,7 +114,10 @@ def render_svg(results, title=None, notes=(), unsupported=()):
         bottom = top + PLOT_H
 
         def ypos(v):
-            return bottom - PLOT_H * (v / ymax)
+            """Zero (nothing moved) sits on the axis."""
+            if v <= 0:
+                return bottom
+            return bottom - PLOT_H * (math.log10(v) - lo) / (hi - lo)
 
         out.append('<g class="panel">')
         out.append(_text(MARGIN_L + PLOT_W / 2, y0 + 20,
@@ -119,15 +126,13 @@ def render_svg(results, title=None, notes=(), unsupported=()):
                          size=13, anchor="middle",
                          extra='font-weight="bold"'))
         # Grid and y axis.
-        v = 0.0
-        while v <= ymax + 1e-9:
+        for v in log_ticks(lo, hi):
             y = ypos(v)
             out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" '
                        'stroke="#dddddd" stroke-width="1"/>' %
                        (MARGIN_L, y, MARGIN_L + PLOT_W, y))
             out.append(_text(MARGIN_L - 8, y + 4, _fmt_tick(v), size=11,
                              anchor="end"))
-            v += step
         out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>'
                    % (MARGIN_L, top, MARGIN_L, bottom))
         out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>'
@@ -141,7 +146,7 @@ def render_svg(results, title=None, notes=(), unsupported=()):
         out.append(_text(MARGIN_L + PLOT_W / 2, bottom + 38,
                          "packet size (bytes)", size=12, anchor="middle"))
         cy = (top + bottom) / 2
-        out.append(_text(20, cy, "Mpps (receiver, median; bar = min-max)",
+        out.append(_text(20, cy, "Mpps (receiver, median; bar = min-max; log scale)",
                          size=12, anchor="middle",
                          extra='transform="rotate(-90 20 %.1f)"' % cy))
 
@@ -206,16 +211,17 @@ def render_svg(results, title=None, notes=(), unsupported=()):
             out.append(_text(LEGEND_X + 36, ly, _series_label(fam, d),
                              size=11))
             ly += 18
-        gone = []
+        gone = {}
         for u in unsupported:
-            k = (u["transport"], u["direction"])
-            if (u.get("burst", 32), u.get("queues", 1)) != (burst, queues) \
-                    or k in gone:
-                continue
-            gone.append(k)
-            out.append(_text(LEGEND_X, ly + 6, "%s %s: not supported" %
-                             (FAMILY_LABEL[k[0]], k[1]), size=11,
-                             extra='fill="#b00000"'))
+            if (u.get("burst", 32), u.get("queues", 1)) == (burst, queues):
+                gone.setdefault((u["transport"], u["direction"]),
+                                []).append(u["size"])
+        for (fam, d), gone_sizes in gone.items():
+            out.append(_text(LEGEND_X, ly + 6, "%s %s at %s B: not supported"
+                             % (FAMILY_LABEL[fam], d,
+                                ", ".join(str(x) for x in
+                                          sorted(gone_sizes))),
+                             size=11, extra='fill="#b00000"'))
             ly += 16
         out.append('</g>')
     out.append('</svg>')

@@ -88,8 +88,8 @@ class TestPlot(unittest.TestCase):
         t = texts(root)
         self.assertIn("burst 32, 1 queue per port", t)
         self.assertIn("burst 32, 2 queues per port", t)
-        self.assertEqual(t.count("xen f2b: not supported"), 1)
-        self.assertEqual(t.count("xen b2f: not supported"), 1)
+        self.assertEqual(t.count("xen f2b at 64, 1518 B: not supported"), 1)
+        self.assertEqual(t.count("xen b2f at 64, 1518 B: not supported"), 1)
 
     def test_escapes_text(self):
         svg = plot.render_svg(RESULTS, title="a < b & c")
@@ -99,10 +99,19 @@ class TestPlot(unittest.TestCase):
     def test_empty_results_still_an_svg(self):
         self.parse(plot.render_svg([], notes=["interrupted"]))
 
-    def test_nice_step(self):
-        self.assertEqual(plot.nice_step(25), 5)
-        self.assertEqual(plot.nice_step(12), 2)
-        self.assertEqual(plot.nice_step(0.7), 0.2)
+    def test_log_axis(self):
+        self.assertEqual(plot.log_decades(0.35, 112.9), (-1, 3))
+        self.assertEqual(plot.log_decades(2.0, 9.0), (0, 1))
+        self.assertEqual(plot.log_ticks(0, 1), [1, 2, 5, 10])
+        # Equal ratios are equal distances: 1->10 as 10->100.
+        res = [result("xen", "f2b", 64, 1.0), result("xen", "f2b", 512, 10.0),
+               result("xen", "f2b", 1518, 100.0)]
+        root = self.parse(plot.render_svg(res))
+        for g in root.iter("{%s}g" % NS["s"]):
+            if g.get("data-series") == "xen-f2b":
+                ys = [float(p.split(",")[1]) for p in
+                      g.find("s:polyline", NS).get("points").split()]
+        self.assertAlmostEqual(ys[0] - ys[1], ys[1] - ys[2], places=1)
 
     def test_write_svg(self):
         with tempfile.TemporaryDirectory() as d:
