@@ -5,7 +5,8 @@
  * accepts, for both PMDs; a mempool whose mbufs are too small for the
  * largest frame is refused at queue set-up (by ethdev, from the netback's
  * min_rx_bufsize), with the sizes in the log. The batch bound (1-64) and
- * EtherType grouping (0 or 1) refuse anything else, on both PMDs.
+ * EtherType grouping (0 or 1) refuse anything else, on both PMDs, and so
+ * does the queue pair count (1-8).
  */
 
 #include <stdio.h>
@@ -132,10 +133,19 @@ static const char *const bad_group[] = {
 	"group_ethertype=-1", "group_ethertype=",
 };
 
+static const char *const bad_queues[] = {
+	"queues=0", "queues=9", "queues=-1", "queues=two", "queues=",
+};
+
 static void
 refuses_bad_batching_args(const char *name, const char *base)
 {
 	char args[256];
+
+	for (size_t i = 0; i < RTE_DIM(bad_queues); i++) {
+		snprintf(args, sizeof(args), "%s,%s", base, bad_queues[i]);
+		CHECK(refused(name, args, "queues", "[1, 8]"));
+	}
 
 	for (size_t i = 0; i < RTE_DIM(bad_batch); i++) {
 		snprintf(args, sizeof(args), "%s,%s", base, bad_batch[i]);
@@ -177,6 +187,7 @@ test_batch_bounds_and_grouping_are_accepted(void)
 	const char *const ok[] = {
 		"batch=1", "batch=64", "batch=32,group_ethertype=0",
 		"batch=8,group_ethertype=1", "group_ethertype=1",
+		"queues=1", "queues=8",
 	};
 	char args[256];
 
