@@ -37,7 +37,6 @@
 #include <xen/xen.h>
 #include <xen/grant_table.h>
 #include <xen/io/netif.h>
-#include <xen/io/xenbus.h>
 
 #define NETIF_PAGE_SIZE 4096u
 #define NETIF_TX_RING_SIZE __CONST_RING_SIZE(netif_tx, NETIF_PAGE_SIZE)
