@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The backend half of the netif data path as pure conversions on rings in
- * ordinary memory: attaching to a frontend's rings, turning guest TX
- * requests into packet descriptors, grant-copy segments and responses, and
- * turning packets for the guest into grant-copy segments and RX responses.
- * No hypervisor call happens here; the caller submits the segments of a
- * whole burst in one xa_gnt_copy() and publishes responses once per burst.
+ * The backend half of the netif data path. Two whole operations are what a
+ * backend PMD calls per burst: netif_back_tx_pull() takes the guest's TX
+ * requests into mbufs and netif_back_rx_push() puts packets into the
+ * buffers the guest posted on its RX ring; each builds the grant copies of
+ * the whole burst, submits them in one call, checks every segment, writes
+ * the responses, publishes them once and says whether the frontend asked
+ * to be notified. They own the ring indexes; the caller only rings the
+ * doorbell and, when @error is set, hands the frontend over to its
+ * control plane to be disconnected.
+ *
+ * Underneath are pure conversions on rings in ordinary memory, specified
+ * one by one in tests/netif: requests into packet descriptors, descriptors
+ * into grant-copy segments and responses, packets into RX slots.
  *
  * Every request is copied out of shared memory exactly once before it is
  * looked at (XSA-155), and a frontend's producer index is checked against
@@ -20,8 +27,10 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_mempool.h>
 #include <xengnttab.h>
 
+#include "netif_copy.h"
 #include "netif_ring.h"
 
 /* Smallest frame a frontend may send: an Ethernet header. */
@@ -69,9 +78,9 @@ enum netif_tx_verdict {
 /*
  * Read the packet starting at ring->req_cons out of @avail posted requests,
  * without consuming it. Whatever the verdict except FATAL, the packet
- * occupies netif_tx_packet_ring_slots() ring slots, which the caller
- * consumes by advancing req_cons. @why names the rule
- * that was broken for DROP and FATAL.
+ * occupies netif_tx_packet_ring_slots() ring slots, which
+ * netif_back_tx_pull() consumes. @why names the rule that was broken for
+ * DROP and FATAL.
  */
 enum netif_tx_verdict netif_back_tx_parse(const netif_tx_back_ring_t *ring,
 					  unsigned int avail,
@@ -146,9 +155,114 @@ int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
 /*
  * Write the response of @slot in the slot of its request: the byte count,
  * or NETIF_RSP_ERROR when @copied is false. Once every slot consumed is
- * answered, the caller sets rsp_prod_pvt to req_cons and pushes.
+ * answered, netif_back_rx_push() sets rsp_prod_pvt to req_cons and pushes.
  */
 void netif_back_rx_respond(netif_rx_back_ring_t *ring,
 			   const struct netif_rx_slot *slot, bool copied);
+
+/* Most packets one pull or push moves. */
+#define NETIF_BACK_BURST_MAX 64
+
+/*
+ * Spare mbufs a guest TX queue keeps so that a pull allocates in bulk; also
+ * the most one packet may take, which sets the smallest mbuf data room a
+ * pool must have (NETIF_BACK_MIN_MBUF_ROOM).
+ */
+#define NETIF_BACK_SPARE_MBUFS 64
+#define NETIF_BACK_MIN_MBUF_ROOM \
+	((XEN_NETIF_MAX_TX_SIZE + NETIF_BACK_SPARE_MBUFS - 1) / \
+	 NETIF_BACK_SPARE_MBUFS)
+
+/* Guest TX: what the backend receives. */
+struct netif_back_tx_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t mbuf_alloc_failed;	/* pulls cut short for want of mbufs */
+	uint64_t drop_bad_frame;	/* answered NETIF_RSP_ERROR */
+	uint64_t drop_bad_csum;		/* csum_blank on a non-TCP/UDP frame */
+	uint64_t drop_copy_failed;
+	uint64_t malformed;		/* protocol violations: @error set */
+};
+
+struct netif_back_tx {
+	netif_tx_back_ring_t ring;
+	domid_t frontend;
+	struct rte_mempool *mp;
+	uint16_t mbuf_room;		/* data bytes one mbuf of @mp holds */
+	uint16_t port;			/* written to every received mbuf */
+	const char *error;		/* first protocol violation seen */
+	struct netif_back_tx_stats stats;
+	struct netif_copy copy;
+	uint16_t nb_spare;
+	struct rte_mbuf *spare[NETIF_BACK_SPARE_MBUFS];
+	/* One pull's packets and where each one's segments start. */
+	struct netif_tx_packet pkts[NETIF_BACK_BURST_MAX];
+	struct rte_mbuf *heads[NETIF_BACK_BURST_MAX];
+	uint16_t first_seg[NETIF_BACK_BURST_MAX + 1];
+};
+
+/*
+ * Where received packets go: mbufs of @mp (data room at least
+ * NETIF_BACK_MIN_MBUF_ROOM), marked as from @port. Counters are kept.
+ */
+void netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
+			 uint16_t port);
+
+/*
+ * Attach to the frontend @frontend's TX ring @sring where it stands (see
+ * netif_back_tx_attach()), copying through @xa. Fails (-EPROTO) on
+ * impossible indexes. Clears @error.
+ */
+int netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
+			  struct xa_handle *xa, domid_t frontend);
+
+/*
+ * Take at most @max packets the guest sent into @pkts: parse, copy into
+ * mbufs, complete blank checksums, answer every request and publish the
+ * answers once. Returns the packets stored; *doorbell says whether the
+ * frontend asked to be notified. A protocol violation sets @error, after
+ * which nothing more is done until the next connect.
+ */
+uint16_t netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
+			    uint16_t max, enum netif_doorbell *doorbell);
+
+/* Give back the spare mbufs (queue release). */
+void netif_back_tx_release(struct netif_back_tx *tx);
+
+/* Guest RX: what the backend sends. */
+struct netif_back_rx_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t ring_full;		/* pushes cut short: no posted buffer */
+	uint64_t drop_too_long;		/* no frontend could take it */
+	uint64_t drop_copy_failed;
+	uint64_t malformed;		/* protocol violations: @error set */
+};
+
+struct netif_back_rx {
+	netif_rx_back_ring_t ring;
+	domid_t frontend;
+	const char *error;		/* first protocol violation seen */
+	struct netif_back_rx_stats stats;
+	struct netif_copy copy;
+	/* One push's slots and where each packet's slots start. */
+	uint16_t first_slot[NETIF_BACK_BURST_MAX + 1];
+	struct netif_rx_slot slots[NETIF_BACK_BURST_MAX * NETIF_MAX_SLOTS];
+};
+
+/* As netif_back_tx_connect(), for the frontend's RX ring. */
+int netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
+			  struct xa_handle *xa, domid_t frontend);
+
+/*
+ * Put at most NETIF_BACK_BURST_MAX of the @nb_pkts packets into the
+ * buffers the frontend posted: copy, answer, publish once. Packets no
+ * frontend can take are dropped and counted. Returns how many packets were
+ * consumed (and freed), sent or dropped; it stops early only when the ring
+ * has no room, so the caller may retry the rest. *doorbell and @error as
+ * for netif_back_tx_pull().
+ */
+uint16_t netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
+			    uint16_t nb_pkts, enum netif_doorbell *doorbell);
 
 #endif /* NETIF_BACK_H */

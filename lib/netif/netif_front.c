@@ -352,3 +352,31 @@ netif_front_rx_push(struct netif_front_rx *rx, bool *notify)
 	*notify = NETIF_PUSH_REQUESTS(&rx->ring);
 	return n;
 }
+
+uint16_t
+netif_front_tx_send(struct netif_front_tx *tx, struct rte_mbuf **pkts,
+		    uint16_t nb_pkts, enum netif_doorbell *doorbell)
+{
+	uint16_t nb;
+	bool notify;
+
+	/* Answers first: they free the ids this burst needs. */
+	netif_front_tx_collect(tx);
+	nb = netif_front_tx_enqueue(tx, pkts, nb_pkts);
+	*doorbell = netif_front_tx_push(tx, &notify) > 0 ?
+		    netif_doorbell(notify) : NETIF_DOORBELL_NONE;
+	return nb;
+}
+
+uint16_t
+netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
+		    uint16_t max, enum netif_doorbell *doorbell)
+{
+	uint16_t nb;
+	bool notify;
+
+	nb = netif_front_rx_receive(rx, rx->mp, pkts, max);
+	*doorbell = netif_front_rx_push(rx, &notify) > 0 ?
+		    netif_doorbell(notify) : NETIF_DOORBELL_NONE;
+	return nb;
+}

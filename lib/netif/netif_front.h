@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The frontend's half of the netif data path, as pure conversions on rings
- * in ordinary memory: mbuf chains -> TX requests, TX responses -> free
- * request ids, free RX slots -> RX requests, RX responses -> mbuf chains.
- * Nothing here calls the hypervisor: the caller shares the ring pages and
- * the buffer pages, and sends the notification these functions ask for.
+ * The frontend's half of the netif data path. Two whole operations are what
+ * a frontend PMD calls per burst: netif_front_tx_send() (answers in, then
+ * packets out, published once) and netif_front_rx_pull() (packets in, their
+ * slots posted again, published once); each says whether the backend asked
+ * to be notified. Underneath are pure conversions on rings in ordinary
+ * memory: mbuf chains -> TX requests, TX responses -> free request ids,
+ * free RX slots -> RX requests, RX responses -> mbuf chains. Nothing here
+ * calls the hypervisor: the caller shares the ring pages and the buffer
+ * pages, and rings the doorbell these functions ask for.
  *
  * Buffers are persistent: one granted page per TX request id and one per RX
  * ring slot, granted once at connect and reused for every packet, so the
@@ -61,6 +65,7 @@ struct netif_front_rx_stats {
 
 struct netif_front_rx {
 	netif_rx_front_ring_t ring;
+	struct rte_mempool *mp;		/* where received packets go */
 	uint8_t *pages;			/* page of ring slot i at i * 4096 */
 	const grant_ref_t *grefs;	/* grant of the page of each slot */
 	uint16_t port;			/* written to every received mbuf */
@@ -127,5 +132,28 @@ uint16_t netif_front_rx_receive(struct netif_front_rx *rx,
  * publish them. Returns how many were published; *notify as for TX.
  */
 unsigned int netif_front_rx_push(struct netif_front_rx *rx, bool *notify);
+
+/*
+ * Collect the answers, turn up to @nb_pkts packets into requests and
+ * publish them once: netif_front_tx_collect(), _enqueue() and _push().
+ * Returns the packets consumed; *doorbell says whether to notify.
+ */
+uint16_t netif_front_tx_send(struct netif_front_tx *tx, struct rte_mbuf **pkts,
+			     uint16_t nb_pkts, enum netif_doorbell *doorbell);
+
+/* Where received packets go: mbufs of @mp (queue set-up). */
+static inline void
+netif_front_rx_setup(struct netif_front_rx *rx, struct rte_mempool *mp)
+{
+	rx->mp = mp;
+}
+
+/*
+ * Take up to @max packets into @pkts from rx->mp and post their slots
+ * again, published once: netif_front_rx_receive() and _push().
+ * *doorbell as for netif_front_tx_send().
+ */
+uint16_t netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
+			     uint16_t max, enum netif_doorbell *doorbell);
 
 #endif /* NETIF_FRONT_H */

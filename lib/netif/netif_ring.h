@@ -71,6 +71,19 @@ netif_ring_publish(RING_IDX *prod, RING_IDX new_prod, const RING_IDX *event)
 	return (RING_IDX)(new_prod - ev) < (RING_IDX)(new_prod - old);
 }
 
+/* What publishing a ring index asks of the caller. */
+enum netif_doorbell {
+	NETIF_DOORBELL_NONE,	/* nothing was published */
+	NETIF_DOORBELL_QUIET,	/* published; the peer's event index did not ask */
+	NETIF_DOORBELL_RING,	/* published; notify the peer */
+};
+
+static inline enum netif_doorbell
+netif_doorbell(bool notify)
+{
+	return notify ? NETIF_DOORBELL_RING : NETIF_DOORBELL_QUIET;
+}
+
 /* Publish a front ring's requests / a back ring's responses. */
 #define NETIF_PUSH_REQUESTS(r) \
 	netif_ring_publish(&(r)->sring->req_prod, (r)->req_prod_pvt, \

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest RX, the whole backend operation (see netif_back.h): read the
+ * frontend's producer index once, pack each packet densely into as many
+ * posted buffers as it needs, submit the copies of the whole push in one
+ * call, answer every buffer in the slot of its request and publish the
+ * answers once.
+ */
+
+#include "netif_back.h"
+
+int
+netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
+		      struct xa_handle *xa, domid_t frontend)
+{
+	rx->frontend = frontend;
+	rx->copy.xa = xa;
+	netif_copy_reset(&rx->copy);
+	rx->error = NULL;
+	return netif_back_rx_attach(&rx->ring, sring);
+}
+
+/*
+ * Add the copies of as many of @pkts as the ring has buffers for; returns
+ * how many packets were consumed, those dropped as too long included.
+ */
+static unsigned int
+rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct netif_copy *c = &rx->copy;
+	unsigned int n, nb_slots = 0;
+	int avail;
+
+	avail = netif_back_rx_requests(&rx->ring);
+	if (unlikely(avail < 0)) {
+		rx->stats.malformed++;
+		rx->error = "RX request producer index beyond the ring";
+		return 0;
+	}
+	for (n = 0; n < nb_pkts; n++) {
+		struct rte_mbuf *m = pkts[n];
+		unsigned int need = netif_rx_slots_for(m->pkt_len);
+		int used;
+
+		rx->first_slot[n] = nb_slots;
+		if (unlikely(need > NETIF_MAX_SLOTS ||
+			     m->pkt_len > XEN_NETIF_MAX_TX_SIZE)) {
+			/* No frontend can take it; drop, don't block. */
+			rx->stats.drop_too_long++;
+			continue;
+		}
+		if ((unsigned int)avail < need) {
+			rx->stats.ring_full++;
+			break;
+		}
+		used = netif_back_rx_build_copy(&rx->ring, m, rx->frontend,
+						c->segs, &c->n,
+						NETIF_COPY_SEGS_MAX,
+						&rx->slots[nb_slots]);
+		if (used < 0)
+			break;	/* the batch is full: the packet waits */
+		nb_slots += used;
+		avail -= used;
+	}
+	rx->first_slot[n] = nb_slots;
+	return n;
+}
+
+uint16_t
+netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
+		   uint16_t nb_pkts, enum netif_doorbell *doorbell)
+{
+	unsigned int i, s, n, sent = 0;
+	uint64_t bytes = 0;
+	bool call_ok;
+
+	*doorbell = NETIF_DOORBELL_NONE;
+	if (unlikely(rx->error != NULL))
+		return 0;
+	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX));
+	call_ok = netif_copy_flush(&rx->copy);
+	for (i = 0; i < n; i++) {
+		bool pkt_ok = true;
+
+		if (rx->first_slot[i] == rx->first_slot[i + 1])
+			continue;	/* dropped as too long */
+		for (s = rx->first_slot[i]; s < rx->first_slot[i + 1]; s++) {
+			const struct netif_rx_slot *slot = &rx->slots[s];
+			bool ok = netif_copy_ok(&rx->copy, slot->first_seg,
+						slot->first_seg + slot->nr_segs);
+
+			/* A posted buffer we cannot write: see the TX pull. */
+			if (unlikely(!ok && call_ok && rx->error == NULL)) {
+				rx->stats.malformed++;
+				rx->error = "bad grant reference";
+			}
+			netif_back_rx_respond(&rx->ring, slot, ok);
+			pkt_ok &= ok;
+		}
+		if (likely(pkt_ok)) {
+			sent++;
+			bytes += pkts[i]->pkt_len;
+		} else {
+			rx->stats.drop_copy_failed++;
+		}
+	}
+	if (rx->first_slot[n] > 0) {
+		/* Every request consumed is answered, in its own slot. */
+		rx->ring.rsp_prod_pvt = rx->ring.req_cons;
+		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&rx->ring));
+	}
+	netif_copy_reset(&rx->copy);
+	rte_pktmbuf_free_bulk(pkts, n);
+	rx->stats.packets += sent;
+	rx->stats.bytes += bytes;
+	return n;
+}

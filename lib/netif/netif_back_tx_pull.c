@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest TX, the whole backend operation (see netif_back.h): read the
+ * frontend's producer index once, turn the requests it covers into packet
+ * descriptors and grant copies into mbufs, submit the copies in one call,
+ * complete blank checksums, answer every request in ring order and publish
+ * the answers once. A request no honest frontend produces stops the pull
+ * and sets @error; a harmless bad packet is answered NETIF_RSP_ERROR.
+ */
+
+#include "netif_back.h"
+#include "netif_csum.h"
+
+void
+netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
+		    uint16_t port)
+{
+	netif_back_tx_release(tx);
+	tx->mp = mp;
+	tx->mbuf_room = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
+	tx->port = port;
+}
+
+int
+netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
+		      struct xa_handle *xa, domid_t frontend)
+{
+	tx->frontend = frontend;
+	tx->copy.xa = xa;
+	netif_copy_reset(&tx->copy);
+	tx->error = NULL;
+	return netif_back_tx_attach(&tx->ring, sring);
+}
+
+void
+netif_back_tx_release(struct netif_back_tx *tx)
+{
+	rte_pktmbuf_free_bulk(tx->spare, tx->nb_spare);
+	tx->nb_spare = 0;
+}
+
+static void
+tx_fail(struct netif_back_tx *tx, const char *why)
+{
+	tx->stats.malformed++;
+	tx->error = why;
+}
+
+/* @n mbufs from the spares, refilled in bulk; false if the pool is dry. */
+static bool
+tx_take_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
+{
+	if (tx->nb_spare < n) {
+		unsigned int want = NETIF_BACK_SPARE_MBUFS - tx->nb_spare;
+
+		if (rte_pktmbuf_alloc_bulk(tx->mp, &tx->spare[tx->nb_spare],
+					   want) == 0)
+			tx->nb_spare += want;
+		if (tx->nb_spare < n)
+			return false;
+	}
+	tx->nb_spare -= n;
+	memcpy(m, &tx->spare[tx->nb_spare], n * sizeof(*m));
+	return true;
+}
+
+/* Give back mbufs taken for a packet that will not be built now. */
+static void
+tx_return_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_pktmbuf_reset(m[i]);	/* undo the chaining */
+	memcpy(&tx->spare[tx->nb_spare], m, n * sizeof(*m));
+	tx->nb_spare += n;
+}
+
+/*
+ * Parse, allocate and add the copies of as many packets as @max allows;
+ * returns how many wait for the copy. Dropped packets are answered at once:
+ * a frontend matches TX answers by id, not by ring order.
+ */
+static unsigned int
+tx_collect(struct netif_back_tx *tx, uint16_t max)
+{
+	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
+	struct netif_copy *c = &tx->copy;
+	unsigned int n = 0;
+	int avail;
+
+	avail = netif_back_tx_requests(&tx->ring);
+	if (unlikely(avail < 0)) {
+		tx_fail(tx, "TX request producer index beyond the ring");
+		return 0;
+	}
+	while (avail > 0 && n < max) {
+		struct netif_tx_packet *pkt = &tx->pkts[n];
+		enum netif_tx_verdict verdict;
+		unsigned int nb_mbufs;
+		const char *why;
+		int built;
+
+		verdict = netif_back_tx_parse(&tx->ring, avail, pkt, &why);
+		if (unlikely(verdict == NETIF_TX_FATAL)) {
+			tx_fail(tx, why);
+			break;
+		}
+		if (unlikely(verdict == NETIF_TX_DROP)) {
+			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
+			tx->stats.drop_bad_frame++;
+		} else {
+			/* At most NETIF_BACK_SPARE_MBUFS (the minimum room). */
+			nb_mbufs = netif_mbufs_for(pkt->len, tx->mbuf_room);
+			if (!tx_take_mbufs(tx, mbufs, nb_mbufs)) {
+				tx->stats.mbuf_alloc_failed++;
+				break;
+			}
+			built = netif_back_tx_build_copy(pkt, mbufs, nb_mbufs,
+							 tx->frontend,
+							 netif_copy_next(c),
+							 netif_copy_room(c));
+			if (built < 0) {
+				/* The batch is full: the packet waits. */
+				tx_return_mbufs(tx, mbufs, nb_mbufs);
+				break;
+			}
+			tx->first_seg[n] = c->n;
+			tx->heads[n++] = mbufs[0];
+			c->n += built;
+		}
+		tx->ring.req_cons += netif_tx_packet_ring_slots(pkt);
+		avail -= netif_tx_packet_ring_slots(pkt);
+	}
+	tx->first_seg[n] = c->n;
+	return n;
+}
+
+uint16_t
+netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
+		   uint16_t max, enum netif_doorbell *doorbell)
+{
+	unsigned int i, n, nb_rx = 0;
+	uint64_t bytes = 0;
+	bool call_ok;
+
+	*doorbell = NETIF_DOORBELL_NONE;
+	if (unlikely(tx->error != NULL))
+		return 0;
+	n = tx_collect(tx, RTE_MIN(max, NETIF_BACK_BURST_MAX));
+	call_ok = netif_copy_flush(&tx->copy);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = tx->heads[i];
+		int16_t status = NETIF_RSP_OKAY;
+
+		if (unlikely(!netif_copy_ok(&tx->copy, tx->first_seg[i],
+					    tx->first_seg[i + 1]))) {
+			/*
+			 * With the call through, a failed segment can only be
+			 * a grant the frontend gave us that is unusable (never
+			 * granted, revoked, wrong domain): Xen reports most as
+			 * GNTST_general_error, so any status counts. A failed
+			 * call is our side's problem and blames nobody.
+			 */
+			if (call_ok && tx->error == NULL)
+				tx_fail(tx, "bad grant reference");
+			rte_pktmbuf_free(m);
+			tx->stats.drop_copy_failed++;
+			status = NETIF_RSP_ERROR;
+		} else if ((tx->pkts[i].flags & NETTXF_csum_blank) &&
+			   netif_csum_complete(m) != 0) {
+			/* Blank checksum on a frame that has none: as Linux. */
+			rte_pktmbuf_free(m);
+			tx->stats.drop_bad_csum++;
+			status = NETIF_RSP_ERROR;
+		} else {
+			m->port = tx->port;
+			bytes += m->pkt_len;
+			pkts[nb_rx++] = m;
+		}
+		netif_back_tx_respond(&tx->ring, &tx->pkts[i], status);
+	}
+	netif_copy_reset(&tx->copy);
+	if (tx->ring.rsp_prod_pvt != tx->ring.sring->rsp_prod)
+		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&tx->ring));
+	tx->stats.packets += nb_rx;
+	tx->stats.bytes += bytes;
+	return nb_rx;
+}

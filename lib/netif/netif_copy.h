@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * A burst's grant copies, batched: segments are added as packets are
+ * turned into copies, submitted in one call (the kernel splits it into
+ * hypercalls of 16), and each packet then checks the status of its own
+ * segments. Linux netback's rx_copy_add/rx_copy_flush play the same role.
+ * One batch per queue, used by that queue's lcore only.
+ */
+
+#ifndef NETIF_COPY_H
+#define NETIF_COPY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xengnttab.h>
+
+#include "xa.h"
+
+/*
+ * Segments one burst may submit: a burst of 64 packets of up to 18 slots,
+ * each slot split at most at an mbuf boundary (and one more for the
+ * packets that do).
+ */
+#define NETIF_COPY_SEGS_MAX 2048
+
+struct netif_copy_stats {
+	uint64_t calls;		/* copy calls submitted */
+	uint64_t segs;		/* segments in them */
+	uint64_t failed;	/* segments whose status was not GNTST_okay */
+};
+
+struct netif_copy {
+	struct xa_handle *xa;
+	unsigned int n;		/* segments waiting for the flush */
+	struct netif_copy_stats stats;
+	xengnttab_grant_copy_segment_t segs[NETIF_COPY_SEGS_MAX];
+};
+
+/* Room for more segments, and where they go. */
+static inline unsigned int
+netif_copy_room(const struct netif_copy *c)
+{
+	return NETIF_COPY_SEGS_MAX - c->n;
+}
+
+static inline xengnttab_grant_copy_segment_t *
+netif_copy_next(struct netif_copy *c)
+{
+	return &c->segs[c->n];
+}
+
+/*
+ * Submit the waiting segments in one call, if there are any. Returns false
+ * when the call itself failed: then no segment can be trusted, and the
+ * failure is ours, not the peer's.
+ */
+bool netif_copy_flush(struct netif_copy *c);
+
+/*
+ * Whether segments [@first, @last) of the flushed batch all succeeded;
+ * the failed ones are counted.
+ */
+bool netif_copy_ok(struct netif_copy *c, unsigned int first,
+		   unsigned int last);
+
+/* Forget the flushed segments; the next burst starts at segment 0. */
+static inline void
+netif_copy_reset(struct netif_copy *c)
+{
+	c->n = 0;
+}
+
+#endif /* NETIF_COPY_H */
