@@ -39,7 +39,7 @@ domain_has_name(struct nb_port *p, domid_t domid)
 	char *name;
 
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	name = xa_xs_read(p->xa, XBT_NULL, path, &len);
+	name = xa_xs_read(p->xn.xa, XBT_NULL, path, &len);
 	if (name == NULL)
 		return false;
 	match = len == strlen(p->cfg.domain) &&
@@ -57,8 +57,8 @@ nb_vif_present(struct nb_port *p, domid_t domid)
 	void *v;
 
 	snprintf(path, sizeof(path), "%s/%u/%u/frontend", p->vif_root, domid,
-		 p->cfg.handle);
-	v = xa_xs_read(p->xa, XBT_NULL, path, &len);
+		 p->xn.cfg.handle);
+	v = xa_xs_read(p->xn.xa, XBT_NULL, path, &len);
 	free(v);
 	return v != NULL;
 }
@@ -71,7 +71,7 @@ nb_claim_by_name(struct nb_port *p)
 	domid_t domid = 0;
 	char **ids;
 
-	ids = xa_xs_directory(p->xa, XBT_NULL, p->vif_root, &n);
+	ids = xa_xs_directory(p->xn.xa, XBT_NULL, p->vif_root, &n);
 	if (ids == NULL)
 		return false;	/* no vif yet: the watch on vif_root tells us */
 	for (i = 0; i < n && domid == 0; i++) {
@@ -86,8 +86,8 @@ nb_claim_by_name(struct nb_port *p)
 		return false;
 	p->fe_domid = domid;
 	snprintf(p->be_dir, sizeof(p->be_dir), "%s/%u/%u", p->vif_root,
-		 domid, p->cfg.handle);
+		 domid, p->xn.cfg.handle);
 	NB_LOG(INFO, "%s: vif %u of guest %s (domain %u)", p->be_dir,
-	       p->cfg.handle, p->cfg.domain, domid);
+	       p->xn.cfg.handle, p->cfg.domain, domid);
 	return true;
 }

@@ -1,27 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The control plane, run on DPDK's interrupt thread: it follows our device
- * directory (the toolstack plugs and unplugs the vif) and the backend's
- * state through xenstore watches, drives the handshake of xenbus_front.c,
- * shares the ring and buffer pages and binds the event channels on connect,
- * and releases all of it on disconnect. It also counts the notifications
- * the backend sends and takes over when a burst reports a protocol
- * violation. The data plane never waits for it, and it never frees what a
- * burst may be using: it closes the data path first (nf_datapath_update).
+ * The control plane of xen_netfront, run on the control thread of
+ * drivers/common/xen_netif: it follows our device directory (the toolstack
+ * plugs and unplugs the vif) and the backend's state through xenstore
+ * watches, drives the handshake of xenbus_front.c, shares the ring and
+ * buffer pages and binds the event channels on connect, and releases all
+ * of it on disconnect, or when a burst reports a protocol violation. It
+ * never frees what a burst may be using: the gate is closed first.
  */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_ether.h>
-#include <rte_interrupts.h>
-#include <rte_pause.h>
 
 #include "nf.h"
 
@@ -39,43 +34,10 @@
 static void
 nf_publish(struct nf_adapter *ad, enum xenbus_state state)
 {
-	if (!xenbus_switch_state(ad->xa, ad->fe_dir, state))
+	if (!xenbus_switch_state(ad->xn.xa, ad->fe_dir, state))
 		NF_LOG(ERR, "%s: cannot publish %s: %s", ad->fe_dir,
 		       xenbus_state_name(state), strerror(errno));
 	ad->state = state;
-}
-
-bool
-nf_link_refresh(struct nf_adapter *ad)
-{
-	struct rte_eth_link link = {
-		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
-		.link_autoneg = RTE_ETH_LINK_FIXED,
-	};
-
-	if (ad->started && ad->connected && ad->be_connected) {
-		link.link_status = RTE_ETH_LINK_UP;
-		link.link_speed = RTE_ETH_SPEED_NUM_10G;
-	}
-	return rte_eth_linkstatus_set(ad->dev, &link) == 0;
-}
-
-/* Open or close the data path; closing waits until no burst is inside. */
-static void
-nf_datapath_update(struct nf_adapter *ad)
-{
-	uint32_t ready = ad->started && ad->connected;
-	unsigned int i;
-
-	__atomic_store_n(&ad->datapath_ready, ready, __ATOMIC_SEQ_CST);
-	if (ready)
-		return;
-	for (i = 0; i < NF_MAX_QUEUES; i++)
-		while (__atomic_load_n(&ad->pairs[i].rxq.busy,
-				       __ATOMIC_SEQ_CST) ||
-		       __atomic_load_n(&ad->pairs[i].txq.busy,
-				       __ATOMIC_SEQ_CST))
-			rte_pause();
 }
 
 static void
@@ -83,7 +45,7 @@ nf_unshare(struct nf_adapter *ad, void **pages, uint32_t count)
 {
 	if (*pages == NULL)
 		return;
-	if (xa_gnt_unshare(ad->xa, *pages, count) < 0)
+	if (xa_gnt_unshare(ad->xn.xa, *pages, count) < 0)
 		NF_LOG(WARNING, "%s: cannot unshare %u pages: %s", ad->fe_dir,
 		       count, strerror(errno));
 	*pages = NULL;
@@ -92,12 +54,12 @@ nf_unshare(struct nf_adapter *ad, void **pages, uint32_t count)
 static void
 nf_unbind(struct nf_adapter *ad, evtchn_port_t *port)
 {
-	if (*port == NF_NO_PORT)
+	if (*port == XN_NO_EVTCHN)
 		return;
-	if (xa_evtchn_unbind(ad->xa, *port) < 0)
+	if (xa_evtchn_unbind(ad->xn.xa, *port) < 0)
 		NF_LOG(WARNING, "%s: cannot unbind port %u: %s", ad->fe_dir,
 		       *port, strerror(errno));
-	*port = NF_NO_PORT;
+	*port = XN_NO_EVTCHN;
 }
 
 /* Give back every grant and port of the connection; idempotent. */
@@ -106,27 +68,24 @@ nf_release(struct nf_adapter *ad)
 {
 	unsigned int i;
 
-	for (i = 0; i < NF_MAX_QUEUES; i++) {
+	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = &ad->pairs[i];
 
-		if (pr->evtchn_rx != pr->evtchn_tx)
-			nf_unbind(ad, &pr->evtchn_rx);
-		nf_unbind(ad, &pr->evtchn_tx);
-		pr->evtchn_rx = NF_NO_PORT;
+		if (pr->rxq.x.q.evtchn != pr->txq.x.evtchn)
+			nf_unbind(ad, &pr->rxq.x.q.evtchn);
+		nf_unbind(ad, &pr->txq.x.evtchn);
+		pr->rxq.x.q.evtchn = XN_NO_EVTCHN;
 		nf_unshare(ad, &pr->srings, 2);
 		nf_unshare(ad, &pr->tx_pages, NETIF_TX_RING_SIZE);
 		nf_unshare(ad, &pr->rx_pages, NETIF_RX_RING_SIZE);
 	}
-	ad->nb_pairs = 0;
 }
 
 /* Stop the data path and tell the backend we are going. */
 static void
 nf_begin_close(struct nf_adapter *ad)
 {
-	ad->connected = false;
-	ad->be_connected = false;
-	nf_datapath_update(ad);
+	xn_port_disconnected(&ad->xn);
 	if (ad->state != XenbusStateClosing)
 		nf_publish(ad, XenbusStateClosing);
 }
@@ -135,15 +94,15 @@ static bool
 nf_share(struct nf_adapter *ad, void **pages, uint32_t count,
 	 grant_ref_t *refs, bool writable)
 {
-	*pages = xa_gnt_share(ad->xa, ad->backend_id, count, refs, writable);
+	*pages = xa_gnt_share(ad->xn.xa, ad->backend_id, count, refs, writable);
 	return *pages != NULL;
 }
 
 static bool
 nf_bind(struct nf_adapter *ad, evtchn_port_t *port)
 {
-	*port = xa_evtchn_bind_unbound(ad->xa, ad->backend_id);
-	return *port != NF_NO_PORT;
+	*port = xa_evtchn_bind_unbound(ad->xn.xa, ad->backend_id);
+	return *port != XN_NO_EVTCHN;
 }
 
 /*
@@ -170,10 +129,10 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
 		      true))
 		return false;
 	*why = "cannot allocate an event channel";
-	if (!nf_bind(ad, &pr->evtchn_tx))
+	if (!nf_bind(ad, &pr->txq.x.evtchn))
 		return false;
-	pr->evtchn_rx = pr->evtchn_tx;
-	if (split && !nf_bind(ad, &pr->evtchn_rx))
+	pr->rxq.x.q.evtchn = pr->txq.x.evtchn;
+	if (split && !nf_bind(ad, &pr->rxq.x.q.evtchn))
 		return false;
 
 	netif_front_tx_attach(&pr->txq.ring, pr->srings, pr->tx_pages,
@@ -181,17 +140,15 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
 	netif_front_rx_attach(&pr->rxq.ring,
 			      (void *)((uint8_t *)pr->srings + XA_PAGE_SIZE),
 			      pr->rx_pages, pr->rx_refs,
-			      ad->dev->data->port_id);
+			      ad->xn.dev->data->port_id);
 	/* Not connected yet: nobody to notify. */
 	netif_front_rx_push(&pr->rxq.ring, &notify);
-	__atomic_store_n(&pr->rxq.failed, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&pr->txq.failed, 0, __ATOMIC_RELAXED);
 
 	*keys = (struct xenbus_front_queue){
 		.tx_ring_ref = pr->sring_refs[0],
 		.rx_ring_ref = pr->sring_refs[1],
-		.evtchn_tx = pr->evtchn_tx,
-		.evtchn_rx = pr->evtchn_rx,
+		.evtchn_tx = pr->txq.x.evtchn,
+		.evtchn_rx = pr->rxq.x.q.evtchn,
 	};
 	return true;
 }
@@ -208,31 +165,29 @@ nf_connect(struct nf_adapter *ad)
 	const char *why;
 	unsigned int i;
 
-	if (!xenbus_front_read_backend(ad->xa, ad->be_dir, &be, &why)) {
+	if (!xenbus_front_read_backend(ad->xn.xa, ad->be_dir, &be, &why)) {
 		NF_LOG(ERR, "%s: refusing backend %s: %s", ad->fe_dir,
 		       ad->be_dir, why);
 		return false;
 	}
-	keys.nb_queues = RTE_MIN((unsigned int)ad->cfg.queues, be.max_queues);
+	keys.nb_queues = RTE_MIN((unsigned int)ad->xn.cfg.queues, be.max_queues);
 	keys.split_evtchn = be.split_evtchn;
 	for (i = 0; i < keys.nb_queues; i++)
 		if (!nf_connect_pair(ad, &ad->pairs[i], be.split_evtchn,
 				     &keys.queue[i], &why))
 			goto fail;
 	why = "cannot write the connection keys";
-	if (!xenbus_front_write_keys(ad->xa, ad->fe_dir, &keys))
+	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))
 		goto fail;
 
-	ad->nb_pairs = keys.nb_queues;
-	ad->connected = true;
-	nf_datapath_update(ad);
+	xn_port_connected(&ad->xn, keys.nb_queues);
 	NF_LOG(INFO, "%s: rings offered to %s (domain %u): %u of %u queue pairs, %s event channel%s",
-	       ad->fe_dir, ad->be_dir, ad->backend_id, ad->nb_pairs,
-	       ad->cfg.queues, be.split_evtchn ? "split" : "one",
+	       ad->fe_dir, ad->be_dir, ad->backend_id, keys.nb_queues,
+	       ad->xn.cfg.queues, be.split_evtchn ? "split" : "one",
 	       be.split_evtchn ? "s" : "");
-	if (ad->nb_pairs < ad->cfg.queues)
+	if (keys.nb_queues < ad->xn.cfg.queues)
 		NF_LOG(WARNING, "%s: the backend serves %u queue pairs: queues %u and above move nothing",
-		       ad->fe_dir, be.max_queues, ad->nb_pairs);
+		       ad->fe_dir, be.max_queues, keys.nb_queues);
 	return true;
 fail:
 	NF_LOG(ERR, "%s: %s: %s", ad->fe_dir, why, strerror(errno));
@@ -247,7 +202,7 @@ fail:
 static bool
 nf_step(struct nf_adapter *ad)
 {
-	enum xenbus_state be = xenbus_read_state(ad->xa, ad->be_dir);
+	enum xenbus_state be = xenbus_read_state(ad->xn.xa, ad->be_dir);
 	struct xenbus_front_step s = xenbus_front_next(ad->state, be);
 
 	/* A backend we refused once stays refused until the port is re-created. */
@@ -269,10 +224,10 @@ nf_step(struct nf_adapter *ad)
 		}
 		break;
 	case XENBUS_FRONT_LINK_UP:
-		ad->be_connected = true;
+		ad->xn.peer_ready = true;
 		break;
 	case XENBUS_FRONT_LINK_DOWN:
-		ad->be_connected = false;
+		ad->xn.peer_ready = false;
 		break;
 	case XENBUS_FRONT_DISCONNECT:
 		nf_begin_close(ad);
@@ -291,8 +246,8 @@ nf_watch_backend(struct nf_adapter *ad, bool on)
 	char path[NF_PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/state", ad->be_dir);
-	if (on ? !xa_xs_watch(ad->xa, path, NF_WATCH_TOKEN) :
-		 !xa_xs_unwatch(ad->xa, path, NF_WATCH_TOKEN))
+	if (on ? !xa_xs_watch(ad->xn.xa, path, NF_WATCH_TOKEN) :
+		 !xa_xs_unwatch(ad->xn.xa, path, NF_WATCH_TOKEN))
 		NF_LOG(ERR, "%s: cannot %swatch %s: %s", ad->fe_dir,
 		       on ? "" : "un", path, strerror(errno));
 }
@@ -308,23 +263,24 @@ nf_read_link_config(struct nf_adapter *ad)
 	char *s;
 
 	snprintf(path, sizeof(path), "%s/mac", ad->fe_dir);
-	s = xa_xs_read(ad->xa, XBT_NULL, path, &len);
+	s = xa_xs_read(ad->xn.xa, XBT_NULL, path, &len);
 	if (s != NULL && strlen(s) == len &&
 	    rte_ether_unformat_addr(s, &mac) == 0 &&
 	    rte_is_valid_assigned_ether_addr(&mac))
-		rte_ether_addr_copy(&mac, ad->dev->data->mac_addrs);
+		rte_ether_addr_copy(&mac, ad->xn.dev->data->mac_addrs);
 	else
 		NF_LOG(NOTICE, "%s: no valid mac, keeping a random one",
 		       ad->fe_dir);
 	free(s);
 
-	mtu = xenbus_read_feature(ad->xa, ad->fe_dir, "mtu", RTE_ETHER_MTU);
-	if (mtu < RTE_ETHER_MIN_MTU || mtu > NF_MAX_MTU) {
+	mtu = xenbus_read_feature(ad->xn.xa, ad->fe_dir, "mtu", RTE_ETHER_MTU);
+	if (mtu < RTE_ETHER_MIN_MTU ||
+	    mtu > XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN) {
 		NF_LOG(NOTICE, "%s: mtu %lu out of range, using %u",
 		       ad->fe_dir, mtu, RTE_ETHER_MTU);
 		mtu = RTE_ETHER_MTU;
 	}
-	ad->dev->data->mtu = mtu;
+	ad->xn.dev->data->mtu = mtu;
 }
 
 /* The toolstack plugged the vif: find its backend. */
@@ -337,7 +293,7 @@ nf_plug(struct nf_adapter *ad)
 	char *be;
 
 	snprintf(path, sizeof(path), "%s/backend", ad->fe_dir);
-	be = xa_xs_read(ad->xa, XBT_NULL, path, &len);
+	be = xa_xs_read(ad->xn.xa, XBT_NULL, path, &len);
 	/* Room for "/state" after it; and it is someone else's text. */
 	if (be == NULL || len == 0 || strlen(be) != len || be[0] != '/' ||
 	    len + sizeof("/state") > sizeof(ad->be_dir)) {
@@ -346,8 +302,8 @@ nf_plug(struct nf_adapter *ad)
 		return false;
 	}
 	snprintf(path, sizeof(path), "%s/backend-id", ad->fe_dir);
-	if (!xa_xs_read_uint(ad->xa, XBT_NULL, path, &id) ||
-	    id >= DOMID_FIRST_RESERVED || id == ad->self) {
+	if (!xa_xs_read_uint(ad->xn.xa, XBT_NULL, path, &id) ||
+	    id >= DOMID_FIRST_RESERVED || id == ad->xn.self) {
 		NF_LOG(NOTICE, "%s: no valid backend-id yet", ad->fe_dir);
 		free(be);
 		return false;
@@ -369,7 +325,7 @@ nf_plug(struct nf_adapter *ad)
 static bool
 nf_track_plug(struct nf_adapter *ad)
 {
-	bool present = xenbus_read_state(ad->xa, ad->fe_dir) !=
+	bool present = xenbus_read_state(ad->xn.xa, ad->fe_dir) !=
 		       XenbusStateUnknown;
 
 	if (present == ad->plugged)
@@ -378,9 +334,7 @@ nf_track_plug(struct nf_adapter *ad)
 		return nf_plug(ad);
 	/* Unplugged under us: nobody is left to tell, just let go. */
 	NF_LOG(NOTICE, "%s: vif unplugged", ad->fe_dir);
-	ad->connected = false;
-	ad->be_connected = false;
-	nf_datapath_update(ad);
+	xn_port_disconnected(&ad->xn);
 	nf_release(ad);
 	nf_watch_backend(ad, false);
 	ad->plugged = false;
@@ -388,231 +342,24 @@ nf_track_plug(struct nf_adapter *ad)
 	return false;
 }
 
-/* Re-read everything after any event; true when the link changed. */
-static bool
-nf_update(struct nf_adapter *ad)
+void
+nf_xenbus_update(struct xn_port *xn)
 {
+	struct nf_adapter *ad = nf_adapter(xn);
 	unsigned int i;
 
 	if (nf_track_plug(ad))
 		for (i = 0; i < NF_MAX_STEPS && nf_step(ad); i++)
 			;
-	return nf_link_refresh(ad);
+	xn_port_refresh(&ad->xn);
 }
 
-static void
-nf_lsc(struct nf_adapter *ad, bool changed)
-{
-	/* Outside the lock: the application's callback may query the port. */
-	if (changed)
-		rte_eth_dev_callback_process(ad->dev, RTE_ETH_EVENT_INTR_LSC,
-					     NULL);
-}
-
-static void
-nf_xs_event(void *arg)
-{
-	struct nf_adapter *ad = arg;
-	char **ev;
-	bool changed;
-
-	/* Which watch fired does not matter: both states are re-read. */
-	while ((ev = xa_xs_check_watch(ad->xa)) != NULL)
-		free(ev);
-	pthread_mutex_lock(&ad->lock);
-	changed = nf_update(ad);
-	pthread_mutex_unlock(&ad->lock);
-	nf_lsc(ad, changed);
-}
-
-static void
-nf_evtchn_event(void *arg)
-{
-	struct nf_adapter *ad = arg;
-	unsigned int i;
-	int port;
-
-	/*
-	 * The bursts poll, so an event only gets counted. Unmasking right away
-	 * keeps the count honest; the backend's event index keeps it rare.
-	 */
-	while ((port = xa_evtchn_pending(ad->xa)) >= 0) {
-		for (i = 0; i < NF_MAX_QUEUES; i++) {
-			struct nf_pair *pr = &ad->pairs[i];
-
-			if ((evtchn_port_t)port == pr->evtchn_rx) {
-				pr->rxq.notify.received++;
-				break;
-			}
-			if ((evtchn_port_t)port == pr->evtchn_tx) {
-				pr->txq.notify.received++;
-				break;
-			}
-		}
-		xa_evtchn_unmask(ad->xa, port);
-	}
-}
-
-static void
-nf_fail_event(void *arg)
-{
-	struct nf_adapter *ad = arg;
-	bool changed = false;
-	uint64_t n;
-
-	if (read(ad->fail_fd, &n, sizeof(n)) != sizeof(n))
-		return;
-	pthread_mutex_lock(&ad->lock);
-	if (ad->connected) {
-		nf_begin_close(ad);
-		changed = nf_update(ad);
-	}
-	pthread_mutex_unlock(&ad->lock);
-	nf_lsc(ad, changed);
-}
-
-static int
-nf_intr_register(struct rte_intr_handle **ih, int fd, rte_intr_callback_fn cb,
-		 struct nf_adapter *ad)
-{
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	*ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (*ih == NULL)
-		return -ENOMEM;
-	ret = rte_intr_fd_set(*ih, fd);
-	if (ret == 0)
-		ret = rte_intr_type_set(*ih, RTE_INTR_HANDLE_EXT);
-	if (ret == 0)
-		ret = rte_intr_callback_register(*ih, cb, ad);
-	if (ret < 0) {
-		rte_intr_instance_free(*ih);
-		*ih = NULL;
-	}
-	return ret;
-}
-
-static void
-nf_intr_unregister(struct rte_intr_handle **ih, rte_intr_callback_fn cb,
-		   struct nf_adapter *ad)
-{
-	if (*ih == NULL)
-		return;
-	rte_intr_callback_unregister_sync(*ih, cb, ad);
-	rte_intr_instance_free(*ih);
-	*ih = NULL;
-}
-
-int
-nf_xenbus_init(struct nf_adapter *ad)
-{
-	struct xa_open_args args = {
-		.provider = ad->cfg.provider,
-		.sim_instance = ad->cfg.sim_instance,
-		.sim_domid = ad->cfg.domid,
-	};
-	unsigned int i;
-	int ret;
-
-	pthread_mutex_init(&ad->lock, NULL);
-	for (i = 0; i < NF_MAX_QUEUES; i++) {
-		ad->pairs[i].evtchn_tx = NF_NO_PORT;
-		ad->pairs[i].evtchn_rx = NF_NO_PORT;
-	}
-	ad->fail_fd = -1;
-	ad->xa = xa_open(&args);
-	if (ad->xa == NULL) {
-		ret = -errno;
-		NF_LOG(ERR, "cannot open Xen access (provider %s): %s",
-		       xa_provider_name(ad->cfg.provider), strerror(errno));
-		pthread_mutex_destroy(&ad->lock);
-		return ret;
-	}
-	ad->self = xa_domid(ad->xa);
-	snprintf(ad->fe_dir, sizeof(ad->fe_dir),
-		 "/local/domain/%u/device/vif/%u", ad->self, ad->cfg.handle);
-
-	ad->fail_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (ad->fail_fd < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	/* A watch on the whole directory also sees the toolstack create it. */
-	if (!xa_xs_watch(ad->xa, ad->fe_dir, NF_WATCH_TOKEN)) {
-		ret = -errno;
-		goto fail;
-	}
-	pthread_mutex_lock(&ad->lock);
-	nf_update(ad);
-	pthread_mutex_unlock(&ad->lock);
-	if (!ad->plugged)
-		NF_LOG(INFO, "%s: waiting for the vif to be plugged",
-		       ad->fe_dir);
-
-	ret = nf_intr_register(&ad->xs_intr, xa_xs_fileno(ad->xa),
-			       nf_xs_event, ad);
-	if (ret == 0)
-		ret = nf_intr_register(&ad->evtchn_intr, xa_evtchn_fd(ad->xa),
-				       nf_evtchn_event, ad);
-	if (ret == 0)
-		ret = nf_intr_register(&ad->fail_intr, ad->fail_fd,
-				       nf_fail_event, ad);
-	if (ret < 0)
-		goto fail;
-	return 0;
-fail:
-	NF_LOG(ERR, "%s: control plane setup failed: %s", ad->fe_dir,
-	       strerror(-ret));
-	nf_xenbus_uninit(ad);
-	return ret;
-}
-
-/* Wait until the backend has dropped its mappings of our pages. */
-static void
-nf_wait_backend_closed(struct nf_adapter *ad)
-{
-	unsigned int waited;
-
-	for (waited = 0; waited < NF_CLOSE_WAIT_MS; waited += NF_CLOSE_POLL_MS) {
-		enum xenbus_state be = xenbus_read_state(ad->xa, ad->be_dir);
-
-		if (be == XenbusStateClosing || be == XenbusStateClosed ||
-		    be == XenbusStateUnknown)
-			return;
-		rte_delay_us_sleep(NF_CLOSE_POLL_MS * 1000);
-	}
-	NF_LOG(WARNING, "%s: backend %s did not close in %u ms", ad->fe_dir,
-	       ad->be_dir, NF_CLOSE_WAIT_MS);
-}
-
+/* Close, then follow the backend through its own close. */
 void
-nf_xenbus_uninit(struct nf_adapter *ad)
+nf_xenbus_backend_failed(struct xn_port *xn, const char *why __rte_unused)
 {
-	if (ad->xa == NULL)
-		return;
-	/* From here on this thread is the only one at work. */
-	nf_intr_unregister(&ad->xs_intr, nf_xs_event, ad);
-	nf_intr_unregister(&ad->evtchn_intr, nf_evtchn_event, ad);
-	nf_intr_unregister(&ad->fail_intr, nf_fail_event, ad);
-
-	if (ad->plugged) {
-		nf_begin_close(ad);
-		if (ad->pairs[0].srings != NULL)
-			nf_wait_backend_closed(ad);
-		nf_release(ad);
-		nf_publish(ad, XenbusStateClosed);
-		nf_watch_backend(ad, false);
-		ad->plugged = false;
-	}
-	nf_link_refresh(ad);
-	if (ad->fail_fd >= 0)
-		close(ad->fail_fd);
-	ad->fail_fd = -1;
-	xa_close(ad->xa);
-	ad->xa = NULL;
-	pthread_mutex_destroy(&ad->lock);
+	nf_begin_close(nf_adapter(xn));
+	nf_xenbus_update(xn);
 }
 
 /*
@@ -638,16 +385,62 @@ nf_drain_tx(struct nf_adapter *ad, struct netif_front_tx *tx)
 }
 
 void
-nf_xenbus_set_started(struct nf_adapter *ad, bool started)
+nf_xenbus_drain(struct xn_port *xn)
 {
+	struct nf_adapter *ad = nf_adapter(xn);
 	unsigned int i;
 
-	pthread_mutex_lock(&ad->lock);
-	ad->started = started;
-	nf_datapath_update(ad);
-	for (i = 0; !started && ad->connected && ad->be_connected &&
-		    i < ad->nb_pairs; i++)
+	for (i = 0; ad->xn.connected && ad->xn.peer_ready &&
+		    i < ad->xn.nb_pairs; i++)
 		nf_drain_tx(ad, &ad->pairs[i].txq.ring);
-	nf_link_refresh(ad);
-	pthread_mutex_unlock(&ad->lock);
+}
+
+int
+nf_xenbus_init(struct nf_adapter *ad)
+{
+	ad->state = XenbusStateUnknown;
+	snprintf(ad->fe_dir, sizeof(ad->fe_dir),
+		 "/local/domain/%u/device/vif/%u", ad->xn.self,
+		 ad->xn.cfg.handle);
+	/* A watch on the whole directory also sees the toolstack create it. */
+	if (!xa_xs_watch(ad->xn.xa, ad->fe_dir, NF_WATCH_TOKEN)) {
+		NF_LOG(ERR, "%s: cannot watch: %s", ad->fe_dir,
+		       strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* Wait until the backend has dropped its mappings of our pages. */
+static void
+nf_wait_backend_closed(struct nf_adapter *ad)
+{
+	unsigned int waited;
+
+	for (waited = 0; waited < NF_CLOSE_WAIT_MS; waited += NF_CLOSE_POLL_MS) {
+		enum xenbus_state be = xenbus_read_state(ad->xn.xa, ad->be_dir);
+
+		if (be == XenbusStateClosing || be == XenbusStateClosed ||
+		    be == XenbusStateUnknown)
+			return;
+		rte_delay_us_sleep(NF_CLOSE_POLL_MS * 1000);
+	}
+	NF_LOG(WARNING, "%s: backend %s did not close in %u ms", ad->fe_dir,
+	       ad->be_dir, NF_CLOSE_WAIT_MS);
+}
+
+void
+nf_xenbus_uninit(struct nf_adapter *ad)
+{
+	pthread_mutex_lock(&ad->xn.lock);
+	if (ad->plugged) {
+		nf_begin_close(ad);
+		if (ad->pairs[0].srings != NULL)
+			nf_wait_backend_closed(ad);
+		nf_release(ad);
+		nf_publish(ad, XenbusStateClosed);
+		nf_watch_backend(ad, false);
+		ad->plugged = false;
+	}
+	pthread_mutex_unlock(&ad->xn.lock);
 }

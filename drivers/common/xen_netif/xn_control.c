@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The interrupt-thread callbacks of a port (see xn_control.h). Each takes
+ * the port's lock for what it changes and reports a link change after
+ * letting it go.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_interrupts.h>
+
+#include "xn_control.h"
+
+void
+xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p))
+{
+	bool was_up;
+
+	pthread_mutex_lock(&p->lock);
+	was_up = xn_port_link_up(p);
+	fn(p);
+	pthread_mutex_unlock(&p->lock);
+	xn_port_lsc(p, was_up);
+}
+
+static void
+follow_peer(struct xn_port *p)
+{
+	p->ops->update(p);
+}
+
+static void
+on_xenstore(void *arg)
+{
+	struct xn_port *p = arg;
+	char **ev;
+
+	/* Which watch fired does not matter: the PMD re-reads its states. */
+	while ((ev = xa_xs_check_watch(p->xa)) != NULL)
+		free(ev);
+	xn_control_call(p, follow_peer);
+}
+
+/* The queue whose ring the event is about; the Rx queue's when shared. */
+static struct xn_queue *
+queue_of_evtchn(const struct xn_port *p, evtchn_port_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nb_pairs; i++) {
+		if (p->rxq[i]->evtchn == port)
+			return p->rxq[i];
+		if (p->txq[i]->evtchn == port)
+			return p->txq[i];
+	}
+	return NULL;
+}
+
+static void
+on_event_channel(void *arg)
+{
+	struct xn_port *p = arg;
+	struct xn_queue *q;
+	int port;
+
+	/* The bursts poll: an event is only counted, and unmasked again. */
+	pthread_mutex_lock(&p->lock);
+	while ((port = xa_evtchn_pending(p->xa)) >= 0) {
+		q = queue_of_evtchn(p, port);
+		if (q != NULL)
+			__atomic_fetch_add(&q->notify.received, 1,
+					   __ATOMIC_RELAXED);
+		xa_evtchn_unmask(p->xa, port);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void
+take_failure(struct xn_port *p)
+{
+	/* Acquire: the reason was stored before the flag was. */
+	const char *why = __atomic_load_n(&p->failed, __ATOMIC_ACQUIRE);
+
+	/* Already disconnected for another reason: nothing left to do. */
+	if (why == NULL || !p->connected)
+		return;
+	XN_LOG(p, ERR, "the peer broke the protocol (%s): disconnecting",
+	       why);
+	p->ops->failed(p, why);
+}
+
+static void
+on_failure(void *arg)
+{
+	struct xn_port *p = arg;
+	uint64_t n;
+
+	if (read(p->fail_fd, &n, sizeof(n)) != sizeof(n) && errno != EAGAIN)
+		XN_LOG(p, ERR, "failure report: %s", strerror(errno));
+	xn_control_call(p, take_failure);
+}
+
+static int
+watch_fd(struct xn_port *p, struct rte_intr_handle **ih, int fd,
+	 rte_intr_callback_fn cb)
+{
+	int ret;
+
+	/* The descriptors are this process's own: private instances. */
+	*ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (*ih == NULL)
+		return -ENOMEM;
+	ret = rte_intr_fd_set(*ih, fd);
+	if (ret == 0)
+		ret = rte_intr_type_set(*ih, RTE_INTR_HANDLE_EXT);
+	if (ret == 0)
+		ret = rte_intr_callback_register(*ih, cb, p);
+	if (ret != 0) {
+		rte_intr_instance_free(*ih);
+		*ih = NULL;
+	}
+	return ret;
+}
+
+static void
+unwatch_fd(struct xn_port *p, struct rte_intr_handle **ih,
+	   rte_intr_callback_fn cb)
+{
+	if (*ih == NULL)
+		return;
+	/* Waits for a running callback to return. */
+	rte_intr_callback_unregister_sync(*ih, cb, p);
+	rte_intr_instance_free(*ih);
+	*ih = NULL;
+}
+
+int
+xn_control_start(struct xn_port *p)
+{
+	int ret;
+
+	xn_control_call(p, follow_peer);
+	ret = watch_fd(p, &p->xs_intr, xa_xs_fileno(p->xa), on_xenstore);
+	if (ret == 0)
+		ret = watch_fd(p, &p->evtchn_intr, xa_evtchn_fd(p->xa),
+			       on_event_channel);
+	if (ret == 0)
+		ret = watch_fd(p, &p->fail_intr, p->fail_fd, on_failure);
+	if (ret != 0) {
+		XN_LOG(p, ERR, "cannot register with the interrupt thread: %s",
+		       strerror(-ret));
+		xn_control_stop(p);
+	}
+	return ret;
+}
+
+void
+xn_control_stop(struct xn_port *p)
+{
+	unwatch_fd(p, &p->xs_intr, on_xenstore);
+	unwatch_fd(p, &p->evtchn_intr, on_event_channel);
+	unwatch_fd(p, &p->fail_intr, on_failure);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The control thread of a port: DPDK's interrupt thread, which watches
+ * three file descriptors per port, as memif and vhost watch their sockets:
+ * xenstore (the handshake, through the PMD's xn_port_ops), the event
+ * channels (counted per queue and unmasked: the bursts poll) and the data
+ * plane's failure reports.
+ */
+
+#ifndef XN_CONTROL_H
+#define XN_CONTROL_H
+
+#include "xn_port.h"
+
+/*
+ * Register the port's descriptors with the interrupt thread and take the
+ * handshake's first step. The PMD has set up its xenstore watches. 0 or
+ * -errno, logged.
+ */
+int xn_control_start(struct xn_port *p);
+
+/*
+ * Unregister them, waiting for a callback that is running to return; from
+ * then on the caller is the only thread at work on the port's control
+ * state. Idempotent.
+ */
+void xn_control_stop(struct xn_port *p);
+
+/* Run @fn(@p) under the lock, then tell the application of a link change. */
+void xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p));
+
+#endif /* XN_CONTROL_H */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The devargs both Xen netif PMDs take (handle, provider, sim, batch,
+ * group_ethertype, queues), parsed once at probe with one rte_kvargs
+ * handler per key, and the one numeric rule every key follows: a decimal
+ * integer without sign, spaces or leading zeros, within the key's range.
+ * "010" and "0x20" are refused rather than read as 8 and 32: C's base-0
+ * rule and a reader's eye disagree on them. Each PMD adds its own keys
+ * (struct xn_devarg) and gets an error naming the key and what it accepts
+ * for anything else.
+ */
+
+#ifndef XN_DEVARGS_H
+#define XN_DEVARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_kvargs.h>
+
+#include "xa.h"
+
+#define XN_ARG_HANDLE "handle"
+#define XN_ARG_PROVIDER "provider"
+#define XN_ARG_SIM "sim"
+#define XN_ARG_BATCH "batch"
+#define XN_ARG_GROUP "group_ethertype"
+#define XN_ARG_QUEUES "queues"
+
+/* The shared keys as RTE_PMD_REGISTER_PARAM_STRING lists them. */
+#define XN_PARAM_STRING \
+	XN_ARG_HANDLE "=<0-65535> " \
+	XN_ARG_PROVIDER "=xen|sim " \
+	XN_ARG_SIM "=<simulator instance> " \
+	XN_ARG_BATCH "=<1-64> " \
+	XN_ARG_GROUP "=0|1 " \
+	XN_ARG_QUEUES "=<1-8>"
+
+struct xn_devargs {
+	uint16_t handle;		/* the vif's device handle */
+	enum xa_provider provider;
+	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
+	uint16_t queues;		/* queue pairs */
+	uint16_t batch;			/* see netif_rx_group.h */
+	bool group_ethertype;
+	uint64_t single_flag;		/* registered when group_ethertype */
+};
+
+/* A key of one PMD's own. */
+struct xn_devarg {
+	const char *key;
+	arg_handler_t handler;		/* called with the PMD's opaque */
+	bool sim_only;			/* refused unless provider=sim */
+};
+
+/*
+ * Parse @args: the shared keys into @cfg (defaults first), the PMD's
+ * @own[@nb_own] through their handlers with @opaque. Refuses, with a log
+ * line at @logtype naming the key and the accepted values: an unknown key,
+ * a key without a value, a value out of its rule, a simulator-only key
+ * (sim= or an own key marked so) without provider=sim. Registers the
+ * single-EtherType mbuf flag when grouping is asked for. 0 or -EINVAL.
+ */
+int xn_devargs_parse(const char *args, const struct xn_devarg *own,
+		     unsigned int nb_own, void *opaque, struct xn_devargs *cfg,
+		     int logtype);
+
+/*
+ * The numeric rule, for a PMD's own keys: @value as a decimal integer in
+ * [@min, @max] into *@out, or -EINVAL with a log line naming @key.
+ */
+int xn_devarg_uint(int logtype, const char *key, const char *value,
+		   unsigned long min, unsigned long max, unsigned long *out);
+
+#endif /* XN_DEVARGS_H */

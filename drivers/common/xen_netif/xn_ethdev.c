@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The vdev probe and the dev_ops both PMDs share (see xn_ethdev.h).
+ */
+
+#include <errno.h>
+
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <rte_ether.h>
+#include <rte_malloc.h>
+
+#include "netif_ethertype.h"
+#include "xn_burst.h"
+#include "xn_control.h"
+#include "xn_ethdev.h"
+#include "xn_stats.h"
+
+/*
+ * Every queue pair the peer may connect needs its two queues: the
+ * application configures as many of each as the devarg queues says, or
+ * packets would wait in a ring nobody polls.
+ */
+static int
+xn_dev_configure(struct rte_eth_dev *dev)
+{
+	struct xn_port *p = xn_port(dev);
+
+	if (dev->data->nb_rx_queues != p->cfg.queues ||
+	    dev->data->nb_tx_queues != p->cfg.queues) {
+		XN_LOG(p, ERR, "%u Rx and %u Tx queues configured: the port has %u queue pair%s (devarg " XN_ARG_QUEUES "), configure that many of each",
+		       dev->data->nb_rx_queues, dev->data->nb_tx_queues,
+		       p->cfg.queues, p->cfg.queues == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct xn_port *p = xn_port(dev);
+
+	info->max_mac_addrs = 1;
+	info->max_rx_queues = p->cfg.queues;
+	info->max_tx_queues = p->cfg.queues;
+	/* A frame's length must fit the 16-bit size of a TX request. */
+	info->max_rx_pktlen = XEN_NETIF_MAX_TX_SIZE;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_mtu = XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN;
+	/* ethdev refuses smaller mbufs before rx_queue_setup. */
+	info->min_rx_bufsize = p->pmd->min_rx_bufsize;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* The rings are one page each, whatever nb_desc asks for. */
+	info->default_rxportconf.ring_size = NETIF_RX_RING_SIZE;
+	info->default_txportconf.ring_size = NETIF_TX_RING_SIZE;
+	info->default_rxportconf.nb_queues = p->cfg.queues;
+	info->default_txportconf.nb_queues = p->cfg.queues;
+	info->speed_capa = RTE_ETH_LINK_SPEED_10G;
+	return 0;
+}
+
+static void
+set_queue_states(struct rte_eth_dev *dev, uint8_t state)
+{
+	unsigned int i;
+
+	/* testpmd forwards only on queues it sees started. */
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = state;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = state;
+}
+
+static void
+start(struct xn_port *p)
+{
+	p->started = true;
+	xn_port_refresh(p);
+}
+
+static void
+stop(struct xn_port *p)
+{
+	p->started = false;
+	xn_port_refresh(p);
+	if (p->ops->stopped != NULL)
+		p->ops->stopped(p);
+}
+
+/* Refused, naming the queue, until every configured queue is set up. */
+static int
+xn_dev_start(struct rte_eth_dev *dev)
+{
+	struct xn_port *p = xn_port(dev);
+	unsigned int i;
+
+	/* A queue never set up has no mempool: its ring would go unpolled. */
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] == NULL) {
+			XN_LOG(p, ERR, "cannot start: Rx queue %u is not set up",
+			       i);
+			return -EINVAL;
+		}
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] == NULL) {
+			XN_LOG(p, ERR, "cannot start: Tx queue %u is not set up",
+			       i);
+			return -EINVAL;
+		}
+	xn_control_call(p, start);
+	set_queue_states(dev, RTE_ETH_QUEUE_STATE_STARTED);
+	return 0;
+}
+
+static int
+xn_dev_stop(struct rte_eth_dev *dev)
+{
+	xn_control_call(xn_port(dev), stop);
+	set_queue_states(dev, RTE_ETH_QUEUE_STATE_STOPPED);
+	return 0;
+}
+
+/* Descriptor counts are ignored: a ring is one page, 256 slots. */
+static int
+xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		  uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
+		  const struct rte_eth_rxconf *conf __rte_unused,
+		  struct rte_mempool *mp)
+{
+	struct xn_port *p = xn_port(dev);
+	struct xn_rxq *q = (struct xn_rxq *)p->rxq[qid];
+
+	netif_rx_stash_flush(&q->stash);
+	p->ops->rx_setup(p, qid, mp);
+	dev->data->rx_queues[qid] = q;
+	return 0;
+}
+
+static int
+xn_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		  uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
+		  const struct rte_eth_txconf *conf __rte_unused)
+{
+	dev->data->tx_queues[qid] = xn_port(dev)->txq[qid];
+	return 0;
+}
+
+static void
+xn_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct xn_port *p = xn_port(dev);
+
+	/* Held packets go back to their pool while it still exists. */
+	netif_rx_stash_flush(&((struct xn_rxq *)p->rxq[qid])->stash);
+	if (p->ops->rx_release != NULL)
+		p->ops->rx_release(p, qid);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static void
+xn_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	dev->data->tx_queues[qid] = NULL;
+}
+
+static int
+xn_dev_close(struct rte_eth_dev *dev)
+{
+	struct xn_port *p = xn_port(dev);
+	const struct rte_eth_dev_data *d = dev->data;
+	unsigned int i;
+
+	if (p->xa == NULL)
+		return 0;	/* closed already, or never opened */
+	xn_control_stop(p);
+	p->ops->uninit(p);
+	/* As ethdev does: release the queues that were set up. */
+	for (i = 0; i < d->nb_rx_queues; i++)
+		if (d->rx_queues[i] != NULL)
+			xn_rx_queue_release(dev, i);
+	for (i = 0; i < d->nb_tx_queues; i++)
+		if (d->tx_queues[i] != NULL)
+			xn_tx_queue_release(dev, i);
+	xn_port_close(p);
+	return 0;
+}
+
+static int
+xn_link_update(struct rte_eth_dev *dev __rte_unused,
+	       int wait_to_complete __rte_unused)
+{
+	/* The control thread keeps dev_link current. */
+	return 0;
+}
+
+static const uint32_t *
+xn_dev_supported_ptypes_get(struct rte_eth_dev *dev __rte_unused)
+{
+	return netif_ethertype_ptypes();
+}
+
+/* Promiscuous and all-multicast: a vif delivers everything sent to it. */
+static int
+xn_filter_nop(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+static const struct eth_dev_ops xn_ops = {
+	.dev_configure = xn_dev_configure,
+	.dev_infos_get = xn_dev_infos_get,
+	.dev_start = xn_dev_start,
+	.dev_stop = xn_dev_stop,
+	.dev_close = xn_dev_close,
+	.link_update = xn_link_update,
+	.dev_supported_ptypes_get = xn_dev_supported_ptypes_get,
+	.promiscuous_enable = xn_filter_nop,
+	.promiscuous_disable = xn_filter_nop,
+	.allmulticast_enable = xn_filter_nop,
+	.allmulticast_disable = xn_filter_nop,
+	.rx_queue_setup = xn_rx_queue_setup,
+	.tx_queue_setup = xn_tx_queue_setup,
+	.rx_queue_release = xn_rx_queue_release,
+	.tx_queue_release = xn_tx_queue_release,
+	.stats_get = xn_stats_get,
+	.stats_reset = xn_stats_reset,
+	.xstats_get = xn_xstats_get,
+	.xstats_get_names = xn_xstats_get_names,
+	.xstats_reset = xn_stats_reset,
+};
+
+/* The ethdev side of a new port; its Xen side comes next. */
+static struct rte_eth_dev *
+allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
+{
+	struct rte_eth_dev *dev;
+	struct xn_port *p;
+
+	dev = rte_eth_vdev_allocate(vdev, pmd->port_size);
+	if (dev == NULL)
+		return NULL;
+	/* ethdev frees mac_addrs with the port: it must be its own block. */
+	dev->data->mac_addrs = rte_zmalloc(rte_vdev_device_name(vdev),
+					   RTE_ETHER_ADDR_LEN, 0);
+	if (dev->data->mac_addrs == NULL) {
+		rte_eth_dev_release_port(dev);
+		return NULL;
+	}
+	dev->data->mtu = RTE_ETHER_MTU;
+	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC |
+				RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->dev_ops = &xn_ops;
+	dev->rx_pkt_burst = xn_rx_burst;
+	dev->tx_pkt_burst = xn_tx_burst;
+	p = dev->data->dev_private;
+	p->dev = dev;
+	p->pmd = pmd;
+	p->ops = pmd->ops;
+	p->logtype = *pmd->logtype;
+	p->fail_fd = -1;
+	return dev;
+}
+
+int
+xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct xa_open_args args;
+	struct rte_eth_dev *dev;
+	struct xn_port *p;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		rte_log(RTE_LOG_ERR, *pmd->logtype,
+			"%s: secondary processes are not supported\n", name);
+		return -ENOTSUP;
+	}
+	dev = allocate(vdev, pmd);
+	if (dev == NULL)
+		return -ENOMEM;
+	p = xn_port(dev);
+	ret = xn_devargs_parse(rte_vdev_device_args(vdev), pmd->args,
+			       pmd->nb_args, p, &p->cfg, p->logtype);
+	if (ret != 0)
+		goto fail;
+	args = (struct xa_open_args){
+		.provider = p->cfg.provider,
+		.sim_instance = p->cfg.sim_instance,
+	};
+	ret = p->ops->configure(p, &args);
+	if (ret != 0)
+		goto fail;
+	ret = xn_port_open(p, &args);
+	if (ret != 0)
+		goto fail;
+	ret = p->ops->init(p);
+	if (ret == 0)
+		ret = xn_control_start(p);
+	if (ret != 0) {
+		xn_dev_close(dev);
+		goto fail;
+	}
+	rte_eth_dev_probing_finish(dev);
+	XN_LOG(p, INFO, "port %u: vif %u on the %s provider, %u queue pair%s, batch %u%s",
+	       dev->data->port_id, p->cfg.handle,
+	       xa_provider_name(p->cfg.provider), p->cfg.queues,
+	       p->cfg.queues == 1 ? "" : "s", p->cfg.batch,
+	       p->cfg.group_ethertype ? ", EtherType grouping" : "");
+	return 0;
+fail:
+	rte_eth_dev_release_port(dev);
+	return ret;
+}
+
+int
+xn_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev =
+		rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+
+	if (dev == NULL)
+		return 0;
+	if (dev->data->dev_started)
+		rte_eth_dev_stop(dev->data->port_id);
+	/* Closing also releases the port. */
+	return rte_eth_dev_close(dev->data->port_id);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The ethdev face both Xen netif PMDs share: probe and remove of the vdev,
+ * and the dev_ops (configuration checks, device information, start and
+ * stop with the gate, the link and the queue states, queue set-up and
+ * release, close, link, packet types, statistics, and the receive filters
+ * a vif does not have). A PMD is a struct xn_pmd: its devargs, its hooks
+ * (struct xn_port_ops) and its statistics.
+ */
+
+#ifndef XN_ETHDEV_H
+#define XN_ETHDEV_H
+
+#include <bus_vdev_driver.h>
+
+#include "xn_port.h"
+
+/*
+ * Parse the devargs, allocate the port, open Xen access and start the
+ * control thread, as @pmd says. 0 or -errno, with a log line saying why.
+ */
+int xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd);
+/* Stop, close and release the port of @vdev. */
+int xn_remove(struct rte_vdev_device *vdev);
+
+#endif /* XN_ETHDEV_H */

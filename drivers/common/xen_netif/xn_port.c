@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * A port's life as both PMDs share it (see xn_port.h): opening its Xen
+ * access, the queues it registers, the gate and the link that follow the
+ * connection, and the data plane's report of a protocol violation.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <rte_pause.h>
+
+#include "xn_port.h"
+
+void
+xn_fail(struct xn_port *p, const char *why)
+{
+	const char *none = NULL;
+	uint64_t one = 1;
+
+	/* Release: the control thread reads the reason after the flag. */
+	if (!__atomic_compare_exchange_n(&p->failed, &none, why, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return;
+	/* Once per connection: no flood of log lines from the data plane. */
+	if (write(p->fail_fd, &one, sizeof(one)) != sizeof(one))
+		XN_LOG(p, ERR, "cannot wake the control thread (%s): %s",
+		       why, strerror(errno));
+}
+
+static void
+queue_init(struct xn_queue *q, struct xn_port *p, uint16_t qid,
+	   enum xn_ring kind, void *ring)
+{
+	q->port = p;
+	q->queue_id = qid;
+	q->kind = kind;
+	q->evtchn = XN_NO_EVTCHN;
+	q->ring = ring;
+}
+
+void
+xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
+		   enum xn_ring rx_kind, void *rx_ring, struct xn_queue *txq,
+		   enum xn_ring tx_kind, void *tx_ring)
+{
+	queue_init(&rxq->q, p, qid, rx_kind, rx_ring);
+	rxq->batch = p->cfg.batch;
+	rxq->group = p->cfg.group_ethertype;
+	rxq->single_flag = p->cfg.single_flag;
+	queue_init(txq, p, qid, tx_kind, tx_ring);
+	p->rxq[qid] = &rxq->q;
+	p->txq[qid] = txq;
+}
+
+int
+xn_port_open(struct xn_port *p, const struct xa_open_args *args)
+{
+	int ret;
+
+	pthread_mutex_init(&p->lock, NULL);
+	p->xa = xa_open(args);
+	if (p->xa == NULL) {
+		ret = -errno;
+		XN_LOG(p, ERR, "cannot open the %s provider: %s",
+		       xa_provider_name(args->provider), strerror(errno));
+		goto fail;
+	}
+	p->self = xa_domid(p->xa);
+	p->fail_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->fail_fd < 0) {
+		ret = -errno;
+		XN_LOG(p, ERR, "cannot create an eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	xn_port_close(p);
+	return ret;
+}
+
+void
+xn_port_close(struct xn_port *p)
+{
+	if (p->fail_fd >= 0)
+		close(p->fail_fd);
+	p->fail_fd = -1;
+	xa_close(p->xa);
+	p->xa = NULL;
+	pthread_mutex_destroy(&p->lock);
+}
+
+/* Whether a burst is inside any queue. */
+static bool
+queues_busy(const struct xn_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->cfg.queues; i++)
+		if (__atomic_load_n(&p->rxq[i]->busy, __ATOMIC_SEQ_CST) ||
+		    __atomic_load_n(&p->txq[i]->busy, __ATOMIC_SEQ_CST))
+			return true;
+	return false;
+}
+
+void
+xn_port_refresh(struct xn_port *p)
+{
+	uint32_t ready = p->started && p->connected;
+	struct rte_eth_link link = {
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+	};
+
+	__atomic_store_n(&p->datapath_ready, ready, __ATOMIC_SEQ_CST);
+	if (!ready)
+		while (queues_busy(p))
+			rte_pause();
+	if (ready && p->peer_ready) {
+		link.link_status = RTE_ETH_LINK_UP;
+		link.link_speed = RTE_ETH_SPEED_NUM_10G;
+	}
+	rte_eth_linkstatus_set(p->dev, &link);
+}
+
+bool
+xn_port_link_up(struct xn_port *p)
+{
+	struct rte_eth_link link;
+
+	rte_eth_linkstatus_get(p->dev, &link);
+	return link.link_status == RTE_ETH_LINK_UP;
+}
+
+void
+xn_port_lsc(struct xn_port *p, bool was_up)
+{
+	/* Outside the lock: the application's callback may query the port. */
+	if (xn_port_link_up(p) != was_up)
+		rte_eth_dev_callback_process(p->dev, RTE_ETH_EVENT_INTR_LSC,
+					     NULL);
+}
+
+void
+xn_port_connected(struct xn_port *p, unsigned int nb_pairs)
+{
+	/* The gate is closed: no burst reads these until it opens. */
+	p->nb_pairs = nb_pairs;
+	__atomic_store_n(&p->failed, NULL, __ATOMIC_RELAXED);
+	p->connected = true;
+}
+
+void
+xn_port_disconnected(struct xn_port *p)
+{
+	p->connected = false;
+	p->peer_ready = false;
+	xn_port_refresh(p);
+	p->nb_pairs = 0;
+}

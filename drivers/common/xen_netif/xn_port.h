@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * What the two Xen netif PMDs share about a port and its queues: the port
+ * part each PMD's private data begins with (struct xn_port), the queue
+ * part each queue begins with (struct xn_queue), the gate that lets bursts
+ * into the queues only while the rings are attached, the hand-off of a
+ * protocol violation from the data plane to the control thread, and the
+ * doorbell with its counters. The control thread (xn_control.c) runs each
+ * PMD's handshake through struct xn_port_ops; the bursts (xn_burst.c) run
+ * the lib/netif operation each queue names.
+ *
+ * Counters: `sent + suppressed + failed` is the number of publishes of a
+ * ring index, at most one per burst; `received` counts the events the peer
+ * sent on the queue's event channel (on the Rx queue when one channel
+ * serves both rings of a pair).
+ */
+
+#ifndef XN_PORT_H
+#define XN_PORT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_log.h>
+
+#include "netif_ring.h"
+#include "netif_rx_group.h"
+#include "xa.h"
+#include "xenbus.h"
+#include "xn_devargs.h"
+
+#define XN_MAX_QUEUES XENBUS_VIF_MAX_QUEUES
+
+/* No event channel port. */
+#define XN_NO_EVTCHN ((evtchn_port_t)-1)
+
+#define XN_LOG(p, level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, (p)->logtype, "%s: " fmt "\n", \
+		(p)->dev->data->name, ##__VA_ARGS__)
+
+struct xn_port;
+
+struct xn_notify_stats {
+	uint64_t sent;		/* data plane: the peer asked, notified */
+	uint64_t suppressed;	/* data plane: the peer's event index said no */
+	uint64_t failed;	/* data plane: the peer asked, notify failed */
+	uint64_t received;	/* control thread */
+};
+
+/* Which lib/netif ring a queue moves packets through, and how. */
+enum xn_ring {
+	XN_RING_BACK_TX,	/* struct netif_back_tx: netif_back_tx_pull() */
+	XN_RING_BACK_RX,	/* struct netif_back_rx: netif_back_rx_push() */
+	XN_RING_FRONT_RX,	/* struct netif_front_rx: netif_front_rx_pull() */
+	XN_RING_FRONT_TX,	/* struct netif_front_tx: netif_front_tx_send() */
+};
+
+struct xn_queue {
+	struct xn_port *port;
+	uint16_t queue_id;
+	enum xn_ring kind;
+	uint32_t busy;			/* inside a burst (xn_queue_enter) */
+	/* Our end of the channel of this queue's ring, set on connect. */
+	evtchn_port_t evtchn;
+	void *ring;			/* of type @kind */
+	struct xn_notify_stats notify;
+} __rte_cache_aligned;
+
+/* An Rx queue: its burst pulls at most `batch`, maybe grouped. */
+struct xn_rxq {
+	struct xn_queue q;
+	uint16_t batch;
+	bool group;
+	uint64_t single_flag;
+	struct netif_rx_stash stash;	/* pulled, not yet returned */
+};
+
+/*
+ * What a PMD does its own way. Probe calls configure, opens Xen access,
+ * then calls init and starts the control thread; close stops it and calls
+ * uninit. update, failed and stopped run under the port's lock.
+ */
+struct xn_port_ops {
+	/*
+	 * Check the PMD's own devargs and complete @args (provider and
+	 * simulator instance filled in) for opening Xen access.
+	 */
+	int (*configure)(struct xn_port *p, struct xa_open_args *args);
+	/* Xen access is open: the queues (xn_queue_init), MAC, watches. */
+	int (*init)(struct xn_port *p);
+	/* The control thread has stopped: leave the peer. */
+	void (*uninit)(struct xn_port *p);
+	/* Rx queue @qid takes its mbufs from @mp from now on. */
+	void (*rx_setup)(struct xn_port *p, uint16_t qid,
+			 struct rte_mempool *mp);
+	/* Optional: Rx queue @qid is released. */
+	void (*rx_release)(struct xn_port *p, uint16_t qid);
+	/* After any xenstore event (and once at start): follow the peer. */
+	void (*update)(struct xn_port *p);
+	/* A burst reported that the peer broke the protocol (@why). */
+	void (*failed)(struct xn_port *p, const char *why);
+	/* Optional: dev_stop closed the gate; the rings are the caller's. */
+	void (*stopped)(struct xn_port *p);
+};
+
+/* A PMD as the common code sees it. */
+struct xn_pmd {
+	const int *logtype;
+	size_t port_size;		/* its port, struct xn_port first */
+	/* Its own devargs: handlers are given the port as opaque. */
+	const struct xn_devarg *args;
+	unsigned int nb_args;
+	uint16_t min_rx_bufsize;	/* smallest mbuf data room accepted */
+	const struct xn_port_ops *ops;
+	const struct xn_stats_table *stats;	/* see xn_stats.h */
+};
+
+struct xn_port {
+	struct rte_eth_dev *dev;
+	const struct xn_pmd *pmd;
+	const struct xn_port_ops *ops;	/* pmd->ops */
+	int logtype;			/* *pmd->logtype */
+	struct xn_devargs cfg;
+	struct xa_handle *xa;
+	domid_t self;			/* the domain we run in */
+	struct xn_queue *rxq[XN_MAX_QUEUES];
+	struct xn_queue *txq[XN_MAX_QUEUES];
+
+	/*
+	 * The data plane may touch the rings only while @datapath_ready;
+	 * queues at or above @nb_pairs have no rings. @failed is the first
+	 * protocol violation a burst reported since the last connect.
+	 */
+	uint32_t datapath_ready;
+	unsigned int nb_pairs;
+	const char *failed;
+	int fail_fd;			/* eventfd: data plane -> control */
+
+	/* Control plane: every field below is under @lock. */
+	pthread_mutex_t lock;
+	bool started;			/* between dev_start and dev_stop */
+	bool connected;			/* the rings are attached */
+	bool peer_ready;		/* the peer serves them: link up */
+	struct rte_intr_handle *xs_intr;
+	struct rte_intr_handle *evtchn_intr;
+	struct rte_intr_handle *fail_intr;
+};
+
+/* The port of an ethdev of either PMD. */
+static inline struct xn_port *
+xn_port(const struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+/*
+ * Enter a queue only while the control plane allows it: it withdraws
+ * permission, then waits until no burst is inside (a Dekker handshake,
+ * hence the sequentially consistent order). A queue pair the peer did not
+ * connect has no ring: its bursts move nothing.
+ */
+static inline bool
+xn_queue_enter(struct xn_queue *q)
+{
+	struct xn_port *p = q->port;
+
+	__atomic_store_n(&q->busy, 1, __ATOMIC_SEQ_CST);
+	if (likely(__atomic_load_n(&p->datapath_ready, __ATOMIC_SEQ_CST) &&
+		   q->queue_id < p->nb_pairs))
+		return true;
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+static inline void
+xn_queue_leave(struct xn_queue *q)
+{
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Notify the peer if publishing asked for it, and count what was done. */
+static inline void
+xn_doorbell(struct xn_queue *q, enum netif_doorbell doorbell)
+{
+	switch (doorbell) {
+	case NETIF_DOORBELL_NONE:
+		break;
+	case NETIF_DOORBELL_QUIET:
+		q->notify.suppressed++;
+		break;
+	case NETIF_DOORBELL_RING:
+		if (likely(xa_evtchn_notify(q->port->xa, q->evtchn) == 0))
+			q->notify.sent++;
+		else
+			q->notify.failed++;
+		break;
+	}
+}
+
+/*
+ * Data plane: the peer broke the protocol (@why, a string constant). The
+ * first report of a connection wakes the control thread, which logs it
+ * and disconnects; the data plane never tears anything down.
+ */
+void xn_fail(struct xn_port *p, const char *why);
+
+/*
+ * Register queue pair @qid of @p (ops->init): the Rx queue @rxq moving
+ * packets through @rx_ring of kind @rx_kind, the Tx queue @txq through
+ * @tx_ring of kind @tx_kind.
+ */
+void xn_queue_pair_init(struct xn_port *p, uint16_t qid,
+			struct xn_rxq *rxq, enum xn_ring rx_kind,
+			void *rx_ring, struct xn_queue *txq,
+			enum xn_ring tx_kind, void *tx_ring);
+
+/* Open the port's Xen access as @args say; 0 or -errno, logged. */
+int xn_port_open(struct xn_port *p, const struct xa_open_args *args);
+/* Release what xn_port_open() took; the control thread is stopped. */
+void xn_port_close(struct xn_port *p);
+
+/*
+ * Control plane, under the lock: the rings of @nb_pairs queue pairs are
+ * attached (event channels set in the queues), or none are. Connecting
+ * forgets an earlier failure; disconnecting closes the gate and waits
+ * until no burst is inside, after which the PMD releases the rings and
+ * event channels (setting each queue's evtchn back to XN_NO_EVTCHN).
+ */
+void xn_port_connected(struct xn_port *p, unsigned int nb_pairs);
+void xn_port_disconnected(struct xn_port *p);
+
+/*
+ * Bring the gate and the link in line with started, connected and
+ * peer_ready; under the lock. Closing the gate waits until no burst is
+ * inside.
+ */
+void xn_port_refresh(struct xn_port *p);
+
+/*
+ * Whether the link is up; read it before a change, then give it to
+ * xn_port_lsc() outside the lock, which tells the application
+ * (RTE_ETH_EVENT_INTR_LSC) when the link is no longer what it was.
+ */
+bool xn_port_link_up(struct xn_port *p);
+void xn_port_lsc(struct xn_port *p, bool was_up);
+
+#endif /* XN_PORT_H */

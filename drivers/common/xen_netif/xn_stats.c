@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The statistics walk both PMDs share (see xn_stats.h).
+ */
+
+#include <stdio.h>
+
+#include "xn_port.h"
+#include "xn_stats.h"
+
+/* The counters every queue has, after the PMD's own. */
+static const struct xn_stat notify_stats[] = {
+#define NS(n, f) { n, offsetof(struct xn_queue, notify.f), XN_BASIC_NONE }
+	NS("notifications_sent", sent),
+	NS("notifications_suppressed", suppressed),
+	NS("notifications_failed", failed),
+	NS("notifications_received", received),
+#undef NS
+};
+
+static uint64_t *
+counter(const struct xn_queue *q, const struct xn_stat *s)
+{
+	return (uint64_t *)((uintptr_t)q + s->offset);
+}
+
+static uint64_t
+read_counter(const struct xn_queue *q, const struct xn_stat *s)
+{
+	return __atomic_load_n(counter(q, s), __ATOMIC_RELAXED);
+}
+
+/* Add one counter to the basic statistics of queue @qid. */
+static void
+add_basic(struct rte_eth_stats *st, bool rx, unsigned int qid,
+	  enum xn_basic basic, uint64_t v)
+{
+	bool per_queue = qid < RTE_ETHDEV_QUEUE_STAT_CNTRS;
+
+	switch (basic) {
+	case XN_BASIC_NONE:
+		break;
+	case XN_BASIC_PACKETS:
+		*(rx ? &st->ipackets : &st->opackets) += v;
+		if (per_queue)
+			*(rx ? &st->q_ipackets[qid] : &st->q_opackets[qid]) += v;
+		break;
+	case XN_BASIC_BYTES:
+		*(rx ? &st->ibytes : &st->obytes) += v;
+		if (per_queue)
+			*(rx ? &st->q_ibytes[qid] : &st->q_obytes[qid]) += v;
+		break;
+	case XN_BASIC_ERRORS:
+		*(rx ? &st->ierrors : &st->oerrors) += v;
+		if (rx && per_queue)
+			st->q_errors[qid] += v;
+		break;
+	case XN_BASIC_NOMBUF:
+		st->rx_nombuf += v;
+		break;
+	}
+}
+
+int
+xn_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	const struct xn_port *p = xn_port(dev);
+	const struct xn_stats_table *t = p->pmd->stats;
+	unsigned int i, s;
+
+	for (i = 0; i < p->cfg.queues; i++) {
+		for (s = 0; s < t->nb_rx; s++)
+			add_basic(st, true, i, t->rx[s].basic,
+				  read_counter(p->rxq[i], &t->rx[s]));
+		for (s = 0; s < t->nb_tx; s++)
+			add_basic(st, false, i, t->tx[s].basic,
+				  read_counter(p->txq[i], &t->tx[s]));
+	}
+	return 0;
+}
+
+static void
+reset_queue(struct xn_queue *q, const struct xn_stat *table, unsigned int n)
+{
+	unsigned int s;
+
+	for (s = 0; s < n; s++)
+		__atomic_store_n(counter(q, &table[s]), 0, __ATOMIC_RELAXED);
+	for (s = 0; s < RTE_DIM(notify_stats); s++)
+		__atomic_store_n(counter(q, &notify_stats[s]), 0,
+				 __ATOMIC_RELAXED);
+}
+
+int
+xn_stats_reset(struct rte_eth_dev *dev)
+{
+	struct xn_port *p = xn_port(dev);
+	unsigned int i;
+
+	for (i = 0; i < p->cfg.queues; i++) {
+		reset_queue(p->rxq[i], p->pmd->stats->rx, p->pmd->stats->nb_rx);
+		reset_queue(p->txq[i], p->pmd->stats->tx, p->pmd->stats->nb_tx);
+	}
+	return 0;
+}
+
+/*
+ * The extended counters in order: for each direction and queue, the
+ * PMD's named ones, then the notification counters. Calls @fn for each
+ * with its queue, direction and place; returns how many there are.
+ */
+static unsigned int
+walk(const struct xn_port *p,
+     void (*fn)(void *arg, unsigned int i, const struct xn_queue *q,
+		bool rx, const struct xn_stat *s),
+     void *arg)
+{
+	const struct xn_stats_table *t = p->pmd->stats;
+	unsigned int dir, qid, s, i = 0;
+
+	for (dir = 0; dir < 2; dir++) {
+		const struct xn_stat *table = dir == 0 ? t->rx : t->tx;
+		unsigned int n = dir == 0 ? t->nb_rx : t->nb_tx;
+
+		for (qid = 0; qid < p->cfg.queues; qid++) {
+			const struct xn_queue *q =
+				dir == 0 ? p->rxq[qid] : p->txq[qid];
+
+			for (s = 0; s < n + RTE_DIM(notify_stats); s++) {
+				const struct xn_stat *x = s < n ? &table[s] :
+					&notify_stats[s - n];
+
+				if (x->name == NULL)
+					continue;
+				if (fn != NULL)
+					fn(arg, i, q, dir == 0, x);
+				i++;
+			}
+		}
+	}
+	return i;
+}
+
+static void
+put_name(void *arg, unsigned int i, const struct xn_queue *q, bool rx,
+	 const struct xn_stat *s)
+{
+	struct rte_eth_xstat_name *names = arg;
+
+	snprintf(names[i].name, sizeof(names[i].name), "%cx_q%u_%s",
+		 rx ? 'r' : 't', q->queue_id, s->name);
+}
+
+static void
+put_value(void *arg, unsigned int i, const struct xn_queue *q,
+	  bool rx __rte_unused, const struct xn_stat *s)
+{
+	struct rte_eth_xstat *xstats = arg;
+
+	xstats[i].id = i;
+	xstats[i].value = read_counter(q, s);
+}
+
+int
+xn_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
+		    unsigned int size)
+{
+	const struct xn_port *p = xn_port(dev);
+	unsigned int n = walk(p, NULL, NULL);
+
+	/* Too small an array: say how large it must be, as ethdev expects. */
+	if (names != NULL && size >= n)
+		walk(p, put_name, names);
+	return n;
+}
+
+int
+xn_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
+	      unsigned int size)
+{
+	const struct xn_port *p = xn_port(dev);
+	unsigned int n = walk(p, NULL, NULL);
+
+	if (xstats != NULL && size >= n)
+		walk(p, put_value, xstats);
+	return n;
+}
