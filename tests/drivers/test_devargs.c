@@ -6,7 +6,11 @@
  * largest frame is refused at queue set-up (by ethdev, from the netback's
  * min_rx_bufsize), with the sizes in the log. The batch bound (1-64) and
  * EtherType grouping (0 or 1) refuse anything else, on both PMDs, and so
- * does the queue pair count (1-8).
+ * does the queue pair count (1-8). Both PMDs read numbers by one rule
+ * (decimal, no sign, no leading zeros: 010 and 0x20 are refused, not read
+ * two ways), name an unknown key or a key without a value, and keep the
+ * simulator's keys for provider=sim. A port does not start until every
+ * queue it configured is set up, and says which one is not.
  */
 
 #include <stdio.h>
@@ -237,6 +241,130 @@ test_netback_refuses_mbufs_too_small_for_64k_frames(void)
 	rte_mempool_free(big);
 }
 
+/* The one numeric rule, on both PMDs, for shared and own keys alike. */
+static void
+test_numbers_are_decimal_without_sign_or_leading_zeros(void)
+{
+	static const char *const bad[] = {
+		"batch=010", "batch=0x20", "batch=+8", "batch= 8", "batch=8 ",
+		"handle=00", "handle=0x1", "queues=01", "group_ethertype=00",
+	};
+	static const char *const names[] = { NB, NF };
+	static const char *const bases[] = {
+		"domid=1,provider=sim,sim=test-args", "provider=sim,sim=test-args",
+	};
+	char args[256];
+
+	for (size_t n = 0; n < RTE_DIM(names); n++) {
+		for (size_t i = 0; i < RTE_DIM(bad); i++) {
+			snprintf(args, sizeof(args), "%s,%s", bases[n], bad[i]);
+			CHECK(refused(names[n], args, "decimal integer",
+				      "without leading zeros"));
+		}
+		snprintf(args, sizeof(args), "%s,batch=10,handle=0,queues=2",
+			 bases[n]);
+		CHECK(accepted(names[n], args));
+	}
+	CHECK(refused(NB, "domid=0x1,provider=sim", "domid=0x1", "decimal"));
+	CHECK(refused(NB, "domid=01,provider=sim", "domid=01", "decimal"));
+	CHECK(refused(NF, "domid=01,provider=sim", "domid=01", "decimal"));
+	xsim_instance_destroy("test-args");
+}
+
+static void
+test_unknown_key_and_missing_value_are_named(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,colour=blue", "'colour'",
+		      "accepted: handle, provider, sim, batch"));
+	CHECK(refused(NF, "provider=sim,colour=blue", "'colour'",
+		      "accepted: handle, provider, sim, batch"));
+	CHECK(refused(NB, "domid=1,provider=sim,batch", "batch needs a value",
+		      NULL));
+	CHECK(refused(NF, "provider=sim,queues", "queues needs a value",
+		      NULL));
+}
+
+static void
+test_simulator_keys_need_provider_sim(void)
+{
+	CHECK(refused(NF, "provider=xen,domid=2", "domid=",
+		      "only applies to provider=sim"));
+	CHECK(refused(NF, "sim=x,provider=xen", "sim=",
+		      "only applies to provider=sim"));
+}
+
+/* Probe @name, configure 2 queue pairs and set up all but Tx queue 1. */
+static bool
+start_with_tx_queue_1_missing(const char *name, const char *args,
+			      uint16_t *port)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_mempool *mp = rte_mempool_lookup("start");
+
+	if (mp == NULL)
+		mp = rte_pktmbuf_pool_create("start", 1024, 0, 0,
+					     RTE_MBUF_DEFAULT_BUF_SIZE,
+					     SOCKET_ID_ANY);
+	return mp != NULL && rte_vdev_init(name, args) == 0 &&
+	       rte_eth_dev_get_port_by_name(name, port) == 0 &&
+	       rte_eth_dev_configure(*port, 2, 2, &conf) == 0 &&
+	       rte_eth_rx_queue_setup(*port, 0, 256, SOCKET_ID_ANY, NULL,
+				      mp) == 0 &&
+	       rte_eth_rx_queue_setup(*port, 1, 256, SOCKET_ID_ANY, NULL,
+				      mp) == 0 &&
+	       rte_eth_tx_queue_setup(*port, 0, 256, SOCKET_ID_ANY, NULL) == 0;
+}
+
+/* Both Rx queues and the first @nb_tx Tx queues are in @state. */
+static bool
+queue_states_are(uint16_t port, uint16_t nb_tx, uint8_t state)
+{
+	struct rte_eth_rxq_info rx;
+	struct rte_eth_txq_info tx;
+
+	for (uint16_t q = 0; q < 2; q++)
+		if (rte_eth_rx_queue_info_get(port, q, &rx) != 0 ||
+		    rx.queue_state != state)
+			return false;
+	for (uint16_t q = 0; q < nb_tx; q++)
+		if (rte_eth_tx_queue_info_get(port, q, &tx) != 0 ||
+		    tx.queue_state != state)
+			return false;
+	return true;
+}
+
+static void
+test_start_waits_for_every_queue_to_be_set_up(void)
+{
+	static const char *const names[] = { NB, NF };
+	static const char *const args[] = {
+		"domid=1,provider=sim,sim=test-start,queues=2",
+		"provider=sim,sim=test-start,queues=2",
+	};
+	uint16_t port;
+	size_t start;
+
+	for (size_t n = 0; n < RTE_DIM(names); n++) {
+		REQUIRE(start_with_tx_queue_1_missing(names[n], args[n], &port));
+		fflush(log_stream);
+		start = log_len;
+		CHECK(rte_eth_dev_start(port) != 0);
+		fflush(log_stream);
+		CHECK(strstr(log_buf + start, "Tx queue 1 is not set up") !=
+		      NULL);
+		CHECK(queue_states_are(port, 1, RTE_ETH_QUEUE_STATE_STOPPED));
+		REQUIRE(rte_eth_tx_queue_setup(port, 1, 256, SOCKET_ID_ANY,
+					       NULL) == 0);
+		CHECK(rte_eth_dev_start(port) == 0);
+		CHECK(queue_states_are(port, 2, RTE_ETH_QUEUE_STATE_STARTED));
+		CHECK(rte_eth_dev_stop(port) == 0);
+		CHECK(queue_states_are(port, 2, RTE_ETH_QUEUE_STATE_STOPPED));
+		rte_eth_dev_close(port);
+		rte_vdev_uninit(names[n]);
+	}
+	xsim_instance_destroy("test-start");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -258,6 +386,10 @@ main(int argc, char **argv)
 	RUN(test_netfront_rejects_bad_batch_and_grouping);
 	RUN(test_batch_bounds_and_grouping_are_accepted);
 	RUN(test_netback_refuses_mbufs_too_small_for_64k_frames);
+	RUN(test_numbers_are_decimal_without_sign_or_leading_zeros);
+	RUN(test_unknown_key_and_missing_value_are_named);
+	RUN(test_simulator_keys_need_provider_sim);
+	RUN(test_start_waits_for_every_queue_to_be_set_up);
 	rte_openlog_stream(stderr);
 	fclose(log_stream);
 	free(log_buf);

@@ -134,6 +134,7 @@ xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	struct xn_rxq *q = (struct xn_rxq *)p->rxq[qid];
 
 	netif_rx_stash_flush(&q->stash);
+	q->mp = mp;
 	p->ops->rx_setup(p, qid, mp);
 	dev->data->rx_queues[qid] = q;
 	return 0;
@@ -152,9 +153,11 @@ static void
 xn_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct xn_port *p = xn_port(dev);
+	struct xn_rxq *q = (struct xn_rxq *)p->rxq[qid];
 
 	/* Held packets go back to their pool while it still exists. */
-	netif_rx_stash_flush(&((struct xn_rxq *)p->rxq[qid])->stash);
+	netif_rx_stash_flush(&q->stash);
+	q->mp = NULL;
 	if (p->ops->rx_release != NULL)
 		p->ops->rx_release(p, qid);
 	dev->data->rx_queues[qid] = NULL;
@@ -164,6 +167,26 @@ static void
 xn_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	dev->data->tx_queues[qid] = NULL;
+}
+
+static void
+xn_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		struct rte_eth_rxq_info *info)
+{
+	const struct xn_rxq *q = dev->data->rx_queues[qid];
+
+	info->mp = q->mp;
+	info->nb_desc = NETIF_RX_RING_SIZE;
+	info->scattered_rx = 1;
+	info->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+}
+
+static void
+xn_txq_info_get(struct rte_eth_dev *dev, uint16_t qid __rte_unused,
+		struct rte_eth_txq_info *info)
+{
+	info->nb_desc = NETIF_TX_RING_SIZE;
+	info->conf.offloads = dev->data->dev_conf.txmode.offloads;
 }
 
 static int
@@ -225,6 +248,8 @@ static const struct eth_dev_ops xn_ops = {
 	.tx_queue_setup = xn_tx_queue_setup,
 	.rx_queue_release = xn_rx_queue_release,
 	.tx_queue_release = xn_tx_queue_release,
+	.rxq_info_get = xn_rxq_info_get,
+	.txq_info_get = xn_txq_info_get,
 	.stats_get = xn_stats_get,
 	.stats_reset = xn_stats_reset,
 	.xstats_get = xn_xstats_get,

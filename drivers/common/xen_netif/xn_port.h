@@ -72,6 +72,7 @@ struct xn_queue {
 /* An Rx queue: its burst pulls at most `batch`, maybe grouped. */
 struct xn_rxq {
 	struct xn_queue q;
+	struct rte_mempool *mp;		/* set up with; NULL until then */
 	uint16_t batch;
 	bool group;
 	uint64_t single_flag;
