@@ -5,7 +5,8 @@
  * handle (joining the instance, making the domain exist, taking a handle
  * slot and binding its event channel and xenstore sockets) and closing it,
  * which releases everything the handle holds, as the hypervisor does when a
- * process closes its gntdev, gntalloc, evtchn and xenbus files.
+ * process closes its gntdev, gntalloc, evtchn and xenbus files. Layer 5,
+ * the top (see xsim_shm.h): nothing in the simulator calls it.
  */
 
 #include <errno.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xsim_internal.h"
+#include "xsim_domain.h"
 
 static void xsim_close(struct xa_handle *xh);
 
@@ -101,7 +102,7 @@ xa_sim_open(const struct xa_open_args *args)
 	h->xs_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (h->ev_fd < 0 || h->xs_fd < 0)
 		goto fail;
-	h->at = xsim_attach(instance);
+	h->at = xsim_instance_attach(instance);
 	if (h->at == NULL)
 		goto fail;
 	sh = h->at->sh;

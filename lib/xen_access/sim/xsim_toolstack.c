@@ -4,7 +4,8 @@
  * The toolstack of the simulated hypervisor: what xl/libxl do for a vif
  * (the frontend and backend xenstore directories with libxl's keys and
  * permissions) and a per-domain account of what a domain holds, for leak
- * checks. Everything here acts with dom0's privilege.
+ * checks. Everything here acts with dom0's privilege. Layer 4 (see
+ * xsim_shm.h): calls the domains' lifecycle, the services and the segment.
  */
 
 #include <errno.h>
@@ -14,7 +15,8 @@
 
 #include <xen/io/xenbus.h>
 
-#include "xsim_internal.h"
+#include "xsim.h"
+#include "xsim_domain.h"
 
 struct xsim_toolstack {
 	struct xsim_attach *at;
@@ -24,7 +26,7 @@ struct xsim_toolstack {
 static int
 xsim_toolstack_begin(struct xsim_toolstack *ts, const char *instance)
 {
-	ts->at = xsim_attach(instance);
+	ts->at = xsim_instance_attach(instance);
 	if (ts->at == NULL)
 		return -1;
 	ts->send_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
