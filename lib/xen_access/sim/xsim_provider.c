@@ -3,10 +3,11 @@
 /*
  * The simulator as a provider of the Xen access interface: opening a
  * handle (joining the instance, making the domain exist, taking a handle
- * slot and binding its event channel and xenstore sockets) and closing it,
- * which releases everything the handle holds, as the hypervisor does when a
- * process closes its gntdev, gntalloc, evtchn and xenbus files. Layer 5,
- * the top (see xsim_shm.h): nothing in the simulator calls it.
+ * slot and binding its event channel and xenstore sockets, and when asked
+ * playing xl for one vif) and closing it, which releases everything the
+ * handle holds, as the hypervisor does when a process closes its gntdev,
+ * gntalloc, evtchn and xenbus files. Layer 5, the top (see xsim_shm.h):
+ * calls every layer below it, and nothing in the simulator calls it.
  */
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "xsim_domain.h"
+#include "xsim_toolstack.h"
 
 static void xsim_close(struct xa_handle *xh);
 
@@ -89,7 +91,9 @@ xa_sim_open(const struct xa_open_args *args)
 	uint32_t id;
 	int err;
 
-	if (args->sim_domid >= XSIM_MAX_DOMAINS) {
+	/* Before anything is made: a refused open leaves no trace. */
+	if (args->sim_domid >= XSIM_MAX_DOMAINS ||
+	    (args->sim_plug_vif && args->sim_vif_frontend >= XSIM_MAX_DOMAINS)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -126,6 +130,19 @@ xa_sim_open(const struct xa_open_args *args)
 	slot->xs_count = 0;
 	slot->pid = getpid();
 	xsim_unlock(sh);
+	/*
+	 * Last, so that an open failing for any other reason has plugged
+	 * nothing; the plug takes the mutex itself.
+	 */
+	if (args->sim_plug_vif &&
+	    xsim_toolstack_plug_vif(instance, h->base.domid,
+				    args->sim_vif_frontend,
+				    args->sim_vif_handle) < 0) {
+		err = errno;
+		xsim_close(&h->base);
+		errno = err;
+		return NULL;
+	}
 	return &h->base;
 
 fail_locked:

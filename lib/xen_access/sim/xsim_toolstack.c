@@ -15,8 +15,7 @@
 
 #include <xen/io/xenbus.h>
 
-#include "xsim.h"
-#include "xsim_domain.h"
+#include "xsim_toolstack.h"
 
 struct xsim_toolstack {
 	struct xsim_attach *at;
@@ -160,6 +159,17 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 				 "connected") < 0)
 		return xsim_toolstack_end(&ts, -1);
 	return xsim_toolstack_end(&ts, 0);
+}
+
+int
+xsim_toolstack_plug_vif(const char *instance, domid_t backend,
+			domid_t frontend, uint16_t handle)
+{
+	char mac[sizeof("00:16:3e:00:00:00")];
+
+	snprintf(mac, sizeof(mac), "00:16:3e:%02x:%02x:%02x", frontend & 0xff,
+		 handle >> 8, handle & 0xff);
+	return xsim_vif_plug(instance, backend, frontend, handle, mac);
 }
 
 int
