@@ -5,9 +5,10 @@
  * sim_plug_vif makes the vif exist as libxl would, with libxl's keys and
  * permissions, before the backend looks; it leaves a vif already in use
  * alone; it refuses a frontend that cannot be a domain before doing
- * anything; and the real-Xen provider, where the toolstack is xl itself,
- * refuses the option. Domain 0 is the privileged reader that
- * checks what exists; the others are unprivileged guests.
+ * anything; a plug that runs out of xenstore fails the open and leaves no
+ * half-made vif; and the real-Xen provider, where the toolstack is xl
+ * itself, refuses the option. Domain 0 is the privileged reader that checks
+ * what exists; the others are unprivileged guests.
  */
 
 #include <errno.h>
@@ -205,6 +206,61 @@ test_out_of_range_frontend_is_einval_and_leaves_nothing(void)
 	xa_close(dom0);
 }
 
+/*
+ * Enough free nodes for the frontend's directory and the backend's
+ * directory itself, not for the backend's keys: the plug fails after both
+ * directories exist.
+ */
+#define FREE_NODES 15
+
+static void
+test_plug_failing_halfway_fails_open_and_leaves_no_vif(void)
+{
+	const domid_t backend = 10, frontend = 6;
+	struct xa_handle *dom0 = open_dom(0), *f = open_dom(frontend);
+	struct xa_handle *b = open_dom(backend), *h;
+	char be[128], fe[128], path[192];
+	unsigned int n, i;
+
+	REQUIRE(dom0 != NULL && f != NULL && b != NULL);
+	xa_close(b);
+	vif_dirs(backend, frontend, 0, be, fe, sizeof(be));
+	for (n = 0;; n++) {
+		snprintf(path, sizeof(path), "/filler/%u", n);
+		if (!write_str(dom0, path, ""))
+			break;
+	}
+	REQUIRE(errno == ENOSPC && n > FREE_NODES);
+	for (i = n - FREE_NODES; i < n; i++) {
+		snprintf(path, sizeof(path), "/filler/%u", i);
+		REQUIRE(xa_xs_rm(dom0, XBT_NULL, path));
+	}
+
+	/* More times than the simulator has handle slots: none is kept. */
+	for (i = 0; i < 200; i++) {
+		errno = 0;
+		h = open_plugging(backend, frontend, 0);
+		CHECK(h == NULL && errno == ENOSPC);
+		xa_close(h);
+	}
+	CHECK(read_fails(dom0, fe, ENOENT));
+	CHECK(read_fails(dom0, be, ENOENT));
+	CHECK(usage_is_zero(backend));
+
+	/* With room again, the plug is whole: nothing half-made stopped it. */
+	REQUIRE(xa_xs_rm(dom0, XBT_NULL, "/filler"));
+	h = open_plugging(backend, frontend, 0);
+	CHECK(h != NULL);
+	snprintf(path, sizeof(path), "%s/hotplug-status", be);
+	CHECK(value_is(dom0, path, "connected"));
+	snprintf(path, sizeof(path), "%s/mac", fe);
+	CHECK(value_is(f, path, "00:16:3e:06:00:00"));
+	xa_close(h);
+	xa_close(f);
+	xa_close(dom0);
+	CHECK(xsim_vif_unplug(xsim_test_instance, backend, frontend, 0) == 0);
+}
+
 static void
 test_xen_provider_refuses_plug_vif(void)
 {
@@ -234,6 +290,7 @@ main(void)
 	RUN(test_open_without_plug_vif_plugs_nothing);
 	RUN(test_second_open_leaves_vif_in_use_alone);
 	RUN(test_out_of_range_frontend_is_einval_and_leaves_nothing);
+	RUN(test_plug_failing_halfway_fails_open_and_leaves_no_vif);
 	RUN(test_xen_provider_refuses_plug_vif);
 	xsim_instance_destroy(xsim_test_instance);
 	TEST_DONE();

@@ -109,6 +109,8 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 	char name[XSIM_XS_PATH_MAX + 1];
 	struct xsim_toolstack ts;
 	struct xsim_shared *sh;
+	bool fe_existed;
+	int err;
 
 	if (backend >= XSIM_MAX_DOMAINS || frontend >= XSIM_MAX_DOMAINS ||
 	    !xsim_mac_valid(mac)) {
@@ -128,6 +130,7 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 		return xsim_toolstack_end(&ts, -1);
 	if (xsim_xs_exists(sh, be_dir))
 		return xsim_toolstack_end(&ts, 0);
+	fe_existed = xsim_xs_exists(sh, fe_dir);
 
 	snprintf(name, sizeof(name), "%s/name", fe_home);
 	if (xsim_toolstack_write(&ts, fe_home, "domid", "%u", frontend) < 0 ||
@@ -156,8 +159,19 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 	    xsim_toolstack_write(&ts, be_dir, "type", "vif") < 0 ||
 	    /* No hotplug script runs in the simulator: report it done. */
 	    xsim_toolstack_write(&ts, be_dir, "hotplug-status",
-				 "connected") < 0)
+				 "connected") < 0) {
+		/*
+		 * A write failed (xenstore is full): leave no half-made vif,
+		 * which a backend would take for a device and a later plug
+		 * for one in use.
+		 */
+		err = errno;
+		xsim_xs_rm_locked(sh, ts.send_fd, 0, be_dir);
+		if (!fe_existed)
+			xsim_xs_rm_locked(sh, ts.send_fd, 0, fe_dir);
+		errno = err;
 		return xsim_toolstack_end(&ts, -1);
+	}
 	return xsim_toolstack_end(&ts, 0);
 }
 
