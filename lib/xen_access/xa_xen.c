@@ -424,7 +424,15 @@ xa_xen_open(const struct xa_open_args *args)
 	int err;
 
 	/* sim_instance and sim_domid mean nothing here: Xen knows who we are. */
-	(void)args;
+	if (args->sim_plug_vif) {
+		/*
+		 * Plugging a vif is the toolstack's job on Xen. Refuse rather
+		 * than ignore, so that a caller relying on the vif being there
+		 * learns at once that it will not be.
+		 */
+		errno = EINVAL;
+		return NULL;
+	}
 
 	x = calloc(1, sizeof(*x));
 	if (x == NULL)

@@ -8,12 +8,13 @@
  * masked and its number queued on the owner's fd (here a datagram to the
  * handle's socket); unmask re-delivers if it became pending meanwhile.
  * Notify and unmask are lock-free; binding and unbinding take the mutex.
+ * Layer 2 (see xsim_shm.h): calls only the segment.
  */
 
 #include <errno.h>
 #include <stdint.h>
 
-#include "xsim_internal.h"
+#include "xsim_evtchn.h"
 
 static struct xsim_port *
 xsim_port(struct xsim_shared *sh, domid_t domid, evtchn_port_t port)

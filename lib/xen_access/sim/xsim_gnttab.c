@@ -8,6 +8,7 @@
  * are Xen's: a grant must permit access to the domain using it, read-only
  * grants are never written, a copy stays inside its page. A page unshared
  * while still mapped lives on until its last unmap, as in Xen.
+ * Layer 2 (see xsim_shm.h): calls only the segment.
  */
 
 #ifndef _GNU_SOURCE
@@ -21,7 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "xsim_internal.h"
+#include "xsim_gnttab.h"
 
 /*
  * What Xen reports when a grant entry does not permit the access (wrong

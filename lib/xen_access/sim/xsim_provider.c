@@ -3,9 +3,11 @@
 /*
  * The simulator as a provider of the Xen access interface: opening a
  * handle (joining the instance, making the domain exist, taking a handle
- * slot and binding its event channel and xenstore sockets) and closing it,
- * which releases everything the handle holds, as the hypervisor does when a
- * process closes its gntdev, gntalloc, evtchn and xenbus files.
+ * slot and binding its event channel and xenstore sockets, and when asked
+ * playing xl for one vif) and closing it, which releases everything the
+ * handle holds, as the hypervisor does when a process closes its gntdev,
+ * gntalloc, evtchn and xenbus files. Layer 5, the top (see xsim_shm.h):
+ * calls every layer below it, and nothing in the simulator calls it.
  */
 
 #include <errno.h>
@@ -15,7 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "xsim_internal.h"
+#include "xsim_domain.h"
+#include "xsim_toolstack.h"
 
 static void xsim_close(struct xa_handle *xh);
 
@@ -88,7 +91,9 @@ xa_sim_open(const struct xa_open_args *args)
 	uint32_t id;
 	int err;
 
-	if (args->sim_domid >= XSIM_MAX_DOMAINS) {
+	/* Before anything is made: a refused open leaves no trace. */
+	if (args->sim_domid >= XSIM_MAX_DOMAINS ||
+	    (args->sim_plug_vif && args->sim_vif_frontend >= XSIM_MAX_DOMAINS)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -101,7 +106,7 @@ xa_sim_open(const struct xa_open_args *args)
 	h->xs_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (h->ev_fd < 0 || h->xs_fd < 0)
 		goto fail;
-	h->at = xsim_attach(instance);
+	h->at = xsim_instance_attach(instance);
 	if (h->at == NULL)
 		goto fail;
 	sh = h->at->sh;
@@ -125,6 +130,19 @@ xa_sim_open(const struct xa_open_args *args)
 	slot->xs_count = 0;
 	slot->pid = getpid();
 	xsim_unlock(sh);
+	/*
+	 * Last, so that an open failing for any other reason has plugged
+	 * nothing; the plug takes the mutex itself.
+	 */
+	if (args->sim_plug_vif &&
+	    xsim_toolstack_plug_vif(instance, h->base.domid,
+				    args->sim_vif_frontend,
+				    args->sim_vif_handle) < 0) {
+		err = errno;
+		xsim_close(&h->base);
+		errno = err;
+		return NULL;
+	}
 	return &h->base;
 
 fail_locked:

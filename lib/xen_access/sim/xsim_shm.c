@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The simulated hypervisor's shared memory: creating or attaching the named
- * segment /dev/shm/xsim-<instance>, its versioned header, the process-shared
- * robust mutex that serializes control operations, the domain table, the
- * reaping of handles whose process died (the hypervisor closing a dead
- * process's device files), and xsim_instance_destroy(). A process attaches
- * each instance once; its handles share that attachment.
+ * Layer 1 of the simulated hypervisor (see xsim_shm.h), the segment:
+ * creating or attaching the named shared memory /dev/shm/xsim-<instance>,
+ * its versioned header, the process-shared robust mutex that serializes
+ * control operations, the datagrams that carry doorbells between handles,
+ * and xsim_instance_destroy(). It knows the layout but none of the rules
+ * the layers above keep in it: what a new segment must hold besides its
+ * header comes from the creator's boot function.
  */
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_common.h>
-
-#include "xsim_internal.h"
+#include "xsim.h"
+#include "xsim_shm.h"
 
 /* How long an opener waits for a concurrent creator to finish. */
 #define XSIM_CREATE_WAIT_NS	(2ull * 1000 * 1000 * 1000)
@@ -66,7 +65,7 @@ xsim_now_ns(void)
 }
 
 static int
-xsim_init_shared(struct xsim_shared *sh, size_t size)
+xsim_init_shared(struct xsim_shared *sh, size_t size, xsim_boot_t *boot)
 {
 	pthread_mutexattr_t attr;
 	int rc;
@@ -85,7 +84,7 @@ xsim_init_shared(struct xsim_shared *sh, size_t size)
 		errno = rc;
 		return -1;
 	}
-	xsim_xs_init(sh);
+	boot(sh);
 	__atomic_store_n(&sh->magic, XSIM_MAGIC, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -135,7 +134,8 @@ xsim_wait_created(int fd, struct xsim_shared **shp, size_t size)
 }
 
 static int
-xsim_open_segment(const char *shm_name, int *fdp, struct xsim_shared **shp)
+xsim_open_segment(const char *shm_name, xsim_boot_t *boot, int *fdp,
+		  struct xsim_shared **shp)
 {
 	size_t size = xsim_segment_size();
 	struct xsim_shared *sh;
@@ -152,7 +152,7 @@ xsim_open_segment(const char *shm_name, int *fdp, struct xsim_shared **shp)
 				  MAP_SHARED, fd, 0);
 			if (sh == MAP_FAILED)
 				goto fail_created;
-			if (xsim_init_shared(sh, size) < 0) {
+			if (xsim_init_shared(sh, size, boot) < 0) {
 				munmap(sh, size);
 				goto fail_created;
 			}
@@ -193,7 +193,7 @@ fail_created: {
 }
 
 struct xsim_attach *
-xsim_attach(const char *instance)
+xsim_attach(const char *instance, xsim_boot_t *boot)
 {
 	char shm_name[XSIM_NAME_MAX + 8];
 	struct xsim_attach *at;
@@ -212,7 +212,7 @@ xsim_attach(const char *instance)
 	at = calloc(1, sizeof(*at));
 	if (at == NULL)
 		goto out;
-	if (xsim_open_segment(shm_name, &at->fd, &at->sh) < 0) {
+	if (xsim_open_segment(shm_name, boot, &at->fd, &at->sh) < 0) {
 		int err = errno;
 
 		free(at);
@@ -280,74 +280,6 @@ void
 xsim_unlock(struct xsim_shared *sh)
 {
 	pthread_mutex_unlock(&sh->lock);
-}
-
-bool
-xsim_domain_exists(struct xsim_shared *sh, domid_t domid)
-{
-	return domid < XSIM_MAX_DOMAINS &&
-		__atomic_load_n(&sh->domains[domid].exists, __ATOMIC_ACQUIRE);
-}
-
-/*
- * The xenstore home libxl gives a new domain: /local/domain/<id> readable by
- * the domain but owned by dom0, and the directories the domain owns.
- */
-static const char *const xsim_domain_dirs[] = {
-	"device", "control", "data", "drivers", "feature", "attr", "error",
-};
-
-int
-xsim_domain_register(struct xsim_attach *at, int send_fd, domid_t domid)
-{
-	struct xsim_shared *sh = at->sh;
-	struct xs_permissions perms[2];
-	char path[XSIM_XS_PATH_MAX + 1];
-	unsigned int i;
-
-	if (domid >= XSIM_MAX_DOMAINS) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (xsim_domain_exists(sh, domid))
-		return 0;
-	snprintf(path, sizeof(path), "/local/domain/%u", domid);
-	perms[0].id = 0;
-	perms[0].perms = XS_PERM_NONE;
-	perms[1].id = domid;
-	perms[1].perms = XS_PERM_READ;
-	if (xsim_xs_write_locked(sh, send_fd, 0, path, "", 0) < 0 ||
-	    xsim_xs_set_perms_locked(sh, send_fd, 0, path, perms, 2) < 0)
-		return -1;
-	perms[0].id = domid;
-	for (i = 0; i < RTE_DIM(xsim_domain_dirs); i++) {
-		snprintf(path, sizeof(path), "/local/domain/%u/%s", domid,
-			 xsim_domain_dirs[i]);
-		if (xsim_xs_write_locked(sh, send_fd, 0, path, "", 0) < 0 ||
-		    xsim_xs_set_perms_locked(sh, send_fd, 0, path, perms, 1) < 0)
-			return -1;
-	}
-	__atomic_store_n(&sh->domains[domid].exists, 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-void
-xsim_reap_dead(struct xsim_attach *at)
-{
-	struct xsim_shared *sh = at->sh;
-	xsim_owner_t owner;
-	struct xsim_slot *slot;
-
-	for (owner = 1; owner <= XSIM_MAX_HANDLES; owner++) {
-		slot = xsim_slot(sh, owner);
-		if (slot->pid == 0 || slot->pid == getpid() ||
-		    kill(slot->pid, 0) == 0 || errno != ESRCH)
-			continue;
-		xsim_gnt_release(at, owner);
-		xsim_evtchn_release(sh, owner);
-		xsim_xs_release(sh, owner);
-		slot->pid = 0;
-	}
 }
 
 int

@@ -4,7 +4,8 @@
  * The toolstack of the simulated hypervisor: what xl/libxl do for a vif
  * (the frontend and backend xenstore directories with libxl's keys and
  * permissions) and a per-domain account of what a domain holds, for leak
- * checks. Everything here acts with dom0's privilege.
+ * checks. Everything here acts with dom0's privilege. Layer 4 (see
+ * xsim_shm.h): calls the domains' lifecycle, the services and the segment.
  */
 
 #include <errno.h>
@@ -14,7 +15,7 @@
 
 #include <xen/io/xenbus.h>
 
-#include "xsim_internal.h"
+#include "xsim_toolstack.h"
 
 struct xsim_toolstack {
 	struct xsim_attach *at;
@@ -24,7 +25,7 @@ struct xsim_toolstack {
 static int
 xsim_toolstack_begin(struct xsim_toolstack *ts, const char *instance)
 {
-	ts->at = xsim_attach(instance);
+	ts->at = xsim_instance_attach(instance);
 	if (ts->at == NULL)
 		return -1;
 	ts->send_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -108,6 +109,8 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 	char name[XSIM_XS_PATH_MAX + 1];
 	struct xsim_toolstack ts;
 	struct xsim_shared *sh;
+	bool fe_existed;
+	int err;
 
 	if (backend >= XSIM_MAX_DOMAINS || frontend >= XSIM_MAX_DOMAINS ||
 	    !xsim_mac_valid(mac)) {
@@ -127,6 +130,7 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 		return xsim_toolstack_end(&ts, -1);
 	if (xsim_xs_exists(sh, be_dir))
 		return xsim_toolstack_end(&ts, 0);
+	fe_existed = xsim_xs_exists(sh, fe_dir);
 
 	snprintf(name, sizeof(name), "%s/name", fe_home);
 	if (xsim_toolstack_write(&ts, fe_home, "domid", "%u", frontend) < 0 ||
@@ -155,9 +159,31 @@ xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 	    xsim_toolstack_write(&ts, be_dir, "type", "vif") < 0 ||
 	    /* No hotplug script runs in the simulator: report it done. */
 	    xsim_toolstack_write(&ts, be_dir, "hotplug-status",
-				 "connected") < 0)
+				 "connected") < 0) {
+		/*
+		 * A write failed (xenstore is full): leave no half-made vif,
+		 * which a backend would take for a device and a later plug
+		 * for one in use.
+		 */
+		err = errno;
+		xsim_xs_rm_locked(sh, ts.send_fd, 0, be_dir);
+		if (!fe_existed)
+			xsim_xs_rm_locked(sh, ts.send_fd, 0, fe_dir);
+		errno = err;
 		return xsim_toolstack_end(&ts, -1);
+	}
 	return xsim_toolstack_end(&ts, 0);
+}
+
+int
+xsim_toolstack_plug_vif(const char *instance, domid_t backend,
+			domid_t frontend, uint16_t handle)
+{
+	char mac[sizeof("00:16:3e:00:00:00")];
+
+	snprintf(mac, sizeof(mac), "00:16:3e:%02x:%02x:%02x", frontend & 0xff,
+		 handle >> 8, handle & 0xff);
+	return xsim_vif_plug(instance, backend, frontend, handle, mac);
 }
 
 int

@@ -10,6 +10,7 @@
  * in the process of the handle. Watch events wait in the watcher's slot;
  * a one-byte datagram on the handle's socket makes its fd readable while
  * any is queued, as libxenstore's watch pipe does.
+ * Layer 2 (see xsim_shm.h): calls only the segment.
  */
 
 #include <ctype.h>
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xsim_internal.h"
+#include "xsim_xenstore.h"
 
 enum xsim_tx_op_type {
 	XSIM_TX_WRITE,

@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The simulated hypervisor's shared-memory layout and the internal API
- * between its files. One instance is one segment: a control area (header,
- * robust mutex, handle slots, domains with their grant tables and event
- * channel ports, page pool bookkeeping, grant mappings, xenstore nodes and
- * watches) followed, page aligned, by the pool of pages that domains share.
- * Every process maps the whole segment once per instance; that mapping is
- * the hypervisor's view, used for grant copies. Everything but the data
- * path calls (grant copy, event notify, pending and unmask) runs under the
- * mutex.
+ * Layer 1 of the simulated hypervisor, the segment: its shared-memory
+ * layout and the calls every layer above uses to reach it. One instance is
+ * one segment: a control area (header, robust mutex, handle slots, domains
+ * with their grant tables and event channel ports, page pool bookkeeping,
+ * grant mappings, xenstore nodes and watches) followed, page aligned, by the
+ * pool of pages that domains share. Every process maps the whole segment
+ * once per instance; that mapping is the hypervisor's view, used for grant
+ * copies. Everything but the data path calls (grant copy, event notify,
+ * pending and unmask) runs under the mutex.
+ *
+ * The layers, each calling only the ones below it, so that a service can be
+ * read and tested without the lifecycle that drives it:
+ *   1 segment   xsim_shm.c      attach, lock, send (this header)
+ *   2 services  xsim_gnttab.c, xsim_evtchn.c, xsim_xenstore.c
+ *   3 domains   xsim_domain.c   instance boot, domain registration, reaping
+ *   4 toolstack xsim_toolstack.c  what xl does (xsim.h)
+ *   5 provider  xsim_provider.c xa_sim_open() and the xa_ops table
+ * A file includes the headers of its own layer and below only, so a call
+ * upwards does not compile.
  */
 
-#ifndef XSIM_INTERNAL_H
-#define XSIM_INTERNAL_H
+#ifndef XSIM_SHM_H
+#define XSIM_SHM_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -24,7 +34,6 @@
 #include <xenstore_lib.h>
 
 #include "xa_provider.h"
-#include "xsim.h"
 
 #define XSIM_MAGIC		0x7873696d2d736861ull	/* "xsim-sha" */
 #define XSIM_VERSION		1u
@@ -186,6 +195,12 @@ struct xsim_local_map;
 struct xsim_local_share;
 struct xsim_tx;
 
+/*
+ * One xa_open() of this process. The provider (layer 5) makes it; the
+ * services keep their process-local state in it (mappings and shares of
+ * the grant tables, open xenstore transactions), so it is defined here,
+ * where all of them see it.
+ */
 struct xsim_handle {
 	struct xa_handle base;
 	struct xsim_attach *at;
@@ -216,81 +231,37 @@ xsim_page_addr(struct xsim_shared *sh, uint32_t page)
 	return (uint8_t *)sh + sh->pool_offset + (uint64_t)page * XA_PAGE_SIZE;
 }
 
-/* xsim_shm.c */
-struct xsim_attach *xsim_attach(const char *instance);
+/*
+ * Whether @domid exists. The flag lives in the domain table, which the
+ * services check on every call naming a foreign domain; it is set only by
+ * domain registration (layer 3), after the domain's xenstore home exists.
+ */
+static inline bool
+xsim_domain_exists(struct xsim_shared *sh, domid_t domid)
+{
+	return domid < XSIM_MAX_DOMAINS &&
+		__atomic_load_n(&sh->domains[domid].exists, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Run by the process that creates a segment, on the zeroed control area,
+ * before the header is published: no other process sees the segment
+ * without what @boot lays out.
+ */
+typedef void xsim_boot_t(struct xsim_shared *sh);
+
+/*
+ * Join @instance (NULL: "default"), creating its segment with @boot if it
+ * does not exist. A process attaches each instance once; its handles share
+ * that attachment.
+ */
+struct xsim_attach *xsim_attach(const char *instance, xsim_boot_t *boot);
 void xsim_detach(struct xsim_attach *at);
 uint64_t xsim_now_ns(void);
 void xsim_lock(struct xsim_shared *sh);
 void xsim_unlock(struct xsim_shared *sh);
-/* Mark @domid existing and give it its xenstore home; under the mutex. */
-int xsim_domain_register(struct xsim_attach *at, int send_fd, domid_t domid);
-bool xsim_domain_exists(struct xsim_shared *sh, domid_t domid);
-/* Release what handles of dead processes still hold; under the mutex. */
-void xsim_reap_dead(struct xsim_attach *at);
 /* Send one datagram to a handle's socket; a vanished peer is not an error. */
 int xsim_send(int fd, const void *buf, size_t len,
 	      const struct sockaddr_un *addr, socklen_t addrlen);
 
-/* xsim_gnttab.c: everything a handle slot holds in the grant tables. */
-void xsim_gnt_release(struct xsim_attach *at, xsim_owner_t owner);
-void xsim_gnt_close(struct xsim_handle *h);
-void xsim_gnt_usage(struct xsim_shared *sh, domid_t domid,
-		    struct xsim_usage *usage);
-void *xsim_gnt_map(struct xa_handle *xh, domid_t domid, uint32_t count,
-		   const grant_ref_t *refs, bool writable);
-int xsim_gnt_unmap(struct xa_handle *xh, void *addr, uint32_t count);
-int xsim_gnt_copy(struct xa_handle *xh, uint32_t count,
-		  xengnttab_grant_copy_segment_t *segs);
-void *xsim_gnt_share(struct xa_handle *xh, domid_t domid, uint32_t count,
-		     grant_ref_t *refs, bool writable);
-int xsim_gnt_unshare(struct xa_handle *xh, void *addr, uint32_t count);
-
-/* xsim_evtchn.c */
-void xsim_evtchn_release(struct xsim_shared *sh, xsim_owner_t owner);
-void xsim_evtchn_usage(struct xsim_shared *sh, domid_t domid,
-		       struct xsim_usage *usage);
-int xsim_evtchn_fd(struct xa_handle *xh);
-evtchn_port_t xsim_evtchn_bind_unbound(struct xa_handle *xh, domid_t remote);
-evtchn_port_t xsim_evtchn_bind_interdomain(struct xa_handle *xh,
-					   domid_t remote,
-					   evtchn_port_t remote_port);
-int xsim_evtchn_unbind(struct xa_handle *xh, evtchn_port_t port);
-int xsim_evtchn_notify(struct xa_handle *xh, evtchn_port_t port);
-int xsim_evtchn_pending(struct xa_handle *xh);
-int xsim_evtchn_unmask(struct xa_handle *xh, evtchn_port_t port);
-
-/* xsim_xenstore.c: the locked primitives take absolute paths. */
-void xsim_xs_init(struct xsim_shared *sh);
-bool xsim_xs_exists(struct xsim_shared *sh, const char *path);
-int xsim_xs_write_locked(struct xsim_shared *sh, int send_fd, domid_t caller,
-			 const char *path, const void *data, uint32_t len);
-int xsim_xs_set_perms_locked(struct xsim_shared *sh, int send_fd,
-			     domid_t caller, const char *path,
-			     const struct xs_permissions *perms,
-			     unsigned int num);
-int xsim_xs_rm_locked(struct xsim_shared *sh, int send_fd, domid_t caller,
-		      const char *path);
-void xsim_xs_release(struct xsim_shared *sh, xsim_owner_t owner);
-void xsim_xs_close(struct xsim_handle *h);
-void xsim_xs_usage(struct xsim_shared *sh, domid_t domid,
-		   struct xsim_usage *usage);
-int xsim_xs_fileno(struct xa_handle *xh);
-void *xsim_xs_read(struct xa_handle *xh, xs_transaction_t t, const char *path,
-		   unsigned int *len);
-bool xsim_xs_write(struct xa_handle *xh, xs_transaction_t t, const char *path,
-		   const void *data, unsigned int len);
-bool xsim_xs_rm(struct xa_handle *xh, xs_transaction_t t, const char *path);
-char **xsim_xs_directory(struct xa_handle *xh, xs_transaction_t t,
-			 const char *path, unsigned int *num);
-bool xsim_xs_set_permissions(struct xa_handle *xh, xs_transaction_t t,
-			     const char *path, struct xs_permissions *perms,
-			     unsigned int num);
-bool xsim_xs_watch(struct xa_handle *xh, const char *path, const char *token);
-bool xsim_xs_unwatch(struct xa_handle *xh, const char *path,
-		     const char *token);
-char **xsim_xs_check_watch(struct xa_handle *xh);
-xs_transaction_t xsim_xs_transaction_start(struct xa_handle *xh);
-bool xsim_xs_transaction_end(struct xa_handle *xh, xs_transaction_t t,
-			     bool abort);
-
-#endif /* XSIM_INTERNAL_H */
+#endif /* XSIM_SHM_H */

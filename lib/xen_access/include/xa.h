@@ -44,6 +44,21 @@ struct xa_open_args {
 	const char *sim_instance;
 	/* Simulator only: the domain this handle acts as (0 is privileged). */
 	domid_t sim_domid;
+	/*
+	 * Simulator only: play the toolstack's part ("xl create" with a vif,
+	 * see xsim_vif_plug()) for vif @sim_vif_handle of domain
+	 * @sim_vif_frontend, served by domain @sim_domid as its backend,
+	 * unless the vif is there already: a vif in use is left as it is.
+	 * Its MAC is the simulator's choice, 00:16:3e:FF:HH:hh from the low
+	 * byte of the frontend's domid and the two bytes of the handle. The
+	 * plug happens once the handle is open; if it fails, so does
+	 * xa_open(), releasing the handle. There is no xl in the simulator;
+	 * on Xen the toolstack does this, and xa_open() refuses the option
+	 * with EINVAL.
+	 */
+	bool sim_plug_vif;
+	domid_t sim_vif_frontend;
+	uint16_t sim_vif_handle;
 };
 
 struct xa_handle;

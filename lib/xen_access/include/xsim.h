@@ -29,8 +29,10 @@ int xsim_instance_destroy(const char *instance);
  * a fresh vif (state 1, mac, handle, frontend/backend links, mtu, online)
  * with the permissions libxl gives them (each end owns its directory, the
  * other end may read it), and the domain is named "xsim-guest-<frontend>"
- * unless it has a name. Does nothing if the vif is already there.
- * @mac: "xx:xx:xx:xx:xx:xx". Returns 0 or -1 with errno set.
+ * unless it has a name. Does nothing if the vif is already there; if it
+ * fails halfway (ENOSPC: xenstore is full), it removes the vif's
+ * directories again. @mac: "xx:xx:xx:xx:xx:xx". Returns 0 or -1 with errno
+ * set.
  */
 int xsim_vif_plug(const char *instance, domid_t backend, domid_t frontend,
 		  unsigned int handle, const char *mac);
