@@ -64,7 +64,7 @@ static const struct xn_devarg nb_args[] = {
 };
 
 static int
-nb_configure(struct xn_port *xn, struct xa_open_args *args __rte_unused)
+nb_configure(struct xn_port *xn, struct xa_open_args *args)
 {
 	struct nb_port *p = nb_port(xn);
 
@@ -72,6 +72,16 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args __rte_unused)
 		NB_LOG(ERR, "the guest is required, once: %s=<its domain id> or %s=<its name>",
 		       ARG_DOMID, ARG_DOMAIN);
 		return -EINVAL;
+	}
+	/*
+	 * No xl in the simulator: a guest named by id gets its vif from the
+	 * simulator's toolstack, as "xl create" would. By name, the toolstack
+	 * is the caller's (xsim_domain_name, xsim_vif_plug).
+	 */
+	if (xn->cfg.provider == XA_PROVIDER_SIM && p->cfg.frontend_domid != 0) {
+		args->sim_plug_vif = true;
+		args->sim_vif_frontend = p->cfg.frontend_domid;
+		args->sim_vif_handle = xn->cfg.handle;
 	}
 	return 0;
 }

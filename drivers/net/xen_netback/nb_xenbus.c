@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "nb.h"
-#include "xsim.h"
 
 static void
 set_state(struct nb_port *p, enum xenbus_state state)
@@ -258,7 +257,6 @@ int
 nb_xenbus_init(struct nb_port *p)
 {
 	const char *watched;
-	char mac[18];
 
 	p->state = XenbusStateInitialising;
 	snprintf(p->vif_root, sizeof(p->vif_root),
@@ -267,20 +265,6 @@ nb_xenbus_init(struct nb_port *p)
 	if (p->fe_domid != 0)
 		snprintf(p->be_dir, sizeof(p->be_dir), "%s/%u/%u",
 			 p->vif_root, p->fe_domid, p->xn.cfg.handle);
-	if (p->xn.cfg.provider == XA_PROVIDER_SIM && p->fe_domid != 0) {
-		/* No xl in the simulator: play its part for this vif. */
-		snprintf(mac, sizeof(mac), "00:16:3e:%02x:%02x:%02x",
-			 p->cfg.frontend_domid & 0xff,
-			 p->xn.cfg.handle >> 8 & 0xff, p->xn.cfg.handle & 0xff);
-		if (xsim_vif_plug(p->xn.cfg.sim_instance, p->xn.self,
-				  p->cfg.frontend_domid, p->xn.cfg.handle,
-				  mac) != 0) {
-			NB_LOG(ERR, "cannot plug vif %u/%u into simulator %s: %s",
-			       p->cfg.frontend_domid, p->xn.cfg.handle,
-			       p->xn.cfg.sim_instance, strerror(errno));
-			return -errno;
-		}
-	}
 	/* By name, any vif of ours may turn out to be the guest's. */
 	watched = p->fe_domid != 0 ? p->be_dir : p->vif_root;
 	if (!xa_xs_watch(p->xn.xa, watched, "be")) {
