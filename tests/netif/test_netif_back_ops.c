@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The backend's two whole operations, specified on rings in ordinary
+ * memory with data pages a frontend domain really grants through the
+ * simulated hypervisor: netif_back_tx_pull() turns the guest's TX
+ * requests into mbufs holding exactly the bytes the guest wrote, answers
+ * every request and publishes once; netif_back_rx_push() writes packets
+ * into the buffers the guest posted and answers each in its own slot.
+ * Both say whether the frontend's event index asks for a notification,
+ * and a frontend that breaks the protocol sets @error and stops them.
+ */
+
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+#include "netif_back.h"
+#include "test.h"
+#include "test_eal.h"
+#include "xsim.h"
+
+#define BACKEND 0
+#define FRONTEND 1
+#define PAGES 32
+#define PORT_ID 7
+
+static char instance[64];
+static struct rte_mempool *pool;
+static struct xa_handle *be, *fe;
+static uint8_t *pages;			/* the frontend's granted pages */
+static grant_ref_t refs[PAGES];
+
+static union {
+	netif_tx_sring_t sring;
+	uint8_t page[NETIF_PAGE_SIZE];
+} tx_shared;
+static union {
+	netif_rx_sring_t sring;
+	uint8_t page[NETIF_PAGE_SIZE];
+} rx_shared;
+static netif_tx_front_ring_t tx_front;
+static netif_rx_front_ring_t rx_front;
+static struct netif_back_tx tx;
+static struct netif_back_rx rx;
+
+static uint8_t
+pattern(unsigned int page, unsigned int off)
+{
+	return (uint8_t)(page * 31 + off * 7 + (off >> 8));
+}
+
+/* Fresh rings, the pages refilled with their pattern. */
+static void
+rings_reset(void)
+{
+	unsigned int p, o;
+
+	for (p = 0; p < PAGES; p++)
+		for (o = 0; o < NETIF_PAGE_SIZE; o++)
+			pages[p * NETIF_PAGE_SIZE + o] = pattern(p, o);
+	memset(&tx_shared, 0, sizeof(tx_shared));
+	SHARED_RING_INIT(&tx_shared.sring);
+	FRONT_RING_INIT(&tx_front, &tx_shared.sring, NETIF_PAGE_SIZE);
+	memset(&rx_shared, 0, sizeof(rx_shared));
+	SHARED_RING_INIT(&rx_shared.sring);
+	FRONT_RING_INIT(&rx_front, &rx_shared.sring, NETIF_PAGE_SIZE);
+	netif_back_tx_setup(&tx, pool, PORT_ID);
+	CHECK(netif_back_tx_connect(&tx, &tx_shared.sring, be, FRONTEND) == 0);
+	CHECK(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) == 0);
+	memset(&tx.stats, 0, sizeof(tx.stats));
+	memset(&rx.stats, 0, sizeof(rx.stats));
+}
+
+/* A TX request of the frontend, published at once. */
+static void
+post_tx(uint16_t id, grant_ref_t gref, uint16_t offset, uint16_t size,
+	uint16_t flags)
+{
+	netif_tx_request_t *req =
+		RING_GET_REQUEST(&tx_front, tx_front.req_prod_pvt++);
+
+	*req = (netif_tx_request_t){
+		.gref = gref, .offset = offset, .flags = flags, .id = id,
+		.size = size,
+	};
+	RING_PUSH_REQUESTS(&tx_front);
+}
+
+/* A one-slot packet of @len bytes from the start of page @page. */
+static void
+post_packet(uint16_t id, unsigned int page, uint16_t len)
+{
+	post_tx(id, refs[page], 0, len, 0);
+}
+
+static bool
+holds_page_bytes(const struct rte_mbuf *m, unsigned int page,
+		 uint32_t first, uint32_t len)
+{
+	uint32_t off = 0;
+
+	for (; m != NULL; m = m->next)
+		for (uint16_t i = 0; i < m->data_len; i++, off++)
+			if (off >= len || *rte_pktmbuf_mtod_offset(m,
+				const uint8_t *, i) !=
+			    pattern(page + (first + off) / NETIF_PAGE_SIZE,
+				    (first + off) % NETIF_PAGE_SIZE))
+				return false;
+	return off == len;
+}
+
+static const netif_tx_response_t *
+tx_response(RING_IDX i)
+{
+	return RING_GET_RESPONSE(&tx_front, i);
+}
+
+static void
+test_pull_copies_each_packet_and_answers_it(void)
+{
+	struct rte_mbuf *pkts[8];
+	enum netif_doorbell db;
+
+	rings_reset();
+	post_packet(1, 0, 60);
+	post_packet(2, 1, 1514);
+	/* 9000 bytes over three pages: the first slot says the total. */
+	post_tx(3, refs[2], 0, 9000, NETTXF_more_data);
+	post_tx(4, refs[3], 0, 4096, NETTXF_more_data);
+	post_tx(5, refs[4], 0, 808, 0);
+	REQUIRE(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 3);
+	CHECK(holds_page_bytes(pkts[0], 0, 0, 60));
+	CHECK(holds_page_bytes(pkts[1], 1, 0, 1514));
+	CHECK(holds_page_bytes(pkts[2], 2, 0, 9000));
+	CHECK(pkts[2]->pkt_len == 9000 && pkts[0]->port == PORT_ID);
+	/* Every slot answered OKAY, published once; the event index asks. */
+	CHECK(tx_shared.sring.rsp_prod == 5);
+	for (RING_IDX i = 0; i < 5; i++)
+		CHECK(tx_response(i)->id == i + 1 &&
+		      tx_response(i)->status == NETIF_RSP_OKAY);
+	CHECK(db == NETIF_DOORBELL_RING);
+	CHECK(tx.stats.packets == 3 && tx.stats.bytes == 60 + 1514 + 9000);
+	CHECK(tx.copy.stats.calls == 1 && tx.copy.stats.failed == 0);
+	CHECK(tx.error == NULL);
+	rte_pktmbuf_free_bulk(pkts, 3);
+}
+
+static void
+test_doorbell_follows_the_frontends_event_index(void)
+{
+	struct rte_mbuf *pkts[4];
+	enum netif_doorbell db;
+
+	rings_reset();
+	CHECK(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 0);
+	CHECK(db == NETIF_DOORBELL_NONE);
+	/* The frontend wants a kick only after 10 more responses. */
+	tx_shared.sring.rsp_event = 10;
+	post_packet(1, 0, 60);
+	REQUIRE(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 1);
+	CHECK(db == NETIF_DOORBELL_QUIET);
+	rte_pktmbuf_free(pkts[0]);
+	rx_shared.sring.rsp_event = 10;
+	REQUIRE(rx_front.req_prod_pvt == 0);
+	CHECK(netif_back_rx_push(&rx, pkts, 0, &db) == 0);
+	CHECK(db == NETIF_DOORBELL_NONE);
+}
+
+static void
+test_pull_takes_at_most_max_and_leaves_the_rest(void)
+{
+	struct rte_mbuf *pkts[8];
+	enum netif_doorbell db;
+
+	rings_reset();
+	for (uint16_t i = 0; i < 5; i++)
+		post_packet(i, i, 100 + i);
+	REQUIRE(netif_back_tx_pull(&tx, pkts, 2, &db) == 2);
+	CHECK(tx_shared.sring.rsp_prod == 2);
+	REQUIRE(netif_back_tx_pull(&tx, pkts + 2, 6, &db) == 3);
+	for (unsigned int i = 0; i < 5; i++)
+		CHECK(holds_page_bytes(pkts[i], i, 0, 100 + i));
+	rte_pktmbuf_free_bulk(pkts, 5);
+}
+
+static void
+test_bad_grant_disconnects_and_answers_error(void)
+{
+	struct rte_mbuf *pkts[4];
+	enum netif_doorbell db;
+
+	rings_reset();
+	post_packet(1, 0, 60);
+	post_tx(2, 4000, 0, 60, 0);	/* never granted */
+	REQUIRE(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 1);
+	rte_pktmbuf_free(pkts[0]);
+	CHECK(tx.error != NULL && strcmp(tx.error, "bad grant reference") == 0);
+	CHECK(tx.stats.malformed == 1 && tx.stats.drop_copy_failed == 1);
+	CHECK(tx_response(1)->id == 2 &&
+	      tx_response(1)->status == NETIF_RSP_ERROR);
+	/* Stopped until the next connect: nothing more is taken. */
+	post_packet(3, 1, 60);
+	CHECK(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 0);
+	CHECK(db == NETIF_DOORBELL_NONE && tx_shared.sring.rsp_prod == 2);
+}
+
+static void
+test_producer_beyond_the_ring_disconnects(void)
+{
+	struct rte_mbuf *pkts[4];
+	enum netif_doorbell db;
+
+	rings_reset();
+	tx_shared.sring.req_prod = NETIF_TX_RING_SIZE + 1;
+	CHECK(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 0);
+	CHECK(tx.error != NULL && tx.stats.malformed == 1);
+	rx_shared.sring.req_prod = NETIF_RX_RING_SIZE + 1;
+	CHECK(netif_back_rx_push(&rx, pkts, 0, &db) == 0);
+	CHECK(rx.error != NULL && rx.stats.malformed == 1);
+}
+
+/* An IPv4/UDP frame at the start of page @page, its checksum left blank. */
+static uint16_t
+write_udp_frame(unsigned int page, uint16_t payload)
+{
+	uint8_t *f = pages + page * NETIF_PAGE_SIZE;
+	struct rte_ipv4_hdr *ip = (void *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *udp = (void *)(ip + 1);
+	uint16_t len = RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*udp) + payload;
+
+	memset(f, 0x02, 12);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	*ip = (struct rte_ipv4_hdr){
+		.version_ihl = RTE_IPV4_VHL_DEF,
+		.total_length = rte_cpu_to_be_16(len - RTE_ETHER_HDR_LEN),
+		.time_to_live = 64,
+		.next_proto_id = IPPROTO_UDP,
+		.src_addr = rte_cpu_to_be_32(0x0a000001),
+		.dst_addr = rte_cpu_to_be_32(0x0a000002),
+	};
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	*udp = (struct rte_udp_hdr){
+		.src_port = rte_cpu_to_be_16(1000),
+		.dst_port = rte_cpu_to_be_16(2000),
+		.dgram_len = rte_cpu_to_be_16(sizeof(*udp) + payload),
+	};
+	return len;
+}
+
+static void
+test_blank_checksums_are_completed_or_the_frame_dropped(void)
+{
+	struct rte_mbuf *pkts[4];
+	enum netif_doorbell db;
+	const struct rte_ipv4_hdr *ip;
+
+	rings_reset();
+	post_tx(1, refs[0], 0, write_udp_frame(0, 100), NETTXF_csum_blank);
+	/* A blank checksum on a frame that has none (an ARP-sized runt). */
+	post_tx(2, refs[1], 0, 60, NETTXF_csum_blank);
+	REQUIRE(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 1);
+	ip = rte_pktmbuf_mtod_offset(pkts[0], const struct rte_ipv4_hdr *,
+				     RTE_ETHER_HDR_LEN);
+	CHECK(rte_ipv4_udptcp_cksum_verify(ip, ip + 1) == 0);
+	CHECK(tx.stats.drop_bad_csum == 1);
+	CHECK(tx_response(1)->status == NETIF_RSP_ERROR);
+	CHECK(tx.error == NULL);
+	rte_pktmbuf_free(pkts[0]);
+}
+
+static void
+test_mbuf_shortage_leaves_requests_for_later(void)
+{
+	struct rte_mempool *tiny;
+	struct rte_mbuf *pkts[4], *held[2 * NETIF_BACK_SPARE_MBUFS];
+	enum netif_doorbell db;
+	unsigned int n = 0;
+
+	tiny = rte_pktmbuf_pool_create("tiny", RTE_DIM(held), 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	REQUIRE(tiny != NULL);
+	rings_reset();
+	netif_back_tx_setup(&tx, tiny, PORT_ID);
+	while (n < RTE_DIM(held) && (held[n] = rte_pktmbuf_alloc(tiny)) != NULL)
+		n++;
+	post_packet(1, 0, 60);
+	CHECK(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 0);
+	CHECK(tx.stats.mbuf_alloc_failed == 1 && db == NETIF_DOORBELL_NONE);
+	CHECK(tx.ring.req_cons == 0 && tx.error == NULL);
+	rte_pktmbuf_free_bulk(held, n);
+	REQUIRE(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 1);
+	CHECK(holds_page_bytes(pkts[0], 0, 0, 60));
+	rte_pktmbuf_free(pkts[0]);
+	netif_back_tx_release(&tx);
+	rte_mempool_free(tiny);
+}
+
+/* An RX buffer of the frontend: page @page, request id @id. */
+static void
+post_rx(uint16_t id, unsigned int page)
+{
+	netif_rx_request_t *req =
+		RING_GET_REQUEST(&rx_front, rx_front.req_prod_pvt++);
+
+	req->id = id;
+	req->gref = refs[page];
+	RING_PUSH_REQUESTS(&rx_front);
+}
+
+/* A packet of @len bytes, byte i = i * 3, in mbufs of the pool. */
+static struct rte_mbuf *
+packet(uint32_t len)
+{
+	struct rte_mbuf *head = NULL, *m;
+	uint32_t off = 0;
+
+	while (off < len) {
+		uint16_t n;
+		uint8_t *d;
+
+		m = rte_pktmbuf_alloc(pool);
+		if (m == NULL)
+			return NULL;
+		n = RTE_MIN(len - off, (uint32_t)rte_pktmbuf_tailroom(m));
+		d = (uint8_t *)rte_pktmbuf_append(m, n);
+		for (uint16_t i = 0; i < n; i++)
+			d[i] = (uint8_t)((off + i) * 3);
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			return NULL;
+		off += n;
+	}
+	return head;
+}
+
+static bool
+page_holds_packet_bytes(unsigned int page, uint32_t first, uint32_t len)
+{
+	const uint8_t *d = pages + page * NETIF_PAGE_SIZE;
+
+	for (uint32_t i = 0; i < len; i++)
+		if (d[i] != (uint8_t)((first + i) * 3))
+			return false;
+	return true;
+}
+
+static void
+test_push_fills_posted_buffers_and_answers_in_their_slots(void)
+{
+	struct rte_mbuf *pkts[2] = { packet(100), packet(5000) };
+	const netif_rx_response_t *rsp;
+	enum netif_doorbell db;
+
+	rings_reset();
+	REQUIRE(pkts[0] != NULL && pkts[1] != NULL);
+	for (uint16_t i = 0; i < 4; i++)
+		post_rx(40 + i, i);
+	CHECK(netif_back_rx_push(&rx, pkts, 2, &db) == 2);
+	CHECK(db == NETIF_DOORBELL_RING && rx_shared.sring.rsp_prod == 3);
+	rsp = RING_GET_RESPONSE(&rx_front, 0);
+	CHECK(rsp->id == 40 && rsp->status == 100 && rsp->flags == 0);
+	rsp = RING_GET_RESPONSE(&rx_front, 1);
+	CHECK(rsp->id == 41 && rsp->status == 4096 &&
+	      rsp->flags == NETRXF_more_data);
+	rsp = RING_GET_RESPONSE(&rx_front, 2);
+	CHECK(rsp->id == 42 && rsp->status == 904 && rsp->flags == 0);
+	CHECK(page_holds_packet_bytes(0, 0, 100));
+	CHECK(page_holds_packet_bytes(1, 0, 4096));
+	CHECK(page_holds_packet_bytes(2, 4096, 904));
+	CHECK(rx.stats.packets == 2 && rx.stats.bytes == 5100);
+	CHECK(rx.copy.stats.calls == 1 && rx.error == NULL);
+}
+
+static void
+test_push_stops_when_no_buffer_is_posted(void)
+{
+	struct rte_mbuf *pkts[2] = { packet(100), packet(100) };
+	enum netif_doorbell db;
+
+	rings_reset();
+	REQUIRE(pkts[0] != NULL && pkts[1] != NULL);
+	post_rx(1, 0);
+	/* The first is sent and freed; the second stays the caller's. */
+	CHECK(netif_back_rx_push(&rx, pkts, 2, &db) == 1);
+	CHECK(rx.stats.ring_full == 1 && rx.stats.packets == 1);
+	CHECK(rte_mbuf_refcnt_read(pkts[1]) == 1);
+	rte_pktmbuf_free(pkts[1]);
+}
+
+static void
+test_packet_no_frontend_can_take_is_dropped_not_waited_for(void)
+{
+	struct rte_mbuf *pkts[2] = { packet(XEN_NETIF_MAX_TX_SIZE + 1),
+				     packet(60) };
+	enum netif_doorbell db;
+
+	rings_reset();
+	REQUIRE(pkts[0] != NULL && pkts[1] != NULL);
+	post_rx(1, 0);
+	CHECK(netif_back_rx_push(&rx, pkts, 2, &db) == 2);
+	CHECK(rx.stats.drop_too_long == 1 && rx.stats.packets == 1);
+	CHECK(RING_GET_RESPONSE(&rx_front, 0)->status == 60);
+}
+
+static void
+test_bad_posted_grant_disconnects(void)
+{
+	struct rte_mbuf *pkts[1] = { packet(100) };
+	netif_rx_request_t *req;
+	enum netif_doorbell db;
+
+	rings_reset();
+	REQUIRE(pkts[0] != NULL);
+	req = RING_GET_REQUEST(&rx_front, rx_front.req_prod_pvt++);
+	req->id = 9;
+	req->gref = 4000;	/* never granted */
+	RING_PUSH_REQUESTS(&rx_front);
+	CHECK(netif_back_rx_push(&rx, pkts, 1, &db) == 1);
+	CHECK(rx.error != NULL && rx.stats.malformed == 1);
+	CHECK(rx.stats.drop_copy_failed == 1);
+	CHECK(RING_GET_RESPONSE(&rx_front, 0)->status == NETIF_RSP_ERROR);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct xa_open_args args = { .provider = XA_PROVIDER_SIM };
+
+	(void)argc;
+	pool = test_eal_pool(argv[0], 1024);
+	if (pool == NULL)
+		return EXIT_FAILURE;
+	snprintf(instance, sizeof(instance), "test-back-ops-%d", (int)getpid());
+	args.sim_instance = instance;
+	args.sim_domid = BACKEND;
+	be = xa_open(&args);
+	args.sim_domid = FRONTEND;
+	fe = xa_open(&args);
+	if (be == NULL || fe == NULL)
+		return EXIT_FAILURE;
+	pages = xa_gnt_share(fe, BACKEND, PAGES, refs, true);
+	if (pages == NULL)
+		return EXIT_FAILURE;
+	RUN(test_pull_copies_each_packet_and_answers_it);
+	RUN(test_doorbell_follows_the_frontends_event_index);
+	RUN(test_pull_takes_at_most_max_and_leaves_the_rest);
+	RUN(test_bad_grant_disconnects_and_answers_error);
+	RUN(test_producer_beyond_the_ring_disconnects);
+	RUN(test_blank_checksums_are_completed_or_the_frame_dropped);
+	RUN(test_mbuf_shortage_leaves_requests_for_later);
+	RUN(test_push_fills_posted_buffers_and_answers_in_their_slots);
+	RUN(test_push_stops_when_no_buffer_is_posted);
+	RUN(test_packet_no_frontend_can_take_is_dropped_not_waited_for);
+	RUN(test_bad_posted_grant_disconnects);
+	netif_back_tx_release(&tx);
+	xa_gnt_unshare(fe, pages, PAGES);
+	xa_close(fe);
+	xa_close(be);
+	xsim_instance_destroy(instance);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	TEST_DONE();
+}
