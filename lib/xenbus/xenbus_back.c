@@ -13,6 +13,38 @@
 
 #include "xenbus_back.h"
 
+/*
+ * The backend's states and what moves them ("fe": the frontend's state as
+ * read from its directory; "we": this backend):
+ *
+ *                       fe Initialising
+ *   Initialising ------------------------------+
+ *       |                                      v
+ *       | fe Initialised or Connected   +--> InitWait <---------------+
+ *       | (we restarted: re-attach to   |       |                     |
+ *       |  the rings it still has)      |       | fe Initialised      |
+ *       |                               |       | or Connected: map,  |
+ *       |                               |       | bind                |
+ *       |                               |       v                     |
+ *       +-------------------------------|--> Connected ---------------+
+ *                                       |       |    fe Initialising
+ *                                       |       |    (it restarted
+ *                                       |       |     without closing)
+ *                                       |       | fe Closing, a burst's
+ *                                       |       | violation, or its keys
+ *                                       |       | refused at connect
+ *                                       |       v
+ *       any state but Closed --------------> Closing
+ *       on fe Closing                   |       |
+ *                                       |       | fe Closed, or its
+ *       any state on fe Closed ---------|---+   | directory gone
+ *       or gone                         |   v   v
+ *                                       +--- Closed
+ *                         fe Initialising: it reconnects
+ *
+ * The violation and the refusal are the PMD's (they are not in xenstore);
+ * everything else is the table below.
+ */
 enum xenbus_back_action
 xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
 {
