@@ -6,16 +6,18 @@
 
 #include <stdio.h>
 
+#include <rte_pmd_xen_netif.h>
+
 #include "xn_port.h"
 #include "xn_stats.h"
 
 /* The counters every queue has, after the PMD's own. */
 static const struct xn_stat notify_stats[] = {
 #define NS(n, f) { n, offsetof(struct xn_queue, notify.f), XN_BASIC_NONE }
-	NS("notifications_sent", sent),
-	NS("notifications_suppressed", suppressed),
-	NS("notifications_failed", failed),
-	NS("notifications_received", received),
+	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT, sent),
+	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SUPPRESSED, suppressed),
+	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED, failed),
+	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED, received),
 #undef NS
 };
 

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_pmd_xen_netif.h>
+
 #include "nb.h"
 #include "xn_ethdev.h"
 #include "xn_stats.h"
@@ -139,25 +141,33 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ NULL, RXQ(stats.packets), XN_BASIC_PACKETS },
 	{ NULL, RXQ(stats.bytes), XN_BASIC_BYTES },
 	{ "mbuf_alloc_failed", RXQ(stats.mbuf_alloc_failed), XN_BASIC_NOMBUF },
-	{ "grant_copy_calls", RXQ(copy.stats.calls), XN_BASIC_NONE },
-	{ "grant_copy_ops", RXQ(copy.stats.segs), XN_BASIC_NONE },
-	{ "grant_copy_failures", RXQ(copy.stats.failed), XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_CALLS, RXQ(copy.stats.calls),
+	  XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_OPS, RXQ(copy.stats.segs),
+	  XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES, RXQ(copy.stats.failed),
+	  XN_BASIC_NONE },
 	{ "drop_bad_frame", RXQ(stats.drop_bad_frame), XN_BASIC_ERRORS },
 	{ "drop_bad_csum", RXQ(stats.drop_bad_csum), XN_BASIC_ERRORS },
 	{ "drop_copy_failed", RXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
-	{ "malformed_requests", RXQ(stats.malformed), XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, RXQ(stats.malformed),
+	  XN_BASIC_NONE },
 };
 
 static const struct xn_stat nb_tx_stats[] = {
 	{ NULL, TXQ(stats.packets), XN_BASIC_PACKETS },
 	{ NULL, TXQ(stats.bytes), XN_BASIC_BYTES },
-	{ "grant_copy_calls", TXQ(copy.stats.calls), XN_BASIC_NONE },
-	{ "grant_copy_ops", TXQ(copy.stats.segs), XN_BASIC_NONE },
-	{ "grant_copy_failures", TXQ(copy.stats.failed), XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_CALLS, TXQ(copy.stats.calls),
+	  XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_OPS, TXQ(copy.stats.segs),
+	  XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES, TXQ(copy.stats.failed),
+	  XN_BASIC_NONE },
 	{ "ring_full", TXQ(stats.ring_full), XN_BASIC_NONE },
 	{ "drop_too_long", TXQ(stats.drop_too_long), XN_BASIC_ERRORS },
 	{ "drop_copy_failed", TXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
-	{ "malformed_requests", TXQ(stats.malformed), XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, TXQ(stats.malformed),
+	  XN_BASIC_NONE },
 };
 #undef RXQ
 #undef TXQ

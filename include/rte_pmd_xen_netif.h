@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/**
+ * @file
+ * What an application names when it uses the Xen netif PMDs,
+ * net_xen_netback (Dom0 or a driver domain: the backend of a guest's vif)
+ * and net_xen_netfront (inside a guest). The PMDs are plugins with no
+ * functions of their own to call: they are used through ethdev, and this
+ * header gives the names ethdev hands back: the mbuf dynamic flag of
+ * EtherType grouping and the extended statistics.
+ *
+ * Installed with a pkg-config file: `pkg-config --cflags xen-dpdk-pmd`.
+ */
+
+#ifndef RTE_PMD_XEN_NETIF_H
+#define RTE_PMD_XEN_NETIF_H
+
+/**
+ * The mbuf dynamic flag set on every packet of an Rx burst whose packets
+ * all carry one EtherType (devarg group_ethertype=1). Its bit, once a
+ * port asked for grouping:
+ *
+ *	int bit = rte_mbuf_dynflag_lookup(
+ *		RTE_PMD_XEN_NETIF_DYNFLAG_SINGLE_ETHERTYPE, NULL);
+ */
+#define RTE_PMD_XEN_NETIF_DYNFLAG_SINGLE_ETHERTYPE \
+	"xen_netif_dynflag_single_ethertype"
+
+/**
+ * @name Extended statistics of both PMDs
+ * Per queue: "rx_q<n>_<name>" and "tx_q<n>_<name>", found with
+ * rte_eth_xstats_get_id_by_name(). Each publish of a ring index is
+ * exactly one of sent, suppressed (the peer's event index did not ask
+ * for a notification) and failed (it asked, and the notification call
+ * failed), so their sum is the number of publishes: at most one per
+ * burst. Received counts the peer's notifications on the queue's event
+ * channel (on the Rx queue when one channel serves both rings).
+ */
+/**@{*/
+#define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT "notifications_sent"
+#define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SUPPRESSED \
+	"notifications_suppressed"
+#define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED "notifications_failed"
+#define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED \
+	"notifications_received"
+/**@}*/
+
+/**
+ * @name Extended statistics of net_xen_netback
+ * Grant copies: one call per burst and direction, its segments, and the
+ * segments Xen failed. Malformed requests are protocol violations, each
+ * of which disconnected the frontend.
+ */
+/**@{*/
+#define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_CALLS "grant_copy_calls"
+#define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_OPS "grant_copy_ops"
+#define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES "grant_copy_failures"
+#define RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS "malformed_requests"
+/**@}*/
+
+#endif /* RTE_PMD_XEN_NETIF_H */
