@@ -6,14 +6,54 @@
  * prints a TAP line, CHECK() records a failure with its location and goes
  * on, REQUIRE() records one and ends the case.
  *
+ * A test program:
+ *
+ *	static void
+ *	test_unbound_port_cannot_notify(void)
+ *	{
+ *		CHECK(...);
+ *	}
+ *
+ *	static void
+ *	test_foreign_domain_cannot_use_grant(struct xsim_peers *p)
+ *	{
+ *		CHECK(xa_gnt_map(p->other, ...) == NULL);
+ *	}
+ *
+ *	TEST_MAIN(xsim_test_setup, xsim_test_teardown)
+ *	{
+ *		RUN(test_unbound_port_cannot_notify);
+ *		RUN_WITH(xsim_peers, test_foreign_domain_cannot_use_grant);
+ *	}
+ *
+ * TEST_MAIN(setup, teardown) defines main(): it reads the filter (below),
+ * calls int setup(const char *argv0) once before the first case, runs the
+ * body, calls void teardown(void) once after the last case, prints the TAP
+ * plan and exits non-zero if any case failed. A setup that fails (returns
+ * non-zero) stops the program with "Bail out!" and no teardown. Either
+ * hook may be NULL. Ready-made hooks: test_eal_setup() (EAL alone),
+ * test_eal_pool_setup() (EAL and test_pool, 256 mbufs) and
+ * test_eal_teardown() in test_eal.h; xsim_test_setup() (a simulator
+ * instance private to the program) and xsim_test_teardown() in
+ * xsim/xsim_test.h. A program's own hooks call these and add what its
+ * cases share.
+ *
+ * RUN_WITH(name, fn) gives one case a fixture of its own: a struct name,
+ * filled by int name_setup(struct name *) before fn(struct name *) runs
+ * and released by void name_teardown(struct name *) after it, also when a
+ * REQUIRE ended the case. A setup that fails fails the case without
+ * running it, and must leave nothing behind (its teardown is not called).
+ * Example: struct xsim_peers in xsim/xsim_test.h.
+ *
  * Running some cases only: the program's arguments, or else the
  * environment's TEST_FILTER (patterns separated by spaces), select the
  * cases whose name matches one of the patterns: a pattern with '*', '?' or
  * '[' is a glob on the whole name, any other a part of the name. The other
  * cases print "ok N - name # SKIP filtered out", so the plan stays whole;
  * a filter that selects no case fails the program, so a typo is not a
- * silent pass. main() calls test_init(argc, argv) first (without it only
- * TEST_FILTER applies) and ends with TEST_DONE().
+ * silent pass. A program that keeps a main() of its own calls
+ * test_init(argc, argv) first (without it only TEST_FILTER applies) and
+ * ends with TEST_DONE().
  */
 
 #ifndef TEST_H
@@ -77,7 +117,7 @@ test_init(int argc, char **argv)
 	test_initialised = true;
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-') {
-			fprintf(stderr, "usage: %s [test case name or glob]...\n",
+			fprintf(stderr, "usage: %s [case name or glob]...\n",
 				argv[0]);
 			exit(EXIT_FAILURE);
 		}
@@ -147,6 +187,20 @@ test_end_(const char *name, int failed_checks_before)
 	} \
 } while (0)
 
+#define RUN_WITH(fixture, fn) do { \
+	if (test_begin_(#fn)) { \
+		int before_ = test_failed_checks; \
+		struct fixture fixture_; \
+		if (fixture##_setup(&fixture_) == 0) { \
+			fn(&fixture_); \
+			fixture##_teardown(&fixture_); \
+		} else { \
+			TEST_FAIL_(#fixture "_setup()"); \
+		} \
+		test_end_(#fn, before_); \
+	} \
+} while (0)
+
 /* The plan, and the program's exit status. */
 static inline int
 test_done(void)
@@ -165,5 +219,30 @@ test_done(void)
 }
 
 #define TEST_DONE() return test_done()
+
+static inline int
+test_main(int argc, char **argv, int (*setup)(const char *argv0),
+	  void (*cases)(void), void (*teardown)(void))
+{
+	test_init(argc, argv);
+	if (setup != NULL && setup(argv[0]) != 0) {
+		printf("Bail out! %s: set-up failed\n", argv[0]);
+		return EXIT_FAILURE;
+	}
+	cases();
+	if (teardown != NULL)
+		teardown();
+	return test_done();
+}
+
+#define TEST_MAIN(setup, teardown) \
+static void test_cases_(void); \
+int \
+main(int argc, char **argv) \
+{ \
+	return test_main(argc, argv, setup, test_cases_, teardown); \
+} \
+static void \
+test_cases_(void)
 
 #endif /* TEST_H */
