@@ -77,23 +77,27 @@ static int test_selected_cases;
 static bool test_initialised;
 static char *test_filter_env;
 
-#define TEST_FAIL_(what) do { \
-	fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, what); \
-	test_failed_checks++; \
-} while (0)
+#define TEST_FAIL_(what) \
+	do { \
+		fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, \
+			what); \
+		test_failed_checks++; \
+	} while (0)
 
-#define CHECK(cond) do { \
-	if (!(cond)) \
-		TEST_FAIL_("CHECK(" #cond ")"); \
-} while (0)
+#define CHECK(cond) \
+	do { \
+		if (!(cond)) \
+			TEST_FAIL_("CHECK(" #cond ")"); \
+	} while (0)
 
 /* Stop the test case at once: later checks would only cascade. */
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		TEST_FAIL_("REQUIRE(" #cond ")"); \
-		return; \
-	} \
-} while (0)
+#define REQUIRE(cond) \
+	do { \
+		if (!(cond)) { \
+			TEST_FAIL_("REQUIRE(" #cond ")"); \
+			return; \
+		} \
+	} while (0)
 
 static inline void
 test_add_pattern(const char *pattern)
@@ -143,9 +147,9 @@ test_selected(const char *name)
 		return true;
 	for (i = 0; i < test_nb_patterns; i++) {
 		const char *p = test_patterns[i];
+		bool glob = strpbrk(p, "*?[") != NULL;
 
-		if (strpbrk(p, "*?[") != NULL ? fnmatch(p, name, 0) == 0 :
-		    strstr(name, p) != NULL)
+		if (glob ? fnmatch(p, name, 0) == 0 : strstr(name, p) != NULL)
 			return true;
 	}
 	return false;
@@ -179,27 +183,29 @@ test_end_(const char *name, int failed_checks_before)
 	fflush(stdout);
 }
 
-#define RUN(fn) do { \
-	if (test_begin_(#fn)) { \
-		int before_ = test_failed_checks; \
-		fn(); \
-		test_end_(#fn, before_); \
-	} \
-} while (0)
-
-#define RUN_WITH(fixture, fn) do { \
-	if (test_begin_(#fn)) { \
-		int before_ = test_failed_checks; \
-		struct fixture fixture_; \
-		if (fixture##_setup(&fixture_) == 0) { \
-			fn(&fixture_); \
-			fixture##_teardown(&fixture_); \
-		} else { \
-			TEST_FAIL_(#fixture "_setup()"); \
+#define RUN(fn) \
+	do { \
+		if (test_begin_(#fn)) { \
+			int before_ = test_failed_checks; \
+			fn(); \
+			test_end_(#fn, before_); \
 		} \
-		test_end_(#fn, before_); \
-	} \
-} while (0)
+	} while (0)
+
+#define RUN_WITH(fixture, fn) \
+	do { \
+		if (test_begin_(#fn)) { \
+			int before_ = test_failed_checks; \
+			struct fixture fixture_; \
+			if (fixture##_setup(&fixture_) == 0) { \
+				fn(&fixture_); \
+				fixture##_teardown(&fixture_); \
+			} else { \
+				TEST_FAIL_(#fixture "_setup()"); \
+			} \
+			test_end_(#fn, before_); \
+		} \
+	} while (0)
 
 /* The plan, and the program's exit status. */
 static inline int
@@ -236,13 +242,11 @@ test_main(int argc, char **argv, int (*setup)(const char *argv0),
 }
 
 #define TEST_MAIN(setup, teardown) \
-static void test_cases_(void); \
-int \
-main(int argc, char **argv) \
-{ \
-	return test_main(argc, argv, setup, test_cases_, teardown); \
-} \
-static void \
-test_cases_(void)
+	static void test_cases_(void); \
+	int main(int argc, char **argv) \
+	{ \
+		return test_main(argc, argv, setup, test_cases_, teardown); \
+	} \
+	static void test_cases_(void)
 
 #endif /* TEST_H */

@@ -299,8 +299,8 @@ test_copies_stay_inside_slots_and_mbufs(void)
 	xengnttab_grant_copy_segment_t segs[64];
 	struct netif_tx_packet pkt;
 	struct rte_mbuf *m[8], *cur;
-	uint16_t room = rte_pktmbuf_data_room_size(test_pool) -
-			RTE_PKTMBUF_HEADROOM;
+	uint16_t room =
+		rte_pktmbuf_data_room_size(test_pool) - RTE_PKTMBUF_HEADROOM;
 	unsigned int n, i, total = 0;
 	const char *why;
 	int nsegs;
