@@ -3,6 +3,7 @@
 /*
  * EAL set-up for tests that need mbufs or ethdev: no hugepages, no PCI,
  * no shared config, so test programs can run in parallel on any machine.
+ * Also TEST_MAIN's hooks for them (see test.h).
  */
 
 #ifndef TEST_EAL_H
@@ -10,6 +11,9 @@
 
 #include <rte_eal.h>
 #include <rte_mbuf.h>
+
+/* The program's mbuf pool, if its setup made one. */
+static struct rte_mempool *test_pool;
 
 /* EAL on lcore @lcore (and the CPU of that number). */
 static inline int
@@ -45,6 +49,34 @@ test_eal_pool(const char *prog, unsigned int n)
 		return NULL;
 	return rte_pktmbuf_pool_create("test", n, n >= 1024 ? 256 : 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+}
+
+/* TEST_MAIN setup: EAL alone. */
+static inline int
+test_eal_setup(const char *argv0)
+{
+	return test_eal_init(argv0, NULL) < 0 ? -1 : 0;
+}
+
+/*
+ * TEST_MAIN setup: EAL and test_pool of 256 mbufs, what the unit tests of
+ * the data path use. A program that needs more calls test_eal_pool() in
+ * its own setup and keeps the pool in test_pool.
+ */
+static inline int
+test_eal_pool_setup(const char *argv0)
+{
+	test_pool = test_eal_pool(argv0, 256);
+	return test_pool != NULL ? 0 : -1;
+}
+
+/* TEST_MAIN teardown of either setup: the pool first, it lives in EAL. */
+static inline void
+test_eal_teardown(void)
+{
+	rte_mempool_free(test_pool);
+	test_pool = NULL;
+	rte_eal_cleanup();
 }
 
 #endif /* TEST_EAL_H */

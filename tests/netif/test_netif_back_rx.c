@@ -22,7 +22,6 @@ static union {
 } shared;
 static netif_rx_front_ring_t front;
 static netif_rx_back_ring_t back;
-static struct rte_mempool *pool;
 
 static void
 ring_reset(unsigned int posted)
@@ -52,7 +51,7 @@ packet(uint32_t len, uint16_t seg_len)
 	while (len > 0) {
 		uint16_t n = RTE_MIN(len, seg_len);
 
-		m = rte_pktmbuf_alloc(pool);
+		m = rte_pktmbuf_alloc(test_pool);
 		if (m == NULL || rte_pktmbuf_append(m, n) == NULL)
 			return NULL;
 		if (head == NULL)
@@ -169,19 +168,11 @@ test_producer_beyond_a_ring_is_detected(void)
 	CHECK(netif_back_rx_requests(&back) < 0);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 256);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_small_packet_takes_one_slot);
 	RUN(test_jumbo_packet_is_packed_densely);
 	RUN(test_responses_sit_in_the_slot_of_their_request);
 	RUN(test_too_few_segments_consume_nothing);
 	RUN(test_producer_beyond_a_ring_is_detected);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -23,7 +23,6 @@ static union {
 } shared;
 static netif_tx_front_ring_t front;
 static netif_tx_back_ring_t back;
-static struct rte_mempool *pool;
 
 static void
 ring_reset(void)
@@ -300,7 +299,8 @@ test_copies_stay_inside_slots_and_mbufs(void)
 	xengnttab_grant_copy_segment_t segs[64];
 	struct netif_tx_packet pkt;
 	struct rte_mbuf *m[8], *cur;
-	uint16_t room = rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM;
+	uint16_t room =
+		rte_pktmbuf_data_room_size(test_pool) - RTE_PKTMBUF_HEADROOM;
 	unsigned int n, i, total = 0;
 	const char *why;
 	int nsegs;
@@ -313,7 +313,7 @@ test_copies_stay_inside_slots_and_mbufs(void)
 	REQUIRE(parse(&pkt, &why) == NETIF_TX_OK);
 	n = netif_mbufs_for(pkt.len, room);
 	REQUIRE(n <= RTE_DIM(m));
-	REQUIRE(rte_pktmbuf_alloc_bulk(pool, m, n) == 0);
+	REQUIRE(rte_pktmbuf_alloc_bulk(test_pool, m, n) == 0);
 	nsegs = netif_back_tx_build_copy(&pkt, m, n, FRONTEND, segs,
 					 RTE_DIM(segs));
 	REQUIRE(nsegs > 0);
@@ -338,13 +338,8 @@ test_copies_stay_inside_slots_and_mbufs(void)
 	rte_pktmbuf_free(m[0]);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 256);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_single_slot_packet_is_parsed);
 	RUN(test_first_slot_holds_what_later_slots_leave);
 	RUN(test_eighteen_slots_are_accepted);
@@ -361,7 +356,4 @@ main(int argc, char **argv)
 	RUN(test_attach_refuses_impossible_indexes);
 	RUN(test_responses_answer_every_slot_in_order);
 	RUN(test_copies_stay_inside_slots_and_mbufs);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -19,14 +19,13 @@
 
 #define FLAG RTE_BIT64(60)
 
-static struct rte_mempool *pool;
 static struct netif_rx_stash stash;
 
 static void
 fill(const enum mf_kind *kinds, uint16_t n)
 {
 	for (uint16_t i = 0; i < n; i++) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 
 		mf_build((uint8_t *)rte_pktmbuf_append(m, MF_LEN), kinds[i], i);
 		stash.pkts[i] = m;
@@ -109,28 +108,20 @@ static void
 test_flush_frees_what_is_held(void)
 {
 	static const enum mf_kind kinds[] = { MF_ARP, MF_IPV4, MF_IPV4 };
-	unsigned int before = rte_mempool_avail_count(pool);
+	unsigned int before = rte_mempool_avail_count(test_pool);
 	uint64_t next = 0;
 
 	fill(kinds, RTE_DIM(kinds));
 	take(32, 1, true, &next);
 	netif_rx_stash_flush(&stash);
 	CHECK(netif_rx_stash_empty(&stash));
-	CHECK(rte_mempool_avail_count(pool) == before);
+	CHECK(rte_mempool_avail_count(test_pool) == before);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 256);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_runs_end_at_ethertype_boundaries);
 	RUN(test_frames_without_ethertype_leave_alone_unflagged);
 	RUN(test_a_run_longer_than_the_burst_goes_on_next_call);
 	RUN(test_flush_frees_what_is_held);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

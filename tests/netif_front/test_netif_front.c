@@ -21,8 +21,6 @@
 #define GREF_BASE 1000u		/* page i is granted as GREF_BASE + i */
 #define PORT 7
 
-static struct rte_mempool *pool;
-
 static struct {
 	struct netif_front_tx tx;
 	netif_tx_back_ring_t be;
@@ -54,7 +52,7 @@ make_pkt(uint32_t len, uint16_t seg, uint8_t seed)
 	uint32_t pos = 0;
 
 	do {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 		uint16_t n = RTE_MIN(len - pos, (uint32_t)seg);
 		uint8_t *p;
 		uint16_t i;
@@ -223,14 +221,14 @@ tx_too_long_frame_is_refused_and_counted(void)
 	bool notify;
 
 	tx_setup();
-	avail = rte_mempool_avail_count(pool);
+	avail = rte_mempool_avail_count(test_pool);
 	pkts[0] = make_pkt(NETIF_FRONT_MAX_PKT_LEN + 1, 2048, 1);
 	pkts[1] = make_pkt(60, 2048, 1);
 	CHECK(netif_front_tx_enqueue(&T.tx, pkts, 2) == 2);
 	CHECK(T.tx.stats.too_many_slots == 1);
 	CHECK(T.tx.stats.packets == 1);
 	CHECK(netif_front_tx_push(&T.tx, &notify) == 1);
-	CHECK(rte_mempool_avail_count(pool) == avail);
+	CHECK(rte_mempool_avail_count(test_pool) == avail);
 }
 
 static void
@@ -299,7 +297,8 @@ tx_id_out_of_range_fails_the_queue(void)
 static void
 tx_id_not_in_flight_fails_the_queue(void)
 {
-	netif_tx_request_t req;
+	/* Zeroed: the ids below are read even if the take failed. */
+	netif_tx_request_t req = { 0 };
 
 	tx_setup();
 	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
@@ -420,7 +419,7 @@ be_rx_push(void)
 static uint16_t
 rx_receive(struct rte_mbuf **pkts, uint16_t n)
 {
-	return netif_front_rx_receive(&R.rx, pool, pkts, n);
+	return netif_front_rx_receive(&R.rx, test_pool, pkts, n);
 }
 
 static void
@@ -663,22 +662,22 @@ alloc_pages(unsigned int n)
 	return p;
 }
 
-int
-main(int argc, char **argv)
+/* The pool and the ring pages every case starts from (tx_setup, rx_setup). */
+static int
+setup(const char *argv0)
 {
 	unsigned int i;
 
-	(void)argc;
-	if (test_eal_init(argv[0], NULL) < 0) {
+	if (test_eal_setup(argv0) != 0) {
 		fprintf(stderr, "rte_eal_init failed\n");
-		return EXIT_FAILURE;
+		return -1;
 	}
-	pool = rte_pktmbuf_pool_create("nf_test", 2047, 0, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE,
-				       rte_socket_id());
-	if (pool == NULL) {
+	test_pool = rte_pktmbuf_pool_create("nf_test", 2047, 0, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    rte_socket_id());
+	if (test_pool == NULL) {
 		fprintf(stderr, "no mbuf pool\n");
-		return EXIT_FAILURE;
+		return -1;
 	}
 	T.sring = alloc_pages(1);
 	T.pages = alloc_pages(NETIF_TX_RING_SIZE);
@@ -688,7 +687,21 @@ main(int argc, char **argv)
 		T.grefs[i] = GREF_BASE + i;
 	for (i = 0; i < NETIF_RX_RING_SIZE; i++)
 		R.grefs[i] = GREF_BASE + i;
+	return 0;
+}
 
+static void
+teardown(void)
+{
+	free(T.sring);
+	free(T.pages);
+	free(R.sring);
+	free(R.pages);
+	test_eal_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(tx_60_bytes_take_one_slot);
 	RUN(tx_4096_bytes_take_one_slot);
 	RUN(tx_4097_bytes_take_two_slots);
@@ -718,12 +731,4 @@ main(int argc, char **argv)
 	RUN(rx_more_responses_than_requests_fail_the_queue);
 	RUN(rx_mbuf_shortage_drops_and_counts);
 	RUN(rx_notify_only_when_the_event_index_asks);
-
-	free(T.sring);
-	free(T.pages);
-	free(R.sring);
-	free(R.pages);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

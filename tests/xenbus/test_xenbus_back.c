@@ -77,8 +77,7 @@ test_state_names_cover_garbage(void)
 	CHECK(strcmp(xenbus_state_name((enum xenbus_state)99), "Invalid") == 0);
 }
 
-int
-main(void)
+TEST_MAIN(NULL, NULL)
 {
 	RUN(test_frontend_initialising_gets_init_wait);
 	RUN(test_frontend_restarting_while_connected_is_reset);
@@ -88,5 +87,4 @@ main(void)
 	RUN(test_frontend_closing_closes);
 	RUN(test_frontend_closed_or_gone_closes_for_good);
 	RUN(test_state_names_cover_garbage);
-	TEST_DONE();
 }

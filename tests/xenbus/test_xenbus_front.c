@@ -147,8 +147,7 @@ every_state_pair_settles(void)
 	}
 }
 
-int
-main(void)
+TEST_MAIN(NULL, NULL)
 {
 	RUN(fresh_frontend_starts_initialising);
 	RUN(initialising_waits_for_the_backend);
@@ -161,5 +160,4 @@ main(void)
 	RUN(closed_reconnects_when_the_backend_is_ready);
 	RUN(reconfiguring_is_never_asked_for_and_ignored);
 	RUN(every_state_pair_settles);
-	TEST_DONE();
 }

@@ -16,7 +16,7 @@
 #include "test.h"
 #include "xenbus_back.h"
 #include "xenbus_front.h"
-#include "xsim.h"
+#include "xsim/xsim_test.h"
 
 #define FE_DIR "/local/domain/1/device/vif/0"
 #define BE_DIR "/local/domain/0/backend/vif/1/0"
@@ -223,25 +223,32 @@ test_backend_offers_its_queue_count(void)
 	CHECK(be.max_queues == 1);
 }
 
-int
-main(void)
+/* Domain 0's handle, for both ends' keys: each case reads what it wrote. */
+static int
+setup(const char *argv0)
 {
-	char inst[64];
-	struct xa_open_args args = {
-		.provider = XA_PROVIDER_SIM,
-		.sim_instance = inst,
-		.sim_domid = 0,
-	};
-
-	snprintf(inst, sizeof(inst), "test-xenbus-keys-%d", (int)getpid());
-	xs = xa_open(&args);
+	if (xsim_test_setup(argv0) != 0)
+		return -1;
+	xs = open_dom(0);
 	if (xs == NULL) {
 		perror("cannot open the simulator");
-		return EXIT_FAILURE;
+		return -1;
 	}
 	/* The toolstack creates the frontend's directory. */
 	if (!xenbus_switch_state(xs, FE_DIR, XenbusStateInitialising))
-		return EXIT_FAILURE;
+		return -1;
+	return 0;
+}
+
+static void
+teardown(void)
+{
+	xa_close(xs);
+	xsim_test_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_one_queue_keys_sit_at_the_top);
 	RUN(test_queue_keys_sit_in_queue_directories);
 	RUN(test_back_to_one_queue_drops_the_directories);
@@ -249,7 +256,4 @@ main(void)
 	RUN(test_queue_counts_not_offered_are_refused);
 	RUN(test_a_queue_missing_its_keys_is_named);
 	RUN(test_backend_offers_its_queue_count);
-	xa_close(xs);
-	xsim_instance_destroy(inst);
-	TEST_DONE();
 }

@@ -17,9 +17,9 @@
 #include "test.h"
 #include "xsim_test.h"
 
-#define FE 1
-#define BE 2
-#define OTHER 3
+#define FE XSIM_FE
+#define BE XSIM_BE
+#define OTHER XSIM_OTHER
 #define BAD_PORT ((evtchn_port_t)-1)
 
 struct channel {
@@ -39,31 +39,34 @@ drain(struct xa_handle *h)
 	return n;
 }
 
+static void
+channel_teardown(struct channel *c)
+{
+	xa_close(c->fe);
+	xa_close(c->be);
+}
+
 /* A connected channel, with the bind's own event already consumed. */
 static int
-channel_open(struct channel *c)
+channel_setup(struct channel *c)
 {
 	c->fe = open_dom(FE);
 	c->be = open_dom(BE);
 	if (c->fe == NULL || c->be == NULL)
-		return -1;
+		goto fail;
 	c->fe_port = xa_evtchn_bind_unbound(c->fe, BE);
 	if (c->fe_port == BAD_PORT)
-		return -1;
+		goto fail;
 	c->be_port = xa_evtchn_bind_interdomain(c->be, FE, c->fe_port);
 	if (c->be_port == BAD_PORT)
-		return -1;
+		goto fail;
 	if (xa_evtchn_pending(c->be) != (int)c->be_port ||
 	    xa_evtchn_unmask(c->be, c->be_port) != 0)
-		return -1;
+		goto fail;
 	return 0;
-}
-
-static void
-channel_close(struct channel *c)
-{
-	xa_close(c->fe);
-	xa_close(c->be);
+fail:
+	channel_teardown(c);
+	return -1;
 }
 
 static bool
@@ -100,16 +103,12 @@ test_bind_unbound_to_impossible_domain_is_einval(void)
 }
 
 static void
-test_interdomain_channel_carries_events_both_ways(void)
+test_interdomain_channel_carries_events_both_ways(struct channel *c)
 {
-	struct channel c;
-
-	REQUIRE(channel_open(&c) == 0);
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
-	CHECK(xa_evtchn_notify(c.fe, c.fe_port) == 0);
-	CHECK(xa_evtchn_pending(c.be) == (int)c.be_port);
-	channel_close(&c);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
+	CHECK(xa_evtchn_notify(c->fe, c->fe_port) == 0);
+	CHECK(xa_evtchn_pending(c->be) == (int)c->be_port);
 }
 
 /* Xen marks the new local end pending: earlier kicks may have been lost. */
@@ -166,19 +165,16 @@ test_bind_interdomain_to_free_or_invalid_port_fails(void)
 }
 
 static void
-test_bind_interdomain_to_connected_port_fails(void)
+test_bind_interdomain_to_connected_port_fails(struct channel *c)
 {
 	struct xa_handle *third;
-	struct channel c;
 
-	REQUIRE(channel_open(&c) == 0);
 	third = open_dom(BE);
 	REQUIRE(third != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(third, FE, c.fe_port) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(third, FE, c->fe_port) == BAD_PORT);
 	CHECK(errno == EINVAL);
 	xa_close(third);
-	channel_close(&c);
 }
 
 static void
@@ -209,118 +205,96 @@ test_unbound_port_cannot_notify(void)
 }
 
 static void
-test_port_not_ours_cannot_notify(void)
+test_port_not_ours_cannot_notify(struct channel *c)
 {
 	struct xa_handle *again;
-	struct channel c;
 
-	REQUIRE(channel_open(&c) == 0);
 	/* A port this handle did not bind is not its to notify. */
 	errno = 0;
-	CHECK(xa_evtchn_notify(c.be, c.be_port + 1) == -1);
+	CHECK(xa_evtchn_notify(c->be, c->be_port + 1) == -1);
 	CHECK(errno == EINVAL);
 	/* Nor may another handle of the same domain use the port. */
 	again = open_dom(FE);
 	REQUIRE(again != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_notify(again, c.fe_port) == -1);
+	CHECK(xa_evtchn_notify(again, c->fe_port) == -1);
 	CHECK(errno == EINVAL);
 	errno = 0;
 	CHECK(xa_evtchn_notify(again, 0) == -1);
 	CHECK(errno == EINVAL);
 	CHECK(xa_evtchn_notify(again, 5000) == -1);
-	CHECK(drain(c.fe) == 0 && drain(c.be) == 0);
+	CHECK(drain(c->fe) == 0 && drain(c->be) == 0);
 	xa_close(again);
-	channel_close(&c);
 }
 
 static void
-test_notify_delivers_masked_event_once(void)
+test_notify_delivers_masked_event_once(struct channel *c)
 {
-	struct channel c;
-
-	REQUIRE(channel_open(&c) == 0);
-	CHECK(!readable(xa_evtchn_fd(c.fe)));
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(readable(xa_evtchn_fd(c.fe)));
-	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
+	CHECK(!readable(xa_evtchn_fd(c->fe)));
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(readable(xa_evtchn_fd(c->fe)));
+	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
 	errno = 0;
-	CHECK(xa_evtchn_pending(c.fe) == -1);
+	CHECK(xa_evtchn_pending(c->fe) == -1);
 	CHECK(errno == EAGAIN);
 	/* Masked: a kick now stays pending and is not delivered... */
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(drain(c.fe) == 0);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(drain(c->fe) == 0);
 	/* ...until the unmask, which delivers it exactly once. */
-	CHECK(xa_evtchn_unmask(c.fe, c.fe_port) == 0);
-	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
-	CHECK(drain(c.fe) == 0);
-	channel_close(&c);
+	CHECK(xa_evtchn_unmask(c->fe, c->fe_port) == 0);
+	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
+	CHECK(drain(c->fe) == 0);
 }
 
 static void
-test_unmask_without_pending_delivers_nothing(void)
+test_unmask_without_pending_delivers_nothing(struct channel *c)
 {
-	struct channel c;
-
-	REQUIRE(channel_open(&c) == 0);
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(xa_evtchn_pending(c.fe) == (int)c.fe_port);
-	CHECK(xa_evtchn_unmask(c.fe, c.fe_port) == 0);
-	CHECK(drain(c.fe) == 0);
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(drain(c.fe) == 1);
-	channel_close(&c);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
+	CHECK(xa_evtchn_unmask(c->fe, c->fe_port) == 0);
+	CHECK(drain(c->fe) == 0);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(drain(c->fe) == 1);
 }
 
 static void
-test_unmask_of_port_not_ours_fails(void)
+test_unmask_of_port_not_ours_fails(struct channel *c)
 {
-	struct channel c;
-
-	REQUIRE(channel_open(&c) == 0);
 	errno = 0;
-	CHECK(xa_evtchn_unmask(c.be, c.be_port + 1) == -1);
+	CHECK(xa_evtchn_unmask(c->be, c->be_port + 1) == -1);
 	CHECK(errno == EINVAL);
-	channel_close(&c);
 }
 
 static void
-test_unbind_returns_peer_to_unbound(void)
+test_unbind_returns_peer_to_unbound(struct channel *c)
 {
 	evtchn_port_t fp;
-	struct channel c;
 
-	REQUIRE(channel_open(&c) == 0);
-	CHECK(xa_evtchn_unbind(c.fe, c.fe_port) == 0);
+	CHECK(xa_evtchn_unbind(c->fe, c->fe_port) == 0);
 	errno = 0;
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == -1);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == -1);
 	CHECK(errno == ENOTCONN);
 	errno = 0;
-	CHECK(xa_evtchn_notify(c.fe, c.fe_port) == -1);
+	CHECK(xa_evtchn_notify(c->fe, c->fe_port) == -1);
 	CHECK(errno == EINVAL);
 	/* The backend's port waits for the frontend again: it can reconnect. */
-	fp = xa_evtchn_bind_interdomain(c.fe, BE, c.be_port);
+	fp = xa_evtchn_bind_interdomain(c->fe, BE, c->be_port);
 	CHECK(fp != BAD_PORT);
-	CHECK(xa_evtchn_pending(c.fe) == (int)fp);
-	CHECK(xa_evtchn_unmask(c.fe, fp) == 0);
-	CHECK(xa_evtchn_notify(c.be, c.be_port) == 0);
-	CHECK(xa_evtchn_pending(c.fe) == (int)fp);
-	channel_close(&c);
+	CHECK(xa_evtchn_pending(c->fe) == (int)fp);
+	CHECK(xa_evtchn_unmask(c->fe, fp) == 0);
+	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_pending(c->fe) == (int)fp);
 }
 
 static void
-test_unbind_of_port_not_ours_fails(void)
+test_unbind_of_port_not_ours_fails(struct channel *c)
 {
-	struct channel c;
-
-	REQUIRE(channel_open(&c) == 0);
 	errno = 0;
-	CHECK(xa_evtchn_unbind(c.be, c.be_port + 1) == -1);
+	CHECK(xa_evtchn_unbind(c->be, c->be_port + 1) == -1);
 	CHECK(errno == EINVAL);
-	CHECK(xa_evtchn_unbind(c.fe, 0) == -1);
-	channel_close(&c);
+	CHECK(xa_evtchn_unbind(c->fe, 0) == -1);
 }
 
 /* More ports than a datagram socket queues (10 by default) lose nothing. */
@@ -396,7 +370,7 @@ test_close_releases_ports_and_unbinds_peer(void)
 	struct xsim_usage u;
 	struct channel c;
 
-	REQUIRE(channel_open(&c) == 0);
+	REQUIRE(channel_setup(&c) == 0);
 	CHECK(usage_of(FE, &u) == 0 && u.ports == 1);
 	xa_close(c.be);
 	CHECK(usage_of(BE, &u) == 0 && u.ports == 0);
@@ -408,28 +382,24 @@ test_close_releases_ports_and_unbinds_peer(void)
 	CHECK(usage_is_zero(BE));
 }
 
-int
-main(void)
+TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
-	xsim_test_init("evtchn");
 	RUN(test_bind_unbound_never_allocates_port_zero);
 	RUN(test_bind_unbound_to_impossible_domain_is_einval);
-	RUN(test_interdomain_channel_carries_events_both_ways);
+	RUN_WITH(channel, test_interdomain_channel_carries_events_both_ways);
 	RUN(test_bind_interdomain_raises_local_event);
 	RUN(test_bind_interdomain_to_port_offered_elsewhere_fails);
 	RUN(test_bind_interdomain_to_free_or_invalid_port_fails);
-	RUN(test_bind_interdomain_to_connected_port_fails);
+	RUN_WITH(channel, test_bind_interdomain_to_connected_port_fails);
 	RUN(test_bind_interdomain_to_unknown_domain_is_esrch);
 	RUN(test_unbound_port_cannot_notify);
-	RUN(test_port_not_ours_cannot_notify);
-	RUN(test_notify_delivers_masked_event_once);
-	RUN(test_unmask_without_pending_delivers_nothing);
-	RUN(test_unmask_of_port_not_ours_fails);
-	RUN(test_unbind_returns_peer_to_unbound);
-	RUN(test_unbind_of_port_not_ours_fails);
+	RUN_WITH(channel, test_port_not_ours_cannot_notify);
+	RUN_WITH(channel, test_notify_delivers_masked_event_once);
+	RUN_WITH(channel, test_unmask_without_pending_delivers_nothing);
+	RUN_WITH(channel, test_unmask_of_port_not_ours_fails);
+	RUN_WITH(channel, test_unbind_returns_peer_to_unbound);
+	RUN_WITH(channel, test_unbind_of_port_not_ours_fails);
 	RUN(test_many_pending_ports_are_all_delivered);
 	RUN(test_notify_from_another_process);
 	RUN(test_close_releases_ports_and_unbinds_peer);
-	xsim_instance_destroy(xsim_test_instance);
-	TEST_DONE();
 }

@@ -19,36 +19,13 @@
 #include "test.h"
 #include "xsim_test.h"
 
-#define FE 1
-#define BE 2
-#define OTHER 3
+#define FE XSIM_FE
+#define BE XSIM_BE
+#define OTHER XSIM_OTHER
 #define PAGE XA_PAGE_SIZE
 
 /* Xen fails a grant that does not permit the access with this status. */
 #define BAD_ENTRY GNTST_general_error
-
-struct peers {
-	struct xa_handle *fe;
-	struct xa_handle *be;
-	struct xa_handle *other;
-};
-
-static int
-peers_open(struct peers *p)
-{
-	p->fe = open_dom(FE);
-	p->be = open_dom(BE);
-	p->other = open_dom(OTHER);
-	return p->fe != NULL && p->be != NULL && p->other != NULL ? 0 : -1;
-}
-
-static void
-peers_close(struct peers *p)
-{
-	xa_close(p->fe);
-	xa_close(p->be);
-	xa_close(p->other);
-}
 
 static void
 seg_to_gref(xengnttab_grant_copy_segment_t *s, void *src, domid_t domid,
@@ -90,194 +67,162 @@ all_bytes(const uint8_t *p, size_t len, uint8_t v)
 }
 
 static void
-test_share_gives_zeroed_pages_with_distinct_refs(void)
+test_share_gives_zeroed_pages_with_distinct_refs(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t refs[3];
 	uint8_t *pages;
 
-	REQUIRE(peers_open(&p) == 0);
-	pages = xa_gnt_share(p.fe, BE, 3, refs, true);
+	pages = xa_gnt_share(p->fe, BE, 3, refs, true);
 	REQUIRE(pages != NULL);
 	CHECK(all_bytes(pages, 3 * PAGE, 0));
 	CHECK(refs[0] != refs[1] && refs[1] != refs[2] && refs[0] != refs[2]);
 	memset(pages, 0xab, 3 * PAGE);
-	CHECK(xa_gnt_unshare(p.fe, pages, 3) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, pages, 3) == 0);
 }
 
 static void
-test_reserved_refs_are_never_handed_out(void)
+test_reserved_refs_are_never_handed_out(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t refs[64];
 	uint8_t *pages;
 	unsigned int i;
 
-	REQUIRE(peers_open(&p) == 0);
-	pages = xa_gnt_share(p.fe, BE, 64, refs, true);
+	pages = xa_gnt_share(p->fe, BE, 64, refs, true);
 	REQUIRE(pages != NULL);
 	for (i = 0; i < 64; i++)
 		CHECK(refs[i] >= GNTTAB_NR_RESERVED_ENTRIES);
-	CHECK(xa_gnt_unshare(p.fe, pages, 64) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, pages, 64) == 0);
 }
 
 static void
-test_share_to_impossible_domain_is_einval(void)
+test_share_to_impossible_domain_is_einval(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t ref;
 
-	REQUIRE(peers_open(&p) == 0);
 	errno = 0;
-	CHECK(xa_gnt_share(p.fe, 1000, 1, &ref, true) == NULL);
+	CHECK(xa_gnt_share(p->fe, 1000, 1, &ref, true) == NULL);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(xa_gnt_share(p.fe, BE, 0, &ref, true) == NULL);
+	CHECK(xa_gnt_share(p->fe, BE, 0, &ref, true) == NULL);
 	CHECK(errno == EINVAL);
-	peers_close(&p);
 }
 
 static void
-test_backend_maps_granted_pages_both_ways(void)
+test_backend_maps_granted_pages_both_ways(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t refs[2];
 	uint8_t *fe, *be;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 2, refs, true);
+	fe = xa_gnt_share(p->fe, BE, 2, refs, true);
 	REQUIRE(fe != NULL);
 	memset(fe, 0x11, PAGE);
 	memset(fe + PAGE, 0x22, PAGE);
-	be = xa_gnt_map(p.be, FE, 2, refs, true);
+	be = xa_gnt_map(p->be, FE, 2, refs, true);
 	REQUIRE(be != NULL);
 	CHECK(all_bytes(be, PAGE, 0x11));
 	CHECK(all_bytes(be + PAGE, PAGE, 0x22));
 	be[PAGE + 7] = 0x99;
 	CHECK(fe[PAGE + 7] == 0x99);
-	CHECK(xa_gnt_unmap(p.be, be, 2) == 0);
-	CHECK(xa_gnt_unshare(p.fe, fe, 2) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unmap(p->be, be, 2) == 0);
+	CHECK(xa_gnt_unshare(p->fe, fe, 2) == 0);
 }
 
 static void
-test_foreign_domain_cannot_use_grant(void)
+test_foreign_domain_cannot_use_grant(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe, buf[16];
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	errno = 0;
-	CHECK(xa_gnt_map(p.other, FE, 1, &ref, false) == NULL);
+	CHECK(xa_gnt_map(p->other, FE, 1, &ref, false) == NULL);
 	CHECK(errno == EINVAL);
 	seg_from_gref(&seg, buf, FE, ref, 0, sizeof(buf));
-	CHECK(xa_gnt_copy(p.other, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->other, 1, &seg) == 0);
 	CHECK(seg.status == BAD_ENTRY);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_map_of_out_of_range_ref_fails(void)
+test_map_of_out_of_range_ref_fails(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t ref = 8192;
 
-	REQUIRE(peers_open(&p) == 0);
 	errno = 0;
-	CHECK(xa_gnt_map(p.be, FE, 1, &ref, false) == NULL);
+	CHECK(xa_gnt_map(p->be, FE, 1, &ref, false) == NULL);
 	CHECK(errno == EINVAL);
-	peers_close(&p);
 }
 
 static void
-test_map_of_ungranted_ref_fails(void)
+test_map_of_ungranted_ref_fails(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t ref = GNTTAB_RESERVED_XENSTORE;
 
-	REQUIRE(peers_open(&p) == 0);
 	errno = 0;
-	CHECK(xa_gnt_map(p.be, FE, 1, &ref, false) == NULL);
+	CHECK(xa_gnt_map(p->be, FE, 1, &ref, false) == NULL);
 	CHECK(errno == EINVAL);
 	ref = 4000;
-	CHECK(xa_gnt_map(p.be, FE, 1, &ref, false) == NULL);
-	peers_close(&p);
+	CHECK(xa_gnt_map(p->be, FE, 1, &ref, false) == NULL);
 }
 
 static void
-test_map_from_unknown_domain_fails(void)
+test_map_from_unknown_domain_fails(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t ref = GNTTAB_NR_RESERVED_ENTRIES;
 
-	REQUIRE(peers_open(&p) == 0);
 	errno = 0;
-	CHECK(xa_gnt_map(p.be, 40, 1, &ref, false) == NULL);
+	CHECK(xa_gnt_map(p->be, 40, 1, &ref, false) == NULL);
 	CHECK(errno == EINVAL);
-	peers_close(&p);
 }
 
 static void
-test_map_fails_whole_if_one_ref_is_bad(void)
+test_map_fails_whole_if_one_ref_is_bad(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t refs[2];
 	struct xsim_usage u;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, refs, true);
+	fe = xa_gnt_share(p->fe, BE, 1, refs, true);
 	REQUIRE(fe != NULL);
 	refs[1] = 8191;
-	CHECK(xa_gnt_map(p.be, FE, 2, refs, false) == NULL);
+	CHECK(xa_gnt_map(p->be, FE, 2, refs, false) == NULL);
 	CHECK(usage_of(BE, &u) == 0 && u.maps == 0);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_writable_map_of_readonly_grant_is_refused(void)
+test_writable_map_of_readonly_grant_is_refused(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe, *be;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, false);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, false);
 	REQUIRE(fe != NULL);
 	errno = 0;
-	CHECK(xa_gnt_map(p.be, FE, 1, &ref, true) == NULL);
+	CHECK(xa_gnt_map(p->be, FE, 1, &ref, true) == NULL);
 	CHECK(errno == EINVAL);
-	be = xa_gnt_map(p.be, FE, 1, &ref, false);
+	be = xa_gnt_map(p->be, FE, 1, &ref, false);
 	CHECK(be != NULL);
 	if (be != NULL)
-		CHECK(xa_gnt_unmap(p.be, be, 1) == 0);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+		CHECK(xa_gnt_unmap(p->be, be, 1) == 0);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_readonly_map_is_not_writable(void)
+test_readonly_map_is_not_writable(struct xsim_peers *p)
 {
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 	volatile uint8_t *be;
 	pid_t pid;
 	int status;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	fe[5] = 0x5a;
-	be = xa_gnt_map(p.be, FE, 1, &ref, false);
+	be = xa_gnt_map(p->be, FE, 1, &ref, false);
 	REQUIRE(be != NULL);
 	CHECK(be[5] == 0x5a);
 	pid = fork();
@@ -291,49 +236,43 @@ test_readonly_map_is_not_writable(void)
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	CHECK(fe[5] == 0x5a);
-	CHECK(xa_gnt_unmap(p.be, (void *)(uintptr_t)be, 1) == 0);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unmap(p->be, (void *)(uintptr_t)be, 1) == 0);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_copy_into_and_out_of_grant(void)
+test_copy_into_and_out_of_grant(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg[2];
 	uint8_t src[100], dst[100];
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	memset(src, 0x77, sizeof(src));
 	memset(dst, 0, sizeof(dst));
 	seg_to_gref(&seg[0], src, FE, ref, 3996, 100);
-	CHECK(xa_gnt_copy(p.be, 1, seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, seg) == 0);
 	CHECK(seg[0].status == GNTST_okay);
 	CHECK(all_bytes(fe + 3996, 100, 0x77));
 	CHECK(fe[3995] == 0);
 	fe[10] = 0x42;
 	seg_from_gref(&seg[1], dst, FE, ref, 10, 1);
-	CHECK(xa_gnt_copy(p.be, 1, &seg[1]) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg[1]) == 0);
 	CHECK(seg[1].status == GNTST_okay);
 	CHECK(dst[0] == 0x42);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_copy_between_two_grants(void)
+test_copy_between_two_grants(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
-	struct peers p;
 	grant_ref_t ref[2];
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 2, ref, true);
+	fe = xa_gnt_share(p->fe, BE, 2, ref, true);
 	REQUIRE(fe != NULL);
 	memset(fe, 0x31, 64);
 	memset(&seg, 0, sizeof(seg));
@@ -344,140 +283,119 @@ test_copy_between_two_grants(void)
 	seg.dest.foreign.offset = 100;
 	seg.len = 64;
 	seg.flags = GNTCOPY_source_gref | GNTCOPY_dest_gref;
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == GNTST_okay);
 	CHECK(all_bytes(fe + PAGE + 100, 64, 0x31));
-	CHECK(xa_gnt_unshare(p.fe, fe, 2) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 2) == 0);
 }
 
 static void
-test_copy_into_readonly_grant_is_denied(void)
+test_copy_into_readonly_grant_is_denied(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
 	uint8_t src[32];
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, false);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, false);
 	REQUIRE(fe != NULL);
 	memset(src, 0xee, sizeof(src));
 	seg_to_gref(&seg, src, FE, ref, 0, sizeof(src));
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == BAD_ENTRY);
 	CHECK(all_bytes(fe, PAGE, 0));
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_copy_from_readonly_grant_is_allowed(void)
+test_copy_from_readonly_grant_is_allowed(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
 	uint8_t dst[8] = { 0 };
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, false);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, false);
 	REQUIRE(fe != NULL);
 	memset(fe, 0x13, 8);
 	seg_from_gref(&seg, dst, FE, ref, 0, 8);
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == GNTST_okay);
 	CHECK(all_bytes(dst, 8, 0x13));
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_copy_segment_crossing_page_is_bad_copy_arg(void)
+test_copy_segment_crossing_page_is_bad_copy_arg(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg[2];
 	uint8_t buf[200];
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	memset(buf, 0x66, sizeof(buf));
 	seg_to_gref(&seg[0], buf, FE, ref, 4000, 97);
 	seg_from_gref(&seg[1], buf, FE, ref, 3000, 1097);
-	CHECK(xa_gnt_copy(p.be, 2, seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 2, seg) == 0);
 	CHECK(seg[0].status == GNTST_bad_copy_arg);
 	CHECK(seg[1].status == GNTST_bad_copy_arg);
 	CHECK(all_bytes(fe, PAGE, 0));
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_copy_from_ungranted_ref_fails(void)
+test_copy_from_ungranted_ref_fails(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
 	uint8_t buf[8];
-	struct peers p;
 
-	REQUIRE(peers_open(&p) == 0);
 	seg_from_gref(&seg, buf, FE, 5000, 0, sizeof(buf));
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == BAD_ENTRY);
 	seg_from_gref(&seg, buf, FE, GNTTAB_RESERVED_CONSOLE, 0, sizeof(buf));
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == BAD_ENTRY);
-	peers_close(&p);
 }
 
 static void
-test_copy_with_out_of_range_ref_is_bad_gntref(void)
+test_copy_with_out_of_range_ref_is_bad_gntref(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
 	uint8_t buf[8];
-	struct peers p;
 
-	REQUIRE(peers_open(&p) == 0);
 	seg_to_gref(&seg, buf, FE, 8192, 0, sizeof(buf));
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == GNTST_bad_gntref);
 	seg_from_gref(&seg, buf, FE, UINT32_MAX, 0, sizeof(buf));
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == GNTST_bad_gntref);
-	peers_close(&p);
 }
 
 static void
-test_copy_with_unknown_domain_is_bad_domain(void)
+test_copy_with_unknown_domain_is_bad_domain(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
 	uint8_t buf[8];
-	struct peers p;
 
-	REQUIRE(peers_open(&p) == 0);
 	seg_from_gref(&seg, buf, 50, GNTTAB_NR_RESERVED_ENTRIES, 0, 8);
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == GNTST_bad_domain);
 	seg_to_gref(&seg, buf, DOMID_FIRST_RESERVED, 8, 0, 8);
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == GNTST_bad_domain);
-	peers_close(&p);
 }
 
 static void
-test_failing_segment_does_not_stop_the_others(void)
+test_failing_segment_does_not_stop_the_others(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg[4];
 	uint8_t a[16], b[16];
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	memset(a, 0xa1, sizeof(a));
 	memset(b, 0xb2, sizeof(b));
@@ -485,85 +403,75 @@ test_failing_segment_does_not_stop_the_others(void)
 	seg_to_gref(&seg[1], a, FE, ref, 0, 16);
 	seg_to_gref(&seg[2], b, FE, ref, 4090, 16);
 	seg_to_gref(&seg[3], b, FE, ref, 16, 16);
-	CHECK(xa_gnt_copy(p.be, 4, seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 4, seg) == 0);
 	CHECK(seg[0].status == GNTST_bad_gntref);
 	CHECK(seg[1].status == GNTST_okay);
 	CHECK(seg[2].status == GNTST_bad_copy_arg);
 	CHECK(seg[3].status == GNTST_okay);
 	CHECK(all_bytes(fe, 16, 0xa1));
 	CHECK(all_bytes(fe + 16, 16, 0xb2));
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_unshared_grant_cannot_be_used(void)
+test_unshared_grant_cannot_be_used(struct xsim_peers *p)
 {
 	xengnttab_grant_copy_segment_t seg;
 	uint8_t buf[8];
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	CHECK(xa_gnt_map(p.be, FE, 1, &ref, false) == NULL);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
+	CHECK(xa_gnt_map(p->be, FE, 1, &ref, false) == NULL);
 	seg_from_gref(&seg, buf, FE, ref, 0, 8);
-	CHECK(xa_gnt_copy(p.be, 1, &seg) == 0);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
 	CHECK(seg.status == BAD_ENTRY);
-	peers_close(&p);
 }
 
 static void
-test_unshare_of_mapped_page_defers_free(void)
+test_unshare_of_mapped_page_defers_free(struct xsim_peers *p)
 {
 	struct xsim_usage u;
-	struct peers p;
 	grant_ref_t ref;
 	uint8_t *fe, *be;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	memset(fe, 0x3c, PAGE);
-	be = xa_gnt_map(p.be, FE, 1, &ref, true);
+	be = xa_gnt_map(p->be, FE, 1, &ref, true);
 	REQUIRE(be != NULL);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 	CHECK(usage_of(FE, &u) == 0 && u.grants == 0);
 	CHECK(usage_of(BE, &u) == 0 && u.maps == 1);
 	/* The backend's mapping still holds the page, not a recycled one. */
-	fe = xa_gnt_share(p.fe, BE, 1, &ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &ref, true);
 	REQUIRE(fe != NULL);
 	CHECK(all_bytes(fe, PAGE, 0));
 	CHECK(all_bytes(be, PAGE, 0x3c));
 	be[0] = 1;
 	CHECK(fe[0] == 0);
-	CHECK(xa_gnt_unmap(p.be, be, 1) == 0);
+	CHECK(xa_gnt_unmap(p->be, be, 1) == 0);
 	CHECK(usage_of(BE, &u) == 0 && u.maps == 0);
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
 static void
-test_unmap_and_unshare_of_unknown_range_fail(void)
+test_unmap_and_unshare_of_unknown_range_fail(struct xsim_peers *p)
 {
 	grant_ref_t refs[2];
-	struct peers p;
 	uint8_t *fe;
 
-	REQUIRE(peers_open(&p) == 0);
-	fe = xa_gnt_share(p.fe, BE, 2, refs, true);
+	fe = xa_gnt_share(p->fe, BE, 2, refs, true);
 	REQUIRE(fe != NULL);
 	errno = 0;
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == -1);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == -1);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(xa_gnt_unmap(p.be, fe, 2) == -1);
+	CHECK(xa_gnt_unmap(p->be, fe, 2) == -1);
 	CHECK(errno == EINVAL);
-	CHECK(xa_gnt_unshare(p.fe, fe, 2) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 2) == 0);
 }
 
 static void
@@ -683,64 +591,57 @@ copier_run(void *arg)
 
 /* Copies racing an unshare never write into the page after it is freed. */
 static void
-test_unshare_waits_for_copies_in_flight(void)
+test_unshare_waits_for_copies_in_flight(struct xsim_peers *p)
 {
 	struct copier c = { .stop = false, .okay = 0 };
-	struct peers p;
 	pthread_t thread;
 	uint8_t *fe;
 	int i;
 
-	REQUIRE(peers_open(&p) == 0);
-	c.be = p.be;
+	c.be = p->be;
 	for (i = 0; i < 200; i++) {
-		fe = xa_gnt_share(p.fe, BE, 1, &c.ref, true);
+		fe = xa_gnt_share(p->fe, BE, 1, &c.ref, true);
 		REQUIRE(fe != NULL);
 		if (i == 0)
 			REQUIRE(pthread_create(&thread, NULL, copier_run, &c) == 0);
-		CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
+		CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 	}
 	c.stop = true;
 	pthread_join(thread, NULL);
 	/* Every page the copier may have filled went back zeroed. */
-	fe = xa_gnt_share(p.fe, BE, 1, &c.ref, true);
+	fe = xa_gnt_share(p->fe, BE, 1, &c.ref, true);
 	REQUIRE(fe != NULL);
 	CHECK(all_bytes(fe, PAGE, 0));
-	CHECK(xa_gnt_unshare(p.fe, fe, 1) == 0);
-	peers_close(&p);
+	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
-int
-main(void)
+TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
-	xsim_test_init("gnttab");
-	RUN(test_share_gives_zeroed_pages_with_distinct_refs);
-	RUN(test_reserved_refs_are_never_handed_out);
-	RUN(test_share_to_impossible_domain_is_einval);
-	RUN(test_backend_maps_granted_pages_both_ways);
-	RUN(test_foreign_domain_cannot_use_grant);
-	RUN(test_map_of_out_of_range_ref_fails);
-	RUN(test_map_of_ungranted_ref_fails);
-	RUN(test_map_from_unknown_domain_fails);
-	RUN(test_map_fails_whole_if_one_ref_is_bad);
-	RUN(test_writable_map_of_readonly_grant_is_refused);
-	RUN(test_readonly_map_is_not_writable);
-	RUN(test_copy_into_and_out_of_grant);
-	RUN(test_copy_between_two_grants);
-	RUN(test_copy_into_readonly_grant_is_denied);
-	RUN(test_copy_from_readonly_grant_is_allowed);
-	RUN(test_copy_segment_crossing_page_is_bad_copy_arg);
-	RUN(test_copy_from_ungranted_ref_fails);
-	RUN(test_copy_with_out_of_range_ref_is_bad_gntref);
-	RUN(test_copy_with_unknown_domain_is_bad_domain);
-	RUN(test_failing_segment_does_not_stop_the_others);
-	RUN(test_unshared_grant_cannot_be_used);
-	RUN(test_unshare_of_mapped_page_defers_free);
-	RUN(test_unmap_and_unshare_of_unknown_range_fail);
+	RUN_WITH(xsim_peers, test_share_gives_zeroed_pages_with_distinct_refs);
+	RUN_WITH(xsim_peers, test_reserved_refs_are_never_handed_out);
+	RUN_WITH(xsim_peers, test_share_to_impossible_domain_is_einval);
+	RUN_WITH(xsim_peers, test_backend_maps_granted_pages_both_ways);
+	RUN_WITH(xsim_peers, test_foreign_domain_cannot_use_grant);
+	RUN_WITH(xsim_peers, test_map_of_out_of_range_ref_fails);
+	RUN_WITH(xsim_peers, test_map_of_ungranted_ref_fails);
+	RUN_WITH(xsim_peers, test_map_from_unknown_domain_fails);
+	RUN_WITH(xsim_peers, test_map_fails_whole_if_one_ref_is_bad);
+	RUN_WITH(xsim_peers, test_writable_map_of_readonly_grant_is_refused);
+	RUN_WITH(xsim_peers, test_readonly_map_is_not_writable);
+	RUN_WITH(xsim_peers, test_copy_into_and_out_of_grant);
+	RUN_WITH(xsim_peers, test_copy_between_two_grants);
+	RUN_WITH(xsim_peers, test_copy_into_readonly_grant_is_denied);
+	RUN_WITH(xsim_peers, test_copy_from_readonly_grant_is_allowed);
+	RUN_WITH(xsim_peers, test_copy_segment_crossing_page_is_bad_copy_arg);
+	RUN_WITH(xsim_peers, test_copy_from_ungranted_ref_fails);
+	RUN_WITH(xsim_peers, test_copy_with_out_of_range_ref_is_bad_gntref);
+	RUN_WITH(xsim_peers, test_copy_with_unknown_domain_is_bad_domain);
+	RUN_WITH(xsim_peers, test_failing_segment_does_not_stop_the_others);
+	RUN_WITH(xsim_peers, test_unshared_grant_cannot_be_used);
+	RUN_WITH(xsim_peers, test_unshare_of_mapped_page_defers_free);
+	RUN_WITH(xsim_peers, test_unmap_and_unshare_of_unknown_range_fail);
 	RUN(test_close_releases_everything);
 	RUN(test_two_processes_share_and_copy);
 	RUN(test_dead_process_resources_are_reaped);
-	RUN(test_unshare_waits_for_copies_in_flight);
-	xsim_instance_destroy(xsim_test_instance);
-	TEST_DONE();
+	RUN_WITH(xsim_peers, test_unshare_waits_for_copies_in_flight);
 }

@@ -697,10 +697,8 @@ test_close_releases_watches(void)
 	CHECK(usage_is_zero(GUEST));
 }
 
-int
-main(void)
+TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
-	xsim_test_init("xenstore");
 	RUN(test_write_then_read_returns_value_and_length);
 	RUN(test_relative_path_is_under_own_domain);
 	RUN(test_read_of_missing_node_is_enoent);
@@ -728,6 +726,4 @@ main(void)
 	RUN(test_vif_plug_writes_what_libxl_writes);
 	RUN(test_vif_plug_fires_backend_watch);
 	RUN(test_close_releases_watches);
-	xsim_instance_destroy(xsim_test_instance);
-	TEST_DONE();
 }
