@@ -282,16 +282,12 @@ test_xen_provider_refuses_plug_vif(void)
 	xa_close(h);
 }
 
-int
-main(void)
+TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
-	xsim_test_init("toolstack");
 	RUN(test_open_with_plug_vif_writes_what_libxl_writes);
 	RUN(test_open_without_plug_vif_plugs_nothing);
 	RUN(test_second_open_leaves_vif_in_use_alone);
 	RUN(test_out_of_range_frontend_is_einval_and_leaves_nothing);
 	RUN(test_plug_failing_halfway_fails_open_and_leaves_no_vif);
 	RUN(test_xen_provider_refuses_plug_vif);
-	xsim_instance_destroy(xsim_test_instance);
-	TEST_DONE();
 }
