@@ -42,20 +42,23 @@ static const struct mf_info {
 	uint16_t ethertype;	/* after the tags; 0: none (never grouped) */
 	uint32_t ptype;
 } mf_info[MF_NB] = {
-	[MF_IPV4] = { "ipv4", 0x0800, RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 },
-	[MF_IPV4_OPTS] = { "ipv4+opts", 0x0800,
-			   RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4_EXT },
-	[MF_IPV6] = { "ipv6", 0x86dd, RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6 },
-	[MF_IPV6_EXT] = { "ipv6+frag", 0x86dd,
-			  RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6_EXT },
+	[MF_IPV4] = { "ipv4", 0x0800, RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+				      RTE_PTYPE_L4_UDP },
+	[MF_IPV4_OPTS] = { "ipv4+opts", 0x0800, RTE_PTYPE_L2_ETHER |
+			   RTE_PTYPE_L3_IPV4_EXT | RTE_PTYPE_L4_TCP },
+	[MF_IPV6] = { "ipv6", 0x86dd, RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6 |
+				      RTE_PTYPE_L4_UDP },
+	[MF_IPV6_EXT] = { "ipv6+frag", 0x86dd, RTE_PTYPE_L2_ETHER |
+			  RTE_PTYPE_L3_IPV6_EXT | RTE_PTYPE_L4_FRAG },
 	[MF_ARP] = { "arp", 0x0806, RTE_PTYPE_L2_ETHER_ARP },
 	[MF_LLDP] = { "lldp", 0x88cc, RTE_PTYPE_L2_ETHER_LLDP },
-	[MF_VLAN_IPV4] = { "vlan ipv4", 0x0800,
-			   RTE_PTYPE_L2_ETHER_VLAN | RTE_PTYPE_L3_IPV4 },
-	[MF_QINQ_IPV4] = { "qinq ipv4", 0x0800,
-			   RTE_PTYPE_L2_ETHER_QINQ | RTE_PTYPE_L3_IPV4 },
+	[MF_VLAN_IPV4] = { "vlan ipv4", 0x0800, RTE_PTYPE_L2_ETHER_VLAN |
+			   RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP },
+	[MF_QINQ_IPV4] = { "qinq ipv4", 0x0800, RTE_PTYPE_L2_ETHER_QINQ |
+			   RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP },
 	[MF_VLAN_VLAN_IPV6] = { "vlan vlan ipv6", 0x86dd,
-				RTE_PTYPE_L2_ETHER_QINQ | RTE_PTYPE_L3_IPV6 },
+				RTE_PTYPE_L2_ETHER_QINQ | RTE_PTYPE_L3_IPV6 |
+				RTE_PTYPE_L4_UDP },
 	[MF_LLC_SNAP] = { "llc/snap", 0, RTE_PTYPE_L2_ETHER },
 	[MF_VLAN_LLC] = { "vlan llc", 0, RTE_PTYPE_L2_ETHER_VLAN },
 	[MF_LEN_1501] = { "type 1501", 0, RTE_PTYPE_L2_ETHER },
