@@ -3,12 +3,13 @@
 /*
  * Completing checksums a frontend left blank: TCP and UDP over IPv4 and
  * IPv6, untagged, with one tag or with two of either TPID in any order
- * (802.1ad QinQ, stacked 802.1Q), in one segment or several, end with the
- * checksum a full computation gives; so does every mixed frame that has
- * one, as classified; frames that carry no such checksum, fragments, IPv6
- * with extension headers, and frames that lie about their length are
- * refused, and nothing is read or written outside the packet, also when
- * the classification it is given is wrong.
+ * (802.1ad QinQ, stacked 802.1Q), in one segment or several, whatever the
+ * segment boundaries cut (the checksum field too), end with the checksum a
+ * full computation gives; so does every mixed frame that has one, as
+ * classified; frames that carry no such checksum, fragments, IPv6 with
+ * extension headers, and frames that lie about their length are refused,
+ * and nothing is read or written outside the packet, also when the
+ * classification it is given is wrong.
  */
 
 #include <string.h>
@@ -181,6 +182,16 @@ test_multi_segment_frames_are_completed(void)
 	check(false, &two_tags[0], IPPROTO_UDP, 3000, 1000);
 }
 
+static void
+test_headers_cut_anywhere_by_segments_are_completed(void)
+{
+	/* Every boundary, the checksum field's middle and all. */
+	for (uint16_t seg = 1; seg <= 22 + 40 + 20; seg++) {
+		check(false, &two_tags[1], IPPROTO_TCP, 30, seg);
+		check(true, &two_tags[0], IPPROTO_UDP, 31, seg);
+	}
+}
+
 /*
  * @len bytes of @bytes in mbufs of their own whose data are heap blocks of
  * exactly their size, cut in two at @cut when 0 < @cut < @len, so that a
@@ -253,6 +264,8 @@ test_frames_cut_anywhere_are_never_read_past_their_end(void)
 				m = heap_chain(bytes, len, cut);
 				REQUIRE(m != NULL);
 				CHECK(netif_csum_complete(m) == 0);
+				CHECK(checksum_is_right(m, 14 +
+							4 * shapes[t]->n));
 				heap_chain_free(m);
 			}
 		}
@@ -403,6 +416,7 @@ main(int argc, char **argv)
 	RUN(test_vlan_tagged_frames_are_completed);
 	RUN(test_doubly_tagged_frames_are_completed);
 	RUN(test_multi_segment_frames_are_completed);
+	RUN(test_headers_cut_anywhere_by_segments_are_completed);
 	RUN(test_frames_cut_anywhere_are_never_read_past_their_end);
 	RUN(test_mixed_frames_with_a_checksum_are_completed);
 	RUN(test_classified_packets_are_completed_without_another_walk);
