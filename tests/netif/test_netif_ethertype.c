@@ -3,10 +3,11 @@
 /*
  * The EtherType of a received frame is read after up to two VLAN tags;
  * TypeOrLength values below 0x0600 (LLC/SNAP lengths and the undefined
- * 1501-1535) and frames too short to hold one give no EtherType; the
- * packet type is the L2 and L3 type rte_net_get_ptype() would give, and
- * every packet type given is in the advertised list. Packets read through
- * their mbufs, also when the headers span segments, classify alike.
+ * 1501-1535) and frames too short to hold one give no EtherType; every
+ * kind of mixed frame gets its L2, L3 and L4 packet type (the walk's rules
+ * in detail: test_netif_l2.c), every packet type given is in the
+ * advertised list, and a stale one is replaced; packets classify alike
+ * when their headers span segments.
  */
 
 #include <stdbool.h>
@@ -22,18 +23,40 @@
 
 static struct rte_mempool *pool;
 
+/* The packet type of the @len-byte frame @frame; its EtherType in @type. */
+static uint32_t
+classify(const uint8_t *frame, uint32_t len, uint16_t *type)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint32_t ptype;
+
+	if (m == NULL) {
+		*type = 0xbad;
+		return UINT32_MAX;
+	}
+	memcpy(rte_pktmbuf_append(m, len), frame, len);
+	*type = netif_ethertype_mbuf(m);
+	ptype = m->packet_type;
+	rte_pktmbuf_free(m);
+	return ptype;
+}
+
 static bool
 advertised(uint32_t ptype)
 {
 	const uint32_t *p;
 	uint32_t l2 = ptype & RTE_PTYPE_L2_MASK, l3 = ptype & RTE_PTYPE_L3_MASK;
-	bool l2_ok = l2 == 0, l3_ok = l3 == 0;
+	uint32_t l4 = ptype & RTE_PTYPE_L4_MASK;
+	bool l2_ok = l2 == 0, l3_ok = l3 == 0, l4_ok = l4 == 0;
 
 	for (p = netif_ethertype_ptypes(); *p != RTE_PTYPE_UNKNOWN; p++) {
 		l2_ok |= *p == l2;
 		l3_ok |= *p == l3;
+		l4_ok |= *p == l4;
 	}
-	return l2_ok && l3_ok;
+	return l2_ok && l3_ok && l4_ok &&
+	       (ptype & ~(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK |
+			  RTE_PTYPE_L4_MASK)) == 0;
 }
 
 static void
@@ -46,7 +69,7 @@ test_every_kind_gets_its_ethertype_and_packet_type(void)
 		uint32_t ptype;
 
 		mf_build(frame, k, k);
-		ptype = netif_ethertype_classify(frame, MF_LEN, &type);
+		ptype = classify(frame, MF_LEN, &type);
 		if (type != mf_info[k].ethertype || ptype != mf_info[k].ptype)
 			fprintf(stderr, "%s: type %#x ptype %#x\n",
 				mf_info[k].name, type, ptype);
@@ -64,7 +87,7 @@ type_of(uint16_t tol)
 
 	frame[12] = tol >> 8;
 	frame[13] = tol & 0xff;
-	netif_ethertype_classify(frame, sizeof(frame), &type);
+	classify(frame, sizeof(frame), &type);
 	return type;
 }
 
@@ -88,22 +111,22 @@ test_short_frames_have_no_ethertype(void)
 	uint16_t type;
 
 	mf_build(frame, MF_IPV4, 0);
-	CHECK(netif_ethertype_classify(frame, 13, &type) == RTE_PTYPE_UNKNOWN);
+	CHECK(classify(frame, 13, &type) == RTE_PTYPE_UNKNOWN);
 	CHECK(type == NETIF_ETHERTYPE_NONE);
-	CHECK(netif_ethertype_classify(frame, 0, &type) == RTE_PTYPE_UNKNOWN);
+	CHECK(classify(frame, 0, &type) == RTE_PTYPE_UNKNOWN);
 	/* The type is there, the IPv4 header is not: no L3 type. */
-	CHECK(netif_ethertype_classify(frame, 14 + 19, &type) ==
+	CHECK(classify(frame, 14 + 19, &type) ==
 	      RTE_PTYPE_L2_ETHER);
 	CHECK(type == 0x0800);
 	mf_build(frame, MF_VLAN_IPV4, 0);
-	CHECK(netif_ethertype_classify(frame, 17, &type) ==
+	CHECK(classify(frame, 17, &type) ==
 	      RTE_PTYPE_L2_ETHER_VLAN);
 	CHECK(type == NETIF_ETHERTYPE_NONE);
 	mf_build(frame, MF_QINQ_IPV4, 0);
-	CHECK(netif_ethertype_classify(frame, 21, &type) ==
+	CHECK(classify(frame, 21, &type) ==
 	      RTE_PTYPE_L2_ETHER_QINQ);
 	CHECK(type == NETIF_ETHERTYPE_NONE);
-	CHECK(netif_ethertype_classify(frame, 22, &type) ==
+	CHECK(classify(frame, 22, &type) ==
 	      RTE_PTYPE_L2_ETHER_QINQ);
 	CHECK(type == 0x0800);
 }
@@ -118,7 +141,7 @@ test_only_two_tags_are_skipped(void)
 	/* A third tag: its TPID is the EtherType after two. */
 	frame[20] = 0x81;
 	frame[21] = 0x00;
-	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	CHECK(classify(frame, MF_LEN, &type) ==
 	      RTE_PTYPE_L2_ETHER_QINQ);
 	CHECK(type == 0x8100);
 }
@@ -131,14 +154,14 @@ test_ip_version_must_match_the_ethertype(void)
 
 	mf_build(frame, MF_IPV4, 0);
 	frame[14] = 0x65;
-	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	CHECK(classify(frame, MF_LEN, &type) ==
 	      RTE_PTYPE_L2_ETHER);
 	frame[14] = 0x44;		/* IHL below the minimum */
-	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	CHECK(classify(frame, MF_LEN, &type) ==
 	      RTE_PTYPE_L2_ETHER);
 	mf_build(frame, MF_IPV6, 0);
 	frame[14] = 0x45;
-	CHECK(netif_ethertype_classify(frame, MF_LEN, &type) ==
+	CHECK(classify(frame, MF_LEN, &type) ==
 	      RTE_PTYPE_L2_ETHER);
 	CHECK(type == 0x86dd);
 }
