@@ -218,8 +218,8 @@ int netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
 
 /*
  * Take at most @max packets the guest sent into @pkts: parse, copy into
- * mbufs, complete blank checksums, answer every request and publish the
- * answers once. Returns the packets stored; *doorbell says whether the
+ * mbufs, classify them (netif_l2_classify()), complete blank checksums,
+ * answer every request and publish the answers once. Returns the packets stored; *doorbell says whether the
  * frontend asked to be notified. A protocol violation sets @error, after
  * which nothing more is done until the next connect.
  */

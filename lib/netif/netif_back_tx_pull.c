@@ -11,6 +11,7 @@
 
 #include "netif_back.h"
 #include "netif_csum.h"
+#include "netif_l2.h"
 
 void
 netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
@@ -137,6 +138,19 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 	return n;
 }
 
+/*
+ * Classify a copied packet (one walk gives the application its packet type
+ * and the checksum code its offsets) and complete a blank checksum; false
+ * when the frame has no checksum to complete, which Linux drops too.
+ */
+static inline bool
+tx_deliverable(struct rte_mbuf *m, uint16_t flags)
+{
+	netif_l2_classify(m);
+	return !(flags & NETTXF_csum_blank) ||
+	       netif_csum_complete_classified(m) == 0;
+}
+
 uint16_t
 netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 		   uint16_t max, enum netif_doorbell *doorbell)
@@ -152,7 +166,7 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 	call_ok = netif_copy_flush(&tx->copy);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = tx->heads[i];
-		int16_t status = NETIF_RSP_OKAY;
+		int16_t status = NETIF_RSP_ERROR;
 
 		if (unlikely(!netif_copy_ok(&tx->copy, tx->first_seg[i],
 					    tx->first_seg[i + 1]))) {
@@ -165,20 +179,17 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 			 */
 			if (call_ok && tx->error == NULL)
 				tx_fail(tx, "bad grant reference");
-			rte_pktmbuf_free(m);
 			tx->stats.drop_copy_failed++;
-			status = NETIF_RSP_ERROR;
-		} else if ((tx->pkts[i].flags & NETTXF_csum_blank) &&
-			   netif_csum_complete(m) != 0) {
-			/* Blank checksum on a frame that has none: as Linux. */
-			rte_pktmbuf_free(m);
+		} else if (!tx_deliverable(m, tx->pkts[i].flags)) {
 			tx->stats.drop_bad_csum++;
-			status = NETIF_RSP_ERROR;
 		} else {
 			m->port = tx->port;
 			bytes += m->pkt_len;
 			pkts[nb_rx++] = m;
+			status = NETIF_RSP_OKAY;
 		}
+		if (status != NETIF_RSP_OKAY)
+			rte_pktmbuf_free(m);
 		netif_back_tx_respond(&tx->ring, &tx->pkts[i], status);
 	}
 	netif_copy_reset(&tx->copy);

@@ -25,8 +25,8 @@
 int netif_csum_complete(struct rte_mbuf *m);
 
 /*
- * The same for a packet classified by netif_l2_classify() (or
- * netif_ethertype_mbuf()) since its headers last changed: the packet type
+ * The same for a packet classified by netif_l2_classify() since its
+ * headers last changed (as the pulls leave every packet): the packet type
  * and header lengths in @m say where the headers are, so they are not
  * walked again. Wrong ones can give a wrong checksum, never a read or
  * write outside the packet.

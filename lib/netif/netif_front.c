@@ -15,6 +15,7 @@
 #include <rte_memcpy.h>
 
 #include "netif_front.h"
+#include "netif_l2.h"
 
 /* What a TX request id is doing. */
 enum {
@@ -372,10 +373,12 @@ uint16_t
 netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
 		    uint16_t max, enum netif_doorbell *doorbell)
 {
-	uint16_t nb;
+	uint16_t nb, i;
 	bool notify;
 
 	nb = netif_front_rx_receive(rx, rx->mp, pkts, max);
+	for (i = 0; i < nb; i++)
+		netif_l2_classify(pkts[i]);
 	*doorbell = netif_front_rx_push(rx, &notify) > 0 ?
 		    netif_doorbell(notify) : NETIF_DOORBELL_NONE;
 	return nb;

@@ -149,9 +149,10 @@ netif_front_rx_setup(struct netif_front_rx *rx, struct rte_mempool *mp)
 }
 
 /*
- * Take up to @max packets into @pkts from rx->mp and post their slots
- * again, published once: netif_front_rx_receive() and _push().
- * *doorbell as for netif_front_tx_send().
+ * Take up to @max packets into @pkts from rx->mp, each classified
+ * (netif_l2_classify()), and post their slots again, published once:
+ * netif_front_rx_receive() and _push(). *doorbell as for
+ * netif_front_tx_send().
  */
 uint16_t netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
 			     uint16_t max, enum netif_doorbell *doorbell);

@@ -323,3 +323,24 @@ out:
 					    0, 0, 0, 0);
 	return type;
 }
+
+uint16_t
+netif_l2_ethertype(const struct rte_mbuf *m)
+{
+	uint32_t l2 = m->packet_type & RTE_PTYPE_L2_MASK;
+	unsigned int tags = l2 == RTE_PTYPE_L2_ETHER_QINQ ? 2 :
+			    l2 == RTE_PTYPE_L2_ETHER_VLAN ? 1 : 0;
+	const rte_be16_t *field;
+	rte_be16_t copy;
+	uint16_t type;
+
+	/* Shorter than its tags say: the walk stopped in one of them. */
+	if (m->l2_len != RTE_ETHER_HDR_LEN + tags * sizeof(struct rte_vlan_hdr))
+		return NETIF_ETHERTYPE_NONE;
+	field = rte_pktmbuf_read(m, m->l2_len - sizeof(copy), sizeof(copy),
+				 &copy);
+	if (field == NULL)
+		return NETIF_ETHERTYPE_NONE;
+	type = rte_be_to_cpu_16(*field);
+	return type < NETIF_ETHERTYPE_MIN ? NETIF_ETHERTYPE_NONE : type;
+}

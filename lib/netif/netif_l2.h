@@ -40,6 +40,14 @@
  */
 uint16_t netif_l2_classify(struct rte_mbuf *m);
 
+/*
+ * The EtherType of @m as netif_l2_classify() last returned it, from what
+ * it recorded (the packet type says how many tags, l2_len where they end)
+ * and the two bytes before L3: no second walk. NETIF_ETHERTYPE_NONE for
+ * a frame without one, or cut short in its tags.
+ */
+uint16_t netif_l2_ethertype(const struct rte_mbuf *m);
+
 /* Every packet type netif_l2_classify() can set, ended by RTE_PTYPE_UNKNOWN. */
 const uint32_t *netif_l2_ptypes(void);
 

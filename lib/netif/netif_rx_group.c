@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The receive stash and its runs of one EtherType (see netif_rx_group.h).
- * The PMDs pull into the stash and return runs out of it; nothing here
- * touches a ring.
+ * The receive stash and its runs of one EtherType (see netif_rx_group.h),
+ * and the flag that marks a run. The PMDs pull into the stash and return
+ * runs out of it; nothing here touches a ring.
  */
 
-#include "netif_ethertype.h"
+#include <rte_mbuf_dyn.h>
+#include <rte_pmd_xen_netif.h>
+
+#include "netif_l2.h"
 #include "netif_rx_group.h"
 
-void
-netif_rx_classify(struct rte_mbuf **pkts, uint16_t n)
+uint64_t
+netif_single_ethertype_flag(void)
 {
-	uint16_t i;
+	static const struct rte_mbuf_dynflag desc = {
+		.name = RTE_PMD_XEN_NETIF_DYNFLAG_SINGLE_ETHERTYPE,
+	};
+	int bit = rte_mbuf_dynflag_register(&desc);
 
-	for (i = 0; i < n; i++)
-		netif_ethertype_mbuf(pkts[i]);
+	return bit < 0 ? 0 : RTE_BIT64(bit);
 }
 
 void
@@ -25,8 +30,9 @@ netif_rx_stash_fill(struct netif_rx_stash *s, uint16_t n)
 
 	s->head = 0;
 	s->count = n;
+	/* The pull classified each packet: its EtherType is at hand. */
 	for (i = 0; i < n; i++)
-		s->types[i] = netif_ethertype_mbuf(s->pkts[i]);
+		s->types[i] = netif_l2_ethertype(s->pkts[i]);
 }
 
 uint16_t

@@ -39,8 +39,12 @@ struct netif_rx_stash {
 	struct rte_mbuf *pkts[NETIF_BATCH_MAX];
 };
 
-/* Set the packet type of @n packets (grouping off). */
-void netif_rx_classify(struct rte_mbuf **pkts, uint16_t n);
+/*
+ * Register the single-EtherType mbuf flag
+ * (RTE_PMD_XEN_NETIF_DYNFLAG_SINGLE_ETHERTYPE; once per process, again
+ * returns the same bit). Returns its mask, or 0 with rte_errno set.
+ */
+uint64_t netif_single_ethertype_flag(void);
 
 static inline bool
 netif_rx_stash_empty(const struct netif_rx_stash *s)
@@ -50,7 +54,7 @@ netif_rx_stash_empty(const struct netif_rx_stash *s)
 
 /*
  * Take over the @n packets just pulled into s->pkts[0..n) (the stash was
- * empty) and classify them.
+ * empty), each classified by netif_l2_classify() in the pull.
  */
 void netif_rx_stash_fill(struct netif_rx_stash *s, uint16_t n);
 
@@ -66,7 +70,10 @@ uint16_t netif_rx_stash_take_run(struct netif_rx_stash *s,
 /* Free whatever the stash holds (queue release). */
 void netif_rx_stash_flush(struct netif_rx_stash *s);
 
-/* A PMD's pull: at most @max packets from its ring, published once. */
+/*
+ * A PMD's pull: at most @max packets from its ring, published once, each
+ * classified (netif_l2_classify(): packet type and header lengths).
+ */
 typedef uint16_t (*netif_rx_pull_t)(void *queue, struct rte_mbuf **pkts,
 				    uint16_t max);
 
@@ -80,13 +87,10 @@ netif_rx_burst(struct netif_rx_stash *s, netif_rx_pull_t pull, void *queue,
 	       struct rte_mbuf **pkts, uint16_t nb_pkts, uint16_t batch,
 	       bool group, uint64_t single_flag)
 {
-	uint16_t max = RTE_MIN(nb_pkts, batch), n;
+	uint16_t max = RTE_MIN(nb_pkts, batch);
 
-	if (!group) {
-		n = pull(queue, pkts, max);
-		netif_rx_classify(pkts, n);
-		return n;
-	}
+	if (!group)
+		return pull(queue, pkts, max);
 	if (netif_rx_stash_empty(s) && max > 0)
 		netif_rx_stash_fill(s, pull(queue, s->pkts, max));
 	return netif_rx_stash_take_run(s, pkts, nb_pkts, single_flag);

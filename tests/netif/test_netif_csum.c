@@ -21,7 +21,7 @@
 
 #include "mixed_frames.h"
 #include "netif_csum.h"
-#include "netif_ethertype.h"
+#include "netif_l2.h"
 #include "test.h"
 #include "test_eal.h"
 
@@ -302,7 +302,7 @@ test_classified_packets_are_completed_without_another_walk(void)
 	struct rte_mbuf *m = frame(false, &two_tags[0], IPPROTO_UDP, 50, 2048);
 
 	REQUIRE(m != NULL);
-	CHECK(netif_ethertype_mbuf(m) == RTE_ETHER_TYPE_IPV4);
+	CHECK(netif_l2_classify(m) == RTE_ETHER_TYPE_IPV4);
 	CHECK(netif_csum_complete_classified(m) == 0);
 	CHECK(checksum_is_right(m, 22));
 	/* Lengths that are not the frame's: refused, nothing written. */

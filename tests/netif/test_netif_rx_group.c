@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "mixed_frames.h"
+#include "netif_l2.h"
 #include "netif_rx_group.h"
 #include "test.h"
 #include "test_eal.h"
@@ -28,6 +29,7 @@ fill(const enum mf_kind *kinds, uint16_t n)
 		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 
 		mf_build((uint8_t *)rte_pktmbuf_append(m, MF_LEN), kinds[i], i);
+		netif_l2_classify(m);	/* as a pull leaves it */
 		stash.pkts[i] = m;
 	}
 	netif_rx_stash_fill(&stash, n);

@@ -11,9 +11,9 @@
 
 #include <rte_errno.h>
 #include <rte_log.h>
+#include <rte_pmd_xen_netif.h>
 #include <rte_string_fns.h>
 
-#include "netif_ethertype.h"
 #include "netif_rx_group.h"
 #include "xenbus.h"
 #include "xn_devargs.h"
@@ -260,7 +260,7 @@ xn_devargs_parse(const char *args, const struct xn_devarg *own,
 		cfg->single_flag = netif_single_ethertype_flag();
 		if (cfg->single_flag == 0) {
 			ARG_LOG(logtype, "cannot register mbuf flag %s: %s",
-				NETIF_DYNFLAG_SINGLE_ETHERTYPE,
+				RTE_PMD_XEN_NETIF_DYNFLAG_SINGLE_ETHERTYPE,
 				rte_strerror(rte_errno));
 			return -EINVAL;
 		}

@@ -11,7 +11,7 @@
 #include <rte_ether.h>
 #include <rte_malloc.h>
 
-#include "netif_ethertype.h"
+#include "netif_l2.h"
 #include "xn_burst.h"
 #include "xn_control.h"
 #include "xn_ethdev.h"
@@ -222,7 +222,7 @@ xn_link_update(struct rte_eth_dev *dev __rte_unused,
 static const uint32_t *
 xn_dev_supported_ptypes_get(struct rte_eth_dev *dev __rte_unused)
 {
-	return netif_ethertype_ptypes();
+	return netif_l2_ptypes();
 }
 
 /* Promiscuous and all-multicast: a vif delivers everything sent to it. */
