@@ -32,7 +32,7 @@
  * plan and exits non-zero if any case failed. A setup that fails (returns
  * non-zero) stops the program with "Bail out!" and no teardown. Either
  * hook may be NULL. Ready-made hooks: test_eal_setup() (EAL alone),
- * test_eal_pool_setup() (EAL and test_pool, 256 mbufs) and
+ * test_eal_pool_setup() (EAL and test_pool, 1024 mbufs) and
  * test_eal_teardown() in test_eal.h; xsim_test_setup() (a simulator
  * instance private to the program) and xsim_test_teardown() in
  * xsim/xsim_test.h. A program's own hooks call these and add what its

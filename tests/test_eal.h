@@ -59,14 +59,14 @@ test_eal_setup(const char *argv0)
 }
 
 /*
- * TEST_MAIN setup: EAL and test_pool of 256 mbufs, what the unit tests of
+ * TEST_MAIN setup: EAL and test_pool of 1024 mbufs, what the unit tests of
  * the data path use. A program that needs more calls test_eal_pool() in
  * its own setup and keeps the pool in test_pool.
  */
 static inline int
 test_eal_pool_setup(const char *argv0)
 {
-	test_pool = test_eal_pool(argv0, 256);
+	test_pool = test_eal_pool(argv0, 1024);
 	return test_pool != NULL ? 0 : -1;
 }
 
@@ -77,6 +77,46 @@ test_eal_teardown(void)
 	rte_mempool_free(test_pool);
 	test_pool = NULL;
 	rte_eal_cleanup();
+}
+
+/*
+ * EAL's log, kept in memory for the tests that check what it says:
+ * test_log_capture() in a setup, test_log_mark() before the call that
+ * should log, test_log_since(mark) for what it logged, test_log_release()
+ * in the teardown.
+ */
+static char *test_log_buf;
+static size_t test_log_len;
+static FILE *test_log_stream;
+
+static inline int
+test_log_capture(void)
+{
+	test_log_stream = open_memstream(&test_log_buf, &test_log_len);
+	return test_log_stream != NULL &&
+	       rte_openlog_stream(test_log_stream) == 0 ? 0 : -1;
+}
+
+static inline size_t
+test_log_mark(void)
+{
+	fflush(test_log_stream);
+	return test_log_len;
+}
+
+static inline const char *
+test_log_since(size_t mark)
+{
+	fflush(test_log_stream);
+	return test_log_buf + mark;
+}
+
+static inline void
+test_log_release(void)
+{
+	rte_openlog_stream(stderr);
+	fclose(test_log_stream);
+	free(test_log_buf);
 }
 
 #endif /* TEST_EAL_H */

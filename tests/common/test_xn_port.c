@@ -16,24 +16,10 @@
 
 #include "test.h"
 #include "xn_port.h"
-#include "xsim.h"
+#include "xsim/xsim_test.h"
 
 #define BACKEND 0
 #define FRONTEND 1
-
-static char instance[64];
-
-static struct xa_handle *
-open_dom(domid_t domid)
-{
-	struct xa_open_args args = {
-		.provider = XA_PROVIDER_SIM,
-		.sim_instance = instance,
-		.sim_domid = domid,
-	};
-
-	return xa_open(&args);
-}
 
 static uint64_t
 publishes(const struct xn_notify_stats *st)
@@ -108,13 +94,9 @@ test_bursts_enter_only_open_connected_queues(void)
 	CHECK(!xn_queue_enter(&q1) && q1.busy == 0);
 }
 
-int
-main(void)
+TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
-	snprintf(instance, sizeof(instance), "test-xn-port-%d", (int)getpid());
 	RUN(test_each_publish_is_counted_once);
 	RUN(test_first_violation_is_kept_and_reported_once);
 	RUN(test_bursts_enter_only_open_connected_queues);
-	xsim_instance_destroy(instance);
-	TEST_DONE();
 }

@@ -29,7 +29,6 @@
 #define FRONT "net_xen_netfront0"
 #define PACKETS 5000
 
-static struct rte_mempool *pool;
 static struct xa_handle *dom0;	/* the toolstack's view of xenstore */
 static int back = -1;
 static uint64_t seq;
@@ -61,7 +60,7 @@ start_frontend(domid_t domid)
 
 	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
 		 pair_sim_instance());
-	return pair_create(FRONT, args, pool);
+	return pair_create(FRONT, args, test_pool);
 }
 
 static bool
@@ -69,8 +68,8 @@ traffic_flows(int front)
 {
 	bool ok = pair_wait_link(back, true, 10000) &&
 		  pair_wait_link(front, true, 10000) &&
-		  pair_transfer(front, back, pool, seq, PACKETS, 128) == PACKETS &&
-		  pair_transfer(back, front, pool, seq, PACKETS, 128) == PACKETS;
+		  pair_transfer(front, back, test_pool, seq, PACKETS, 128) == PACKETS &&
+		  pair_transfer(back, front, test_pool, seq, PACKETS, 128) == PACKETS;
 
 	seq += PACKETS;
 	return ok;
@@ -148,7 +147,7 @@ test_detached_vif_is_served_again_by_domid(void)
 	pair_destroy(BACK, back);
 	snprintf(args, sizeof(args), "domid=9,provider=sim,sim=%s",
 		 pair_sim_instance());
-	back = pair_create(BACK, args, pool);	/* plugs vif 9/0 itself */
+	back = pair_create(BACK, args, test_pool);	/* plugs vif 9/0 itself */
 	REQUIRE(back >= 0);
 	front = start_frontend(9);
 	REQUIRE(front >= 0);
@@ -165,31 +164,35 @@ test_detached_vif_is_served_again_by_domid(void)
 	pair_destroy(FRONT, front);
 }
 
-int
-main(int argc, char **argv)
+/* The toolstack's view of xenstore, and a port claiming guest-a. */
+static int
+setup(const char *argv0)
 {
 	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
 	char args[128];
 
-	(void)argc;
-	pool = test_eal_pool(argv[0], 8192);
-	if (pool == NULL)
-		return EXIT_FAILURE;
+	if (pair_setup(argv0) != 0)
+		return -1;
 	xa_args.sim_instance = pair_sim_instance();
 	dom0 = xa_open(&xa_args);
 	snprintf(args, sizeof(args), "domain=guest-a,provider=sim,sim=%s",
 		 pair_sim_instance());
-	back = pair_create(BACK, args, pool);
-	if (dom0 == NULL || back < 0)
-		return EXIT_FAILURE;
+	back = pair_create(BACK, args, test_pool);
+	return dom0 == NULL || back < 0 ? -1 : 0;
+}
+
+static void
+teardown(void)
+{
+	pair_destroy(BACK, back);
+	xa_close(dom0);
+	pair_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_other_guests_vif_is_left_alone);
 	RUN(test_named_guest_is_served);
 	RUN(test_rebooted_guest_is_followed);
 	RUN(test_detached_vif_is_served_again_by_domid);
-	pair_destroy(BACK, back);
-	xa_close(dom0);
-	xsim_instance_destroy(pair_sim_instance());
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -27,10 +27,6 @@
 #include "vdev_pair.h"
 #include "xsim.h"
 
-static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
-
 /* Probe @name with @args; true if it failed and the log has @needles. */
 static bool
 refused(const char *name, const char *args, const char *needle1,
@@ -40,11 +36,9 @@ refused(const char *name, const char *args, const char *needle1,
 	size_t start;
 	const char *log;
 
-	fflush(log_stream);
-	start = log_len;
+	start = test_log_mark();
 	failed = rte_vdev_init(name, args) != 0;
-	fflush(log_stream);
-	log = log_buf + start;
+	log = test_log_since(start);
 	if (!failed) {
 		fprintf(stderr, "%s,%s was accepted\n", name, args);
 		rte_vdev_uninit(name);
@@ -226,12 +220,11 @@ test_netback_refuses_mbufs_too_small_for_64k_frames(void)
 	REQUIRE(rte_vdev_init(NB, "domid=5,provider=sim,sim=test-pool") == 0);
 	REQUIRE(rte_eth_dev_get_port_by_name(NB, &port) == 0);
 	REQUIRE(rte_eth_dev_configure(port, 1, 1, &conf) == 0);
-	fflush(log_stream);
-	start = log_len;
+	start = test_log_mark();
 	CHECK(rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL,
 				     small) != 0);
-	fflush(log_stream);
-	CHECK(strstr(log_buf + start, "mbuf_data_room_size 640") != NULL);
+	CHECK(strstr(test_log_since(start), "mbuf_data_room_size 640") !=
+	      NULL);
 	CHECK(rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL,
 				     big) == 0);
 	rte_eth_dev_close(port);
@@ -346,12 +339,10 @@ test_start_waits_for_every_queue_to_be_set_up(void)
 
 	for (size_t n = 0; n < RTE_DIM(names); n++) {
 		REQUIRE(start_with_tx_queue_1_missing(names[n], args[n], &port));
-		fflush(log_stream);
-		start = log_len;
+		start = test_log_mark();
 		CHECK(rte_eth_dev_start(port) != 0);
-		fflush(log_stream);
-		CHECK(strstr(log_buf + start, "Tx queue 1 is not set up") !=
-		      NULL);
+		CHECK(strstr(test_log_since(start),
+			     "Tx queue 1 is not set up") != NULL);
 		CHECK(queue_states_are(port, 1, RTE_ETH_QUEUE_STATE_STOPPED));
 		REQUIRE(rte_eth_tx_queue_setup(port, 1, 256, SOCKET_ID_ANY,
 					       NULL) == 0);
@@ -365,15 +356,21 @@ test_start_waits_for_every_queue_to_be_set_up(void)
 	xsim_instance_destroy("test-start");
 }
 
-int
-main(int argc, char **argv)
+static int
+setup(const char *argv0)
 {
-	(void)argc;
-	if (test_eal_init(argv[0], NULL) < 0)
-		return EXIT_FAILURE;
-	log_stream = open_memstream(&log_buf, &log_len);
-	if (log_stream == NULL || rte_openlog_stream(log_stream) != 0)
-		return EXIT_FAILURE;
+	return test_eal_setup(argv0) == 0 ? test_log_capture() : -1;
+}
+
+static void
+teardown(void)
+{
+	test_log_release();
+	rte_eal_cleanup();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_netback_requires_one_guest);
 	RUN(test_netback_rejects_bad_guest_name);
 	RUN(test_netback_rejects_bad_domid);
@@ -390,9 +387,4 @@ main(int argc, char **argv)
 	RUN(test_unknown_key_and_missing_value_are_named);
 	RUN(test_simulator_keys_need_provider_sim);
 	RUN(test_start_waits_for_every_queue_to_be_set_up);
-	rte_openlog_stream(stderr);
-	fclose(log_stream);
-	free(log_buf);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

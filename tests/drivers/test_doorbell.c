@@ -37,8 +37,6 @@
 
 #define MAX_BURST 512
 
-static struct rte_mempool *pool;
-
 /*
  * The test's view of the shared ring pages: Dom0 may map the frontend's
  * ring grants a second time, so the test can move the event indexes the
@@ -184,7 +182,7 @@ kicks_per_burst(const struct direction *d, bool peer_asks, bool group,
 		uint64_t sent = pair_notified(d->tx, "tx_q0");
 		uint16_t taken;
 
-		REQUIRE(pair_mixed_frames(pool, *seq, n, pkts));
+		REQUIRE(pair_mixed_frames(test_pool, *seq, n, pkts));
 		if (peer_asks)
 			ask(d->event, d->prod);
 		taken = rte_eth_tx_burst(d->tx, 0, pkts, n);
@@ -225,7 +223,7 @@ each_sender(const char *devargs, bool group)
 	struct pair pr;
 	uint64_t seq = 0;
 
-	REQUIRE(pair_open(&pr, "bell", devargs, devargs, pool));
+	REQUIRE(pair_open(&pr, "bell", devargs, devargs, test_pool));
 	REQUIRE(observer_attach(&o, &pr));
 	{
 		const struct direction dirs[] = {
@@ -263,7 +261,7 @@ fill(uint16_t tx, uint64_t *seq, unsigned int n)
 	struct rte_mbuf *pkts[MAX_BURST];
 	unsigned int done = 0;
 
-	if (!pair_mixed_frames(pool, *seq, n, pkts))
+	if (!pair_mixed_frames(test_pool, *seq, n, pkts))
 		return false;
 	while (done < n) {
 		uint16_t k = rte_eth_tx_burst(tx, 0, pkts + done, n - done);
@@ -289,7 +287,7 @@ bound_holds(uint16_t batch, const char *devargs, uint16_t nb_pkts, bool group)
 	struct pair pr;
 	int ends[2][2];
 
-	REQUIRE(pair_open(&pr, "bound", devargs, devargs, pool));
+	REQUIRE(pair_open(&pr, "bound", devargs, devargs, test_pool));
 	ends[0][0] = pr.front;
 	ends[0][1] = pr.back;
 	ends[1][0] = pr.back;
@@ -326,18 +324,10 @@ test_grouping_keeps_the_bound_and_one_doorbell_per_pull(void)
 	bound_holds(64, "batch=64,group_ethertype=1", 64, true);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(pair_setup, pair_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 8192);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_tx_bursts_kick_once_without_grouping);
 	RUN(test_tx_bursts_kick_once_with_grouping);
 	RUN(test_rx_bursts_never_exceed_the_batch_bound);
 	RUN(test_grouping_keeps_the_bound_and_one_doorbell_per_pull);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

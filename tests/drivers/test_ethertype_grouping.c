@@ -30,7 +30,6 @@
 #define N 192			/* fits both rings: no pull comes up short */
 #define BACK_TX_MAX 64		/* the netback sends at most this per burst */
 
-static struct rte_mempool *pool;
 static uint64_t flag;
 
 /* Send frames [first, first + n); true when all were taken. */
@@ -40,7 +39,7 @@ send_frames(uint16_t port, uint64_t first, unsigned int n)
 	struct rte_mbuf *pkts[N];
 	unsigned int done = 0;
 
-	if (!pair_mixed_frames(pool, first, n, pkts))
+	if (!pair_mixed_frames(test_pool, first, n, pkts))
 		return false;
 	while (done < n) {
 		uint16_t k = rte_eth_tx_burst(port, 0, pkts + done,
@@ -175,7 +174,7 @@ each_direction(const char *devargs, uint16_t batch, bool group)
 	static const uint16_t bursts[] = { 64, 32, 5, 1 };
 	struct pair pr;
 
-	REQUIRE(pair_open(&pr, "grp", devargs, devargs, pool));
+	REQUIRE(pair_open(&pr, "grp", devargs, devargs, test_pool));
 	look_up_flag();
 	for (size_t i = 0; i < RTE_DIM(bursts); i++) {
 		check_bursts("frontend -> backend", pr.front, pr.back,
@@ -218,7 +217,7 @@ test_the_stash_survives_across_calls_and_new_traffic(void)
 	uint16_t sizes[2 * N];
 	int ports[2][2];
 
-	REQUIRE(pair_open(&pr, "stash", args, args, pool));
+	REQUIRE(pair_open(&pr, "stash", args, args, test_pool));
 	look_up_flag();
 	ports[0][0] = pr.front;
 	ports[0][1] = pr.back;
@@ -237,18 +236,10 @@ test_the_stash_survives_across_calls_and_new_traffic(void)
 	pair_close(&pr);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(pair_setup, pair_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 4096);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_grouped_bursts_follow_the_rule_in_both_directions);
 	RUN(test_default_batch_is_32_when_grouping);
 	RUN(test_without_grouping_nothing_is_flagged);
 	RUN(test_the_stash_survives_across_calls_and_new_traffic);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -46,12 +46,8 @@ struct hostile {
 	netif_rx_front_ring_t rx;
 };
 
-static struct rte_mempool *pool;
 static struct hostile evil;
 static int victim, back, front;
-static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
 
 static bool
 wait_backend_state(enum xenbus_state want)
@@ -151,7 +147,7 @@ victim_disconnects(const char *reason, size_t log_start)
 	bool closing = false;
 	uint16_t n;
 
-	m = rte_pktmbuf_alloc(pool);
+	m = rte_pktmbuf_alloc(test_pool);
 	if (m == NULL || rte_pktmbuf_append(m, 60) == NULL)
 		return false;
 	memset(rte_pktmbuf_mtod(m, void *), 0xff, 60);
@@ -165,10 +161,9 @@ victim_disconnects(const char *reason, size_t log_start)
 		rte_delay_us_sleep(1000);
 	}
 	rte_pktmbuf_free(m);
-	fflush(log_stream);
-	if (!closing || strstr(log_buf + log_start, reason) == NULL) {
+	if (!closing || strstr(test_log_since(log_start), reason) == NULL) {
 		fprintf(stderr, "no disconnect for \"%s\"; log:\n%s\n", reason,
-			log_buf + log_start);
+			test_log_since(log_start));
 		return false;
 	}
 	return pair_xstat(victim, "rx_q0_malformed_requests") +
@@ -180,7 +175,7 @@ static bool
 honest_pair_still_works(void)
 {
 	static uint64_t seq;
-	bool ok = pair_transfer(front, back, pool, seq, 2000, 64) == 2000;
+	bool ok = pair_transfer(front, back, test_pool, seq, 2000, 64) == 2000;
 
 	seq += 2000;
 	return ok;
@@ -192,8 +187,7 @@ check_attack(void (*attack)(void), const char *reason)
 	size_t start;
 
 	REQUIRE(hostile_connect());
-	fflush(log_stream);
-	start = log_len;
+	start = test_log_mark();
 	attack();
 	CHECK(victim_disconnects(reason, start));
 	CHECK(honest_pair_still_works());
@@ -351,12 +345,10 @@ test_queue_count_not_offered_is_refused(void)
 
 	snprintf(path, sizeof(path), "%s/multi-queue-num-queues", evil.dir);
 	REQUIRE(xa_xs_printf(evil.xa, XBT_NULL, path, "%u", 5u));
-	fflush(log_stream);
-	start = log_len;
+	start = test_log_mark();
 	REQUIRE(hostile_offer());
 	CHECK(wait_backend_state(XenbusStateClosing));
-	fflush(log_stream);
-	CHECK(strstr(log_buf + start,
+	CHECK(strstr(test_log_since(start),
 		     "multi-queue-num-queues is 5, not 1..1") != NULL);
 	CHECK(honest_pair_still_works());
 	REQUIRE(xa_xs_rm(evil.xa, XBT_NULL, path));
@@ -424,8 +416,12 @@ test_blank_checksum_is_completed(void)
 	hostile_disconnect();
 }
 
-int
-main(int argc, char **argv)
+/*
+ * The victim port (served to the hostile domain), an honest pair beside
+ * it, the hostile domain's own Xen access, and EAL's log kept.
+ */
+static int
+setup(const char *argv0)
 {
 	struct xa_open_args xa_args = {
 		.provider = XA_PROVIDER_SIM,
@@ -434,30 +430,39 @@ main(int argc, char **argv)
 	};
 	char args[128];
 
-	(void)argc;
-	pool = test_eal_pool(argv[0], 8192);
-	if (pool == NULL)
-		return EXIT_FAILURE;
-	log_stream = open_memstream(&log_buf, &log_len);
-	if (log_stream == NULL || rte_openlog_stream(log_stream) != 0)
-		return EXIT_FAILURE;
+	if (pair_setup(argv0) != 0 || test_log_capture() != 0)
+		return -1;
 	snprintf(args, sizeof(args), "domid=%d,provider=sim,sim=%s",
 		 HOSTILE_DOMID, pair_sim_instance());
-	victim = pair_create("net_xen_netback0", args, pool);
+	victim = pair_create("net_xen_netback0", args, test_pool);
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",
 		 pair_sim_instance());
-	back = pair_create("net_xen_netback1", args, pool);
-	front = pair_create("net_xen_netfront0", args, pool);
+	back = pair_create("net_xen_netback1", args, test_pool);
+	front = pair_create("net_xen_netfront0", args, test_pool);
 	evil.xa = xa_open(&xa_args);
 	if (victim < 0 || back < 0 || front < 0 || evil.xa == NULL)
-		return EXIT_FAILURE;
+		return -1;
 	snprintf(evil.dir, sizeof(evil.dir), "/local/domain/%d/device/vif/0",
 		 HOSTILE_DOMID);
 	snprintf(evil.be_dir, sizeof(evil.be_dir),
 		 "/local/domain/0/backend/vif/%d/0", HOSTILE_DOMID);
-	if (!pair_wait_link(back, true, 10000) ||
-	    !pair_wait_link(front, true, 10000))
-		return EXIT_FAILURE;
+	return pair_wait_link(back, true, 10000) &&
+	       pair_wait_link(front, true, 10000) ? 0 : -1;
+}
+
+static void
+teardown(void)
+{
+	xa_close(evil.xa);
+	pair_destroy("net_xen_netfront0", front);
+	pair_destroy("net_xen_netback1", back);
+	pair_destroy("net_xen_netback0", victim);
+	test_log_release();
+	pair_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_tx_producer_beyond_ring_disconnects);
 	RUN(test_tx_slot_crossing_page_disconnects);
 	RUN(test_tx_bad_grant_ref_disconnects);
@@ -469,13 +474,4 @@ main(int argc, char **argv)
 	RUN(test_queue_count_not_offered_is_refused);
 	RUN(test_hostile_frontend_can_reconnect_and_behave);
 	RUN(test_blank_checksum_is_completed);
-	xa_close(evil.xa);
-	pair_destroy("net_xen_netfront0", front);
-	pair_destroy("net_xen_netback1", back);
-	pair_destroy("net_xen_netback0", victim);
-	xsim_instance_destroy(pair_sim_instance());
-	rte_openlog_stream(stderr);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -26,8 +26,6 @@
 #define NF "net_xen_netfront0"
 #define PACKETS 20000
 
-static struct rte_mempool *pool;
-
 struct mq_pair {
 	char inst[48];
 	int back;
@@ -44,11 +42,11 @@ mq_open(struct mq_pair *mp, const char *tag, uint16_t back_q,
 		 tag);
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u",
 		 mp->inst, back_q);
-	mp->back = pair_create_queues(NB, args, pool, back_q);
+	mp->back = pair_create_queues(NB, args, test_pool, back_q);
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u",
 		 mp->inst, front_q);
 	mp->front = mp->back < 0 ? -1 :
-		    pair_create_queues(NF, args, pool, front_q);
+		    pair_create_queues(NF, args, test_pool, front_q);
 	return mp->front >= 0 && pair_wait_link(mp->back, true, 10000) &&
 	       pair_wait_link(mp->front, true, 10000);
 }
@@ -73,7 +71,7 @@ only_queue_moves(uint16_t tx, uint16_t rx, uint16_t q, uint16_t nb_queues,
 
 	rte_eth_stats_reset(tx);
 	rte_eth_stats_reset(rx);
-	if (pair_transfer_queue(tx, rx, q, pool, first, PACKETS, 128) !=
+	if (pair_transfer_queue(tx, rx, q, test_pool, first, PACKETS, 128) !=
 	    PACKETS)
 		return false;
 	if (rte_eth_stats_get(tx, &ts) != 0 || rte_eth_stats_get(rx, &rs) != 0)
@@ -124,7 +122,7 @@ test_each_queue_pair_carries_its_own_traffic(void)
 static bool
 queue_is_idle(uint16_t port, uint16_t q)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool), *in[8];
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool), *in[8];
 	uint16_t sent, got = 0;
 
 	if (m == NULL || rte_pktmbuf_append(m, 60) == NULL)
@@ -196,18 +194,10 @@ test_queue_counts_must_match_the_devargs(void)
 	xsim_instance_destroy(args);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(pair_setup, pair_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 8192);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_each_queue_pair_carries_its_own_traffic);
 	RUN(test_frontend_asking_more_gets_what_the_backend_offers);
 	RUN(test_backend_offering_more_serves_what_the_frontend_asks);
 	RUN(test_queue_counts_must_match_the_devargs);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -23,7 +23,6 @@
 #define FRONT "net_xen_netfront0"
 #define PACKETS 20000
 
-static struct rte_mempool *pool;
 static char args[128];
 static int back, front;
 static uint64_t seq;
@@ -40,8 +39,10 @@ count_lsc(uint16_t port __rte_unused, enum rte_eth_event_type ev __rte_unused,
 static bool
 traffic_flows(void)
 {
-	bool ok = pair_transfer(front, back, pool, seq, PACKETS, 128) == PACKETS &&
-		  pair_transfer(back, front, pool, seq, PACKETS, 128) == PACKETS;
+	bool ok = pair_transfer(front, back, test_pool, seq, PACKETS,
+				128) == PACKETS &&
+		  pair_transfer(back, front, test_pool, seq, PACKETS,
+				128) == PACKETS;
 
 	seq += PACKETS;
 	return ok;
@@ -73,7 +74,7 @@ test_closing_frontend_releases_everything(void)
 static void
 test_recreated_frontend_reconnects(void)
 {
-	front = pair_create(FRONT, args, pool);
+	front = pair_create(FRONT, args, test_pool);
 	REQUIRE(front >= 0);
 	CHECK(pair_wait_link(back, true, 10000));
 	CHECK(pair_wait_link(front, true, 10000));
@@ -89,7 +90,7 @@ test_restarted_backend_reconnects(void)
 	REQUIRE(xsim_domain_usage(pair_sim_instance(), 0, &be) == 0);
 	CHECK(be.maps == 0 && be.ports == 0 && be.watches == 0);
 	CHECK(pair_wait_link(front, false, 10000));
-	back = pair_create(BACK, args, pool);
+	back = pair_create(BACK, args, test_pool);
 	REQUIRE(back >= 0);
 	CHECK(pair_wait_link(back, true, 10000));
 	CHECK(pair_wait_link(front, true, 10000));
@@ -111,30 +112,35 @@ test_port_removed_before_configure_is_released(void)
 	xsim_instance_destroy("test-unconfigured");
 }
 
-int
-main(int argc, char **argv)
+/* Both ends connected, the backend's link changes counted. */
+static int
+setup(const char *argv0)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 8192);
-	if (pool == NULL)
-		return EXIT_FAILURE;
+	if (pair_setup(argv0) != 0)
+		return -1;
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",
 		 pair_sim_instance());
-	back = pair_create(BACK, args, pool);
-	front = pair_create(FRONT, args, pool);
+	back = pair_create(BACK, args, test_pool);
+	front = pair_create(FRONT, args, test_pool);
 	if (back < 0 || front < 0)
-		return EXIT_FAILURE;
-	rte_eth_dev_callback_register(back, RTE_ETH_EVENT_INTR_LSC, count_lsc,
-				      &back_lsc);
+		return -1;
+	return rte_eth_dev_callback_register(back, RTE_ETH_EVENT_INTR_LSC,
+					     count_lsc, &back_lsc);
+}
+
+static void
+teardown(void)
+{
+	pair_destroy(FRONT, front);
+	pair_destroy(BACK, back);
+	pair_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_traffic_flows_after_first_connect);
 	RUN(test_closing_frontend_releases_everything);
 	RUN(test_recreated_frontend_reconnects);
 	RUN(test_restarted_backend_reconnects);
 	RUN(test_port_removed_before_configure_is_released);
-	pair_destroy(FRONT, front);
-	pair_destroy(BACK, back);
-	xsim_instance_destroy(pair_sim_instance());
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

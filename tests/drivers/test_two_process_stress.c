@@ -294,7 +294,8 @@ main(int argc, char **argv)
 {
 	const char *env = getenv("XEN_STRESS_PACKETS");
 
-	(void)argc;
+	/* Its own main(): the backend is forked before any EAL exists. */
+	test_init(argc, argv);
 	program = argv[0];
 	if (env == NULL)
 		env = getenv("XEN_TEST_PACKETS");

@@ -19,7 +19,6 @@
 #include "vdev_pair.h"
 #include "xsim.h"
 
-static struct rte_mempool *pool;
 static int back, front;
 static uint64_t packets = 1000000;
 
@@ -61,7 +60,7 @@ test_frontend_to_backend_loses_nothing(void)
 
 	rte_eth_stats_reset(front);
 	rte_eth_stats_reset(back);
-	CHECK(pair_transfer(front, back, pool, 0, packets, 128) == packets);
+	CHECK(pair_transfer(front, back, test_pool, 0, packets, 128) == packets);
 	REQUIRE(rte_eth_stats_get(front, &fs) == 0);
 	REQUIRE(rte_eth_stats_get(back, &bs) == 0);
 	CHECK(fs.opackets == packets && bs.ipackets == packets);
@@ -77,7 +76,7 @@ test_backend_to_frontend_loses_nothing(void)
 
 	rte_eth_stats_reset(front);
 	rte_eth_stats_reset(back);
-	CHECK(pair_transfer(back, front, pool, 0, packets, 128) == packets);
+	CHECK(pair_transfer(back, front, test_pool, 0, packets, 128) == packets);
 	REQUIRE(rte_eth_stats_get(front, &fs) == 0);
 	REQUIRE(rte_eth_stats_get(back, &bs) == 0);
 	CHECK(bs.opackets == packets && fs.ipackets == packets);
@@ -85,31 +84,35 @@ test_backend_to_frontend_loses_nothing(void)
 	check_batching("tx_q0");
 }
 
-int
-main(int argc, char **argv)
+/* Both ends connected; XEN_TEST_PACKETS packets a direction if set. */
+static int
+setup(const char *argv0)
 {
-	char args[128];
 	const char *env = getenv("XEN_TEST_PACKETS");
+	char args[128];
 
-	(void)argc;
 	if (env != NULL)
 		packets = strtoull(env, NULL, 0);
-	pool = test_eal_pool(argv[0], 8192);
-	if (pool == NULL)
-		return EXIT_FAILURE;
+	if (pair_setup(argv0) != 0)
+		return -1;
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",
 		 pair_sim_instance());
-	back = pair_create("net_xen_netback0", args, pool);
-	front = pair_create("net_xen_netfront0", args, pool);
-	if (back < 0 || front < 0)
-		return EXIT_FAILURE;
+	back = pair_create("net_xen_netback0", args, test_pool);
+	front = pair_create("net_xen_netfront0", args, test_pool);
+	return back < 0 || front < 0 ? -1 : 0;
+}
+
+static void
+teardown(void)
+{
+	pair_destroy("net_xen_netfront0", front);
+	pair_destroy("net_xen_netback0", back);
+	pair_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_link_comes_up_on_both_ends);
 	RUN(test_frontend_to_backend_loses_nothing);
 	RUN(test_backend_to_frontend_loses_nothing);
-	pair_destroy("net_xen_netfront0", front);
-	pair_destroy("net_xen_netback0", back);
-	xsim_instance_destroy(pair_sim_instance());
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -16,6 +16,8 @@
 #include <rte_mempool.h>
 
 #include "mixed_frames.h"
+#include "test_eal.h"
+#include "xsim.h"
 
 /* Packets carry this EtherType (IEEE local experimental 1). */
 #define PAIR_ETHERTYPE 0x88b5
@@ -24,6 +26,28 @@
 
 /* A unique simulator instance name for this process. */
 const char *pair_sim_instance(void);
+
+/*
+ * TEST_MAIN hooks of the driver tests: EAL and test_pool, a pool of
+ * PAIR_POOL_MBUFS mbufs (test_eal.h); then the pool, the simulator
+ * instance of pair_sim_instance() and EAL released. Inline: test_pool is
+ * the test program's own.
+ */
+#define PAIR_POOL_MBUFS 8192
+
+static inline int
+pair_setup(const char *argv0)
+{
+	test_pool = test_eal_pool(argv0, PAIR_POOL_MBUFS);
+	return test_pool != NULL ? 0 : -1;
+}
+
+static inline void
+pair_teardown(void)
+{
+	xsim_instance_destroy(pair_sim_instance());
+	test_eal_teardown();
+}
 
 /* rte_vdev_init() + configure + start; returns the port id or -1. */
 int pair_create(const char *name, const char *args, struct rte_mempool *mp);

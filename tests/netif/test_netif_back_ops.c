@@ -21,15 +21,13 @@
 #include "netif_back.h"
 #include "test.h"
 #include "test_eal.h"
-#include "xsim.h"
+#include "xsim/xsim_test.h"
 
 #define BACKEND 0
 #define FRONTEND 1
 #define PAGES 32
 #define PORT_ID 7
 
-static char instance[64];
-static struct rte_mempool *pool;
 static struct xa_handle *be, *fe;
 static uint8_t *pages;			/* the frontend's granted pages */
 static grant_ref_t refs[PAGES];
@@ -68,7 +66,7 @@ rings_reset(void)
 	memset(&rx_shared, 0, sizeof(rx_shared));
 	SHARED_RING_INIT(&rx_shared.sring);
 	FRONT_RING_INIT(&rx_front, &rx_shared.sring, NETIF_PAGE_SIZE);
-	netif_back_tx_setup(&tx, pool, PORT_ID);
+	netif_back_tx_setup(&tx, test_pool, PORT_ID);
 	CHECK(netif_back_tx_connect(&tx, &tx_shared.sring, be, FRONTEND) == 0);
 	CHECK(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) == 0);
 	memset(&tx.stats, 0, sizeof(tx.stats));
@@ -313,7 +311,7 @@ post_rx(uint16_t id, unsigned int page)
 	RING_PUSH_REQUESTS(&rx_front);
 }
 
-/* A packet of @len bytes, byte i = i * 3, in mbufs of the pool. */
+/* A packet of @len bytes, byte i = i * 3, in mbufs of test_pool. */
 static struct rte_mbuf *
 packet(uint32_t len)
 {
@@ -324,7 +322,7 @@ packet(uint32_t len)
 		uint16_t n;
 		uint8_t *d;
 
-		m = rte_pktmbuf_alloc(pool);
+		m = rte_pktmbuf_alloc(test_pool);
 		if (m == NULL)
 			return NULL;
 		n = RTE_MIN(len - off, (uint32_t)rte_pktmbuf_tailroom(m));
@@ -428,26 +426,33 @@ test_bad_posted_grant_disconnects(void)
 	CHECK(RING_GET_RESPONSE(&rx_front, 0)->status == NETIF_RSP_ERROR);
 }
 
-int
-main(int argc, char **argv)
+/* EAL, the two domains, and the pages the frontend grants. */
+static int
+setup(const char *argv0)
 {
-	struct xa_open_args args = { .provider = XA_PROVIDER_SIM };
-
-	(void)argc;
-	pool = test_eal_pool(argv[0], 1024);
-	if (pool == NULL)
-		return EXIT_FAILURE;
-	snprintf(instance, sizeof(instance), "test-back-ops-%d", (int)getpid());
-	args.sim_instance = instance;
-	args.sim_domid = BACKEND;
-	be = xa_open(&args);
-	args.sim_domid = FRONTEND;
-	fe = xa_open(&args);
+	if (test_eal_pool_setup(argv0) != 0 || xsim_test_setup(argv0) != 0)
+		return -1;
+	be = open_dom(BACKEND);
+	fe = open_dom(FRONTEND);
 	if (be == NULL || fe == NULL)
-		return EXIT_FAILURE;
+		return -1;
 	pages = xa_gnt_share(fe, BACKEND, PAGES, refs, true);
-	if (pages == NULL)
-		return EXIT_FAILURE;
+	return pages != NULL ? 0 : -1;
+}
+
+static void
+teardown(void)
+{
+	netif_back_tx_release(&tx);
+	xa_gnt_unshare(fe, pages, PAGES);
+	xa_close(fe);
+	xa_close(be);
+	xsim_test_teardown();
+	test_eal_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
 	RUN(test_pull_copies_each_packet_and_answers_it);
 	RUN(test_doorbell_follows_the_frontends_event_index);
 	RUN(test_pull_takes_at_most_max_and_leaves_the_rest);
@@ -459,12 +464,4 @@ main(int argc, char **argv)
 	RUN(test_push_stops_when_no_buffer_is_posted);
 	RUN(test_packet_no_frontend_can_take_is_dropped_not_waited_for);
 	RUN(test_bad_posted_grant_disconnects);
-	netif_back_tx_release(&tx);
-	xa_gnt_unshare(fe, pages, PAGES);
-	xa_close(fe);
-	xa_close(be);
-	xsim_instance_destroy(instance);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -25,8 +25,6 @@
 #include "test.h"
 #include "test_eal.h"
 
-static struct rte_mempool *pool;
-
 /* No tag, one tag, or two, each TPID 0x8100 or 0x88a8. */
 struct tags {
 	uint8_t n;
@@ -87,7 +85,7 @@ frame(bool v6, const struct tags *tags, uint8_t proto, uint16_t payload,
 	if (proto == IPPROTO_TCP)
 		buf[l3 + l3hdr + 12] = 0x50;	/* data offset */
 	for (off = 0; off < len; off += seg) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 		uint16_t n = RTE_MIN(seg, (uint16_t)(len - off));
 
 		if (m == NULL) {
@@ -277,7 +275,7 @@ test_mixed_frames_with_a_checksum_are_completed(void)
 	uint8_t buf[MF_LEN];
 
 	for (int k = 0; k < MF_NB; k++) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 		uint32_t ptype = mf_info[k].ptype;
 		bool has = (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP ||
 			   (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_UDP;
@@ -404,13 +402,8 @@ test_truncated_headers_are_refused(void)
 	rte_pktmbuf_free(m);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 1024);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_tcp_over_ipv4_is_completed);
 	RUN(test_udp_over_ipv6_is_completed);
 	RUN(test_vlan_tagged_frames_are_completed);
@@ -425,7 +418,4 @@ main(int argc, char **argv)
 	RUN(test_ipv6_extension_headers_are_refused);
 	RUN(test_ip_length_beyond_frame_is_refused);
 	RUN(test_truncated_headers_are_refused);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -24,13 +24,11 @@
 #include "test.h"
 #include "test_eal.h"
 
-static struct rte_mempool *pool;
-
 /* The packet type of the @len-byte frame @frame; its EtherType in @type. */
 static uint32_t
 classify(const uint8_t *frame, uint32_t len, uint16_t *type)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 	uint32_t ptype;
 
 	if (m == NULL) {
@@ -180,7 +178,7 @@ chained(enum mf_kind k, uint16_t seg)
 
 	mf_build(frame, k, 7);
 	for (uint16_t off = 0; off < MF_LEN; off += seg) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 		uint16_t n = RTE_MIN(seg, (uint16_t)(MF_LEN - off));
 
 		if (m == NULL)
@@ -222,13 +220,8 @@ test_the_flag_is_registered_once_by_name(void)
 	CHECK(netif_single_ethertype_flag() == mask);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 256);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_every_kind_gets_its_ethertype_and_packet_type);
 	RUN(test_typeorlength_below_0x0600_is_no_ethertype);
 	RUN(test_short_frames_have_no_ethertype);
@@ -236,7 +229,4 @@ main(int argc, char **argv)
 	RUN(test_ip_version_must_match_the_ethertype);
 	RUN(test_mbuf_headers_may_span_segments);
 	RUN(test_the_flag_is_registered_once_by_name);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

@@ -29,8 +29,6 @@
 #define FRAME_MAX 2048		/* one mbuf's data room */
 #define PAYLOAD 32		/* after the last header */
 
-static struct rte_mempool *pool;
-
 /* A frame, header by header. */
 struct shape {
 	uint8_t ntags;
@@ -115,7 +113,7 @@ to_mbuf(const uint8_t *buf, uint32_t len, uint32_t seg)
 	struct rte_mbuf *head = NULL;
 
 	for (uint32_t off = 0; off < len; off += seg) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
 		uint32_t n = RTE_MIN(seg, len - off);
 		char *data = m != NULL ? rte_pktmbuf_append(m, n) : NULL;
 
@@ -542,13 +540,8 @@ test_fields_sharing_the_lengths_word_are_left_alone(void)
 	rte_pktmbuf_free(m);
 }
 
-int
-main(int argc, char **argv)
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
-	(void)argc;
-	pool = test_eal_pool(argv[0], 1024);
-	if (pool == NULL)
-		return EXIT_FAILURE;
 	RUN(test_well_formed_frames_classify_as_rte_net_get_ptype_does);
 	RUN(test_two_tags_of_either_tpid_in_any_order_are_skipped);
 	RUN(test_a_third_tag_is_the_ethertype);
@@ -559,7 +552,4 @@ main(int argc, char **argv)
 	RUN(test_headers_may_span_segments);
 	RUN(test_the_list_is_exactly_the_types_set);
 	RUN(test_fields_sharing_the_lengths_word_are_left_alone);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	TEST_DONE();
 }

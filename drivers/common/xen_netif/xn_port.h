@@ -90,7 +90,7 @@ struct xn_port_ops {
 	 * simulator instance filled in) for opening Xen access.
 	 */
 	int (*configure)(struct xn_port *p, struct xa_open_args *args);
-	/* Xen access is open: the queues (xn_queue_init), MAC, watches. */
+	/* Xen access is open: the queues (xn_queue_pair_init), MAC, watches. */
 	int (*init)(struct xn_port *p);
 	/* The control thread has stopped: leave the peer. */
 	void (*uninit)(struct xn_port *p);
