@@ -68,8 +68,10 @@ traffic_flows(int front)
 {
 	bool ok = pair_wait_link(back, true, 10000) &&
 		  pair_wait_link(front, true, 10000) &&
-		  pair_transfer(front, back, test_pool, seq, PACKETS, 128) == PACKETS &&
-		  pair_transfer(back, front, test_pool, seq, PACKETS, 128) == PACKETS;
+		  pair_transfer(front, back, test_pool, seq, PACKETS,
+				128) == PACKETS &&
+		  pair_transfer(back, front, test_pool, seq, PACKETS,
+				128) == PACKETS;
 
 	seq += PACKETS;
 	return ok;
@@ -147,7 +149,8 @@ test_detached_vif_is_served_again_by_domid(void)
 	pair_destroy(BACK, back);
 	snprintf(args, sizeof(args), "domid=9,provider=sim,sim=%s",
 		 pair_sim_instance());
-	back = pair_create(BACK, args, test_pool);	/* plugs vif 9/0 itself */
+	/* The netback plugs vif 9/0 itself. */
+	back = pair_create(BACK, args, test_pool);
 	REQUIRE(back >= 0);
 	front = start_frontend(9);
 	REQUIRE(front >= 0);

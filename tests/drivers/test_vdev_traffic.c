@@ -60,7 +60,8 @@ test_frontend_to_backend_loses_nothing(void)
 
 	rte_eth_stats_reset(front);
 	rte_eth_stats_reset(back);
-	CHECK(pair_transfer(front, back, test_pool, 0, packets, 128) == packets);
+	CHECK(pair_transfer(front, back, test_pool, 0, packets, 128) ==
+	      packets);
 	REQUIRE(rte_eth_stats_get(front, &fs) == 0);
 	REQUIRE(rte_eth_stats_get(back, &bs) == 0);
 	CHECK(fs.opackets == packets && bs.ipackets == packets);
@@ -76,7 +77,8 @@ test_backend_to_frontend_loses_nothing(void)
 
 	rte_eth_stats_reset(front);
 	rte_eth_stats_reset(back);
-	CHECK(pair_transfer(back, front, test_pool, 0, packets, 128) == packets);
+	CHECK(pair_transfer(back, front, test_pool, 0, packets, 128) ==
+	      packets);
 	REQUIRE(rte_eth_stats_get(front, &fs) == 0);
 	REQUIRE(rte_eth_stats_get(back, &bs) == 0);
 	CHECK(bs.opackets == packets && fs.ipackets == packets);
