@@ -31,6 +31,7 @@
 #include <xengnttab.h>
 
 #include "netif_copy.h"
+#include "netif_offload.h"
 #include "netif_ring.h"
 
 /* Smallest frame a frontend may send: an Ethernet header. */
@@ -63,7 +64,7 @@ struct netif_tx_slot {
 /* A guest TX packet as the backend sees it once its requests are read. */
 struct netif_tx_packet {
 	uint32_t len;		/* frame length, from the first request */
-	uint16_t flags;		/* NETTXF_* of the first request */
+	struct netif_offload off;	/* its flags and GSO extra */
 	uint8_t nr_slots;	/* data slots */
 	uint8_t nr_extras;	/* extra-info slots after the first slot */
 	struct netif_tx_slot slots[NETIF_MAX_SLOTS];
@@ -77,13 +78,14 @@ enum netif_tx_verdict {
 
 /*
  * Read the packet starting at ring->req_cons out of @avail posted requests,
- * without consuming it. Whatever the verdict except FATAL, the packet
- * occupies netif_tx_packet_ring_slots() ring slots, which
+ * without consuming it, accepting the GSO types @gso (NETIF_PEER_GSO_*: the
+ * ones offered to the frontend). Whatever the verdict except FATAL, the
+ * packet occupies netif_tx_packet_ring_slots() ring slots, which
  * netif_back_tx_pull() consumes. @why names the rule that was broken for
  * DROP and FATAL.
  */
 enum netif_tx_verdict netif_back_tx_parse(const netif_tx_back_ring_t *ring,
-					  unsigned int avail,
+					  unsigned int avail, uint32_t gso,
 					  struct netif_tx_packet *pkt,
 					  const char **why);
 
@@ -133,28 +135,41 @@ struct netif_rx_slot {
 	RING_IDX idx;		/* ring slot of the request = of the response */
 	uint16_t id;
 	uint16_t size;
-	uint16_t flags;		/* NETRXF_* */
+	uint16_t flags;		/* NETRXF_*; extra_info: a GSO extra at idx + 1 */
+	uint16_t gso_size;
+	uint8_t gso_type;
 	uint16_t first_seg;	/* this slot's segments in the burst's array */
 	uint16_t nr_segs;
 };
 
 /*
- * Consume one RX request per slot the packet @m needs (the caller checked
- * they are posted), and append the grant copies that write @m into the
- * granted pages densely. Records each slot in @slots so that the response
- * can be written, in the slot of its request, once the copies are done.
- * Returns the number of slots used, or -1 if @max_segs is too small (then
- * nothing is consumed).
+ * Consume one RX request per slot the packet @m needs, and one more after
+ * the first for the GSO extra when @off has a GSO type (the caller checked
+ * they are posted: netif_rx_requests_for()), and append the grant copies
+ * that write @m into the granted pages densely. Records each data slot in
+ * @slots, the first with @off's flags, so that the response can be
+ * written, in the slot of its request, once the copies are done. Returns
+ * the number of data slots, or -1 if @max_segs is too small (then nothing
+ * is consumed).
  */
 int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
-			     const struct rte_mbuf *m, domid_t frontend,
+			     const struct rte_mbuf *m,
+			     const struct netif_offload *off, domid_t frontend,
 			     xengnttab_grant_copy_segment_t *segs,
 			     unsigned int *nb_segs, unsigned int max_segs,
 			     struct netif_rx_slot *slots);
 
+/* Ring requests a packet of @len bytes with offload @off takes. */
+static inline unsigned int
+netif_rx_requests_for(uint32_t len, const struct netif_offload *off)
+{
+	return netif_rx_slots_for(len) +
+	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE);
+}
+
 /*
  * Write the response of @slot in the slot of its request: the byte count,
- * or NETIF_RSP_ERROR when @copied is false. Once every slot consumed is
+ * or NETIF_RSP_ERROR when @copied is false, and its GSO extra after it. Once every slot consumed is
  * answered, netif_back_rx_push() sets rsp_prod_pvt to req_cons and pushes.
  */
 void netif_back_rx_respond(netif_rx_back_ring_t *ring,
@@ -180,8 +195,11 @@ struct netif_back_tx_stats {
 	uint64_t mbuf_alloc_failed;	/* pulls cut short for want of mbufs */
 	uint64_t drop_bad_frame;	/* answered NETIF_RSP_ERROR */
 	uint64_t drop_bad_csum;		/* csum_blank on a non-TCP/UDP frame */
+	uint64_t drop_bad_gso;		/* netif_offload_rx() refused it */
 	uint64_t drop_copy_failed;
 	uint64_t malformed;		/* protocol violations: @error set */
+	uint64_t gso_packets;		/* large segments received */
+	uint64_t gso_checksum_fixup;	/* of which without csum_blank */
 };
 
 struct netif_back_tx {
@@ -190,6 +208,8 @@ struct netif_back_tx {
 	struct rte_mempool *mp;
 	uint16_t mbuf_room;		/* data bytes one mbuf of @mp holds */
 	uint16_t port;			/* written to every received mbuf */
+	uint32_t offloads;		/* NETIF_RX_*: what the application enabled */
+	uint32_t gso_offered;		/* NETIF_PEER_GSO_*: the frontend's to use */
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_tx_stats stats;
 	struct netif_copy copy;
@@ -235,13 +255,17 @@ struct netif_back_rx_stats {
 	uint64_t bytes;
 	uint64_t ring_full;		/* pushes cut short: no posted buffer */
 	uint64_t drop_too_long;		/* no frontend could take it */
+	uint64_t drop_bad_offload;	/* offload requests the frame cannot take */
+	uint64_t drop_no_gso;		/* large segments the frontend cannot take */
 	uint64_t drop_copy_failed;
 	uint64_t malformed;		/* protocol violations: @error set */
+	uint64_t gso_packets;		/* sent as large segments */
 };
 
 struct netif_back_rx {
 	netif_rx_back_ring_t ring;
 	domid_t frontend;
+	uint32_t peer;			/* NETIF_PEER_*: what the frontend takes */
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_rx_stats stats;
 	struct netif_copy copy;

@@ -10,9 +10,30 @@
 
 #include "netif_back.h"
 
+/*
+ * The first slot carries the packet's flags; a GSO extra takes the request
+ * after it (Linux netfront reads extras right after the first response),
+ * whose buffer stays unused.
+ */
+static void
+rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
+		      const struct netif_offload *off)
+{
+	if (off->csum_blank)
+		slot->flags |= NETRXF_csum_blank;
+	if (off->data_validated)
+		slot->flags |= NETRXF_data_validated;
+	if (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
+		slot->flags |= NETRXF_extra_info;
+		slot->gso_type = off->gso_type;
+		slot->gso_size = off->gso_size;
+		ring->req_cons++;
+	}
+}
+
 int
 netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
-			 domid_t frontend,
+			 const struct netif_offload *off, domid_t frontend,
 			 xengnttab_grant_copy_segment_t *segs,
 			 unsigned int *nb_segs, unsigned int max_segs,
 			 struct netif_rx_slot *slots)
@@ -34,6 +55,8 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		slot->id = req.id;
 		slot->first_seg = n;
 		slot->flags = s + 1 < nr_slots ? NETRXF_more_data : 0;
+		if (s == 0)
+			rx_first_slot_offload(ring, slot, off);
 		while (page_off < NETIF_PAGE_SIZE && m != NULL) {
 			xengnttab_grant_copy_segment_t *seg;
 			uint16_t len;
@@ -75,4 +98,17 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 	rsp->offset = 0;
 	rsp->flags = slot->flags;
 	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
+	if (slot->flags & NETRXF_extra_info) {
+		struct netif_extra_info *extra;
+
+		extra = (struct netif_extra_info *)
+			RING_GET_RESPONSE(ring, slot->idx + 1);
+		*extra = (struct netif_extra_info){
+			.type = XEN_NETIF_EXTRA_TYPE_GSO,
+			.u.gso = {
+				.size = slot->gso_size,
+				.type = slot->gso_type,
+			},
+		};
+	}
 }

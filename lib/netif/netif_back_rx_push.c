@@ -40,28 +40,41 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	}
 	for (n = 0; n < nb_pkts; n++) {
 		struct rte_mbuf *m = pkts[n];
-		unsigned int need = netif_rx_slots_for(m->pkt_len);
+		struct netif_offload off;
+		unsigned int need;
 		int used;
 
 		rx->first_slot[n] = nb_slots;
-		if (unlikely(need > NETIF_MAX_SLOTS ||
+		if (unlikely(netif_rx_slots_for(m->pkt_len) > NETIF_MAX_SLOTS ||
 			     m->pkt_len > XEN_NETIF_MAX_TX_SIZE)) {
 			/* No frontend can take it; drop, don't block. */
 			rx->stats.drop_too_long++;
 			continue;
 		}
+		switch (netif_offload_tx(m, rx->peer, &off)) {
+		case NETIF_OFFLOAD_SEND:
+			break;
+		case NETIF_OFFLOAD_DROP:
+			rx->stats.drop_bad_offload++;
+			continue;
+		case NETIF_OFFLOAD_SEGMENT:
+			rx->stats.drop_no_gso++;
+			continue;
+		}
+		need = netif_rx_requests_for(m->pkt_len, &off);
 		if ((unsigned int)avail < need) {
 			rx->stats.ring_full++;
 			break;
 		}
-		used = netif_back_rx_build_copy(&rx->ring, m, rx->frontend,
-						c->segs, &c->n,
+		used = netif_back_rx_build_copy(&rx->ring, m, &off,
+						rx->frontend, c->segs, &c->n,
 						NETIF_COPY_SEGS_MAX,
 						&rx->slots[nb_slots]);
 		if (used < 0)
 			break;	/* the batch is full: the packet waits */
+		rx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
 		nb_slots += used;
-		avail -= used;
+		avail -= need;
 	}
 	rx->first_slot[n] = nb_slots;
 	return n;
@@ -84,7 +97,7 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 		bool pkt_ok = true;
 
 		if (rx->first_slot[i] == rx->first_slot[i + 1])
-			continue;	/* dropped as too long */
+			continue;	/* dropped */
 		for (s = rx->first_slot[i]; s < rx->first_slot[i + 1]; s++) {
 			const struct netif_rx_slot *slot = &rx->slots[s];
 			bool ok = netif_copy_ok(&rx->copy, slot->first_seg,

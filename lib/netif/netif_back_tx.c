@@ -21,18 +21,47 @@ tx_copy_request(const netif_tx_back_ring_t *ring, RING_IDX idx,
 }
 
 /*
- * Extras follow the first slot. We negotiate no feature that uses one (no
- * GSO, multicast control or hashing), so a known extra is dropped with its
- * packet; a type outside the protocol is an attack or a corrupt ring.
+ * A GSO extra, by Linux netback's rules: a size of 0 or a type outside the
+ * protocol is fatal; a type we did not offer (@gso, NETIF_PEER_GSO_*)
+ * drops the packet.
+ */
+static enum netif_tx_verdict
+tx_parse_gso(const struct netif_extra_info *extra, uint32_t gso,
+	     struct netif_tx_packet *pkt, const char **why)
+{
+	uint32_t bit = netif_peer_gso_bit(extra->u.gso.type);
+
+	if (extra->u.gso.size == 0) {
+		*why = "GSO size 0";
+		return NETIF_TX_FATAL;
+	}
+	if (bit == 0) {
+		*why = "unknown GSO type";
+		return NETIF_TX_FATAL;
+	}
+	if (!(gso & bit)) {
+		*why = "GSO type not offered";
+		return NETIF_TX_DROP;
+	}
+	pkt->off.gso_type = extra->u.gso.type;
+	pkt->off.gso_size = extra->u.gso.size;
+	return NETIF_TX_OK;
+}
+
+/*
+ * Extras follow the first slot. Of the known ones only GSO is offered
+ * (multicast control and hashing are not): any other drops its packet; a
+ * type outside the protocol is an attack or a corrupt ring.
  */
 static enum netif_tx_verdict
 tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
-		unsigned int avail, struct netif_tx_packet *pkt,
+		unsigned int avail, uint32_t gso, struct netif_tx_packet *pkt,
 		const char **why)
 {
-	enum netif_tx_verdict verdict = NETIF_TX_OK;
+	enum netif_tx_verdict verdict = NETIF_TX_OK, v;
 	struct netif_extra_info extra;
 	netif_tx_request_t req;
+	const char *reason;
 
 	do {
 		if (1u + pkt->nr_extras >= avail) {
@@ -51,9 +80,19 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 			*why = "more extra info slots than extra types";
 			return NETIF_TX_FATAL;
 		}
-		if (verdict == NETIF_TX_OK) {
-			*why = "extra info for a feature not negotiated";
-			verdict = NETIF_TX_DROP;
+		if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO) {
+			v = tx_parse_gso(&extra, gso, pkt, &reason);
+		} else {
+			reason = "extra info for a feature not negotiated";
+			v = NETIF_TX_DROP;
+		}
+		if (v == NETIF_TX_FATAL) {
+			*why = reason;
+			return v;
+		}
+		if (v == NETIF_TX_DROP && verdict == NETIF_TX_OK) {
+			*why = reason;
+			verdict = v;
 		}
 	} while (extra.flags & XEN_NETIF_EXTRA_FLAG_MORE);
 	return verdict;
@@ -61,7 +100,7 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 
 enum netif_tx_verdict
 netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
-		    struct netif_tx_packet *pkt, const char **why)
+		    uint32_t gso, struct netif_tx_packet *pkt, const char **why)
 {
 	enum netif_tx_verdict verdict = NETIF_TX_OK;
 	RING_IDX idx = ring->req_cons;
@@ -71,15 +110,17 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 
 	pkt->nr_slots = 0;
 	pkt->nr_extras = 0;
+	pkt->off = (struct netif_offload){ .gso_type = XEN_NETIF_GSO_TYPE_NONE };
 	if (avail == 0) {
 		*why = "no request posted";
 		return NETIF_TX_FATAL;
 	}
 	tx_copy_request(ring, idx, &req);
 	pkt->len = req.size;
-	pkt->flags = req.flags;
+	pkt->off.csum_blank = req.flags & NETTXF_csum_blank;
+	pkt->off.data_validated = req.flags & NETTXF_data_validated;
 	if (req.flags & NETTXF_extra_info) {
-		verdict = tx_parse_extras(ring, idx, avail, pkt, why);
+		verdict = tx_parse_extras(ring, idx, avail, gso, pkt, why);
 		if (verdict == NETIF_TX_FATAL)
 			return verdict;
 	}

@@ -10,7 +10,6 @@
  */
 
 #include "netif_back.h"
-#include "netif_csum.h"
 #include "netif_l2.h"
 
 void
@@ -103,7 +102,8 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		const char *why;
 		int built;
 
-		verdict = netif_back_tx_parse(&tx->ring, avail, pkt, &why);
+		verdict = netif_back_tx_parse(&tx->ring, avail, tx->gso_offered,
+					      pkt, &why);
 		if (unlikely(verdict == NETIF_TX_FATAL)) {
 			tx_fail(tx, why);
 			break;
@@ -140,15 +140,30 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 
 /*
  * Classify a copied packet (one walk gives the application its packet type
- * and the checksum code its offsets) and complete a blank checksum; false
- * when the frame has no checksum to complete, which Linux drops too.
+ * and the offloads their offsets) and apply its offload; false when it
+ * cannot take it (a blank checksum on a frame without one, which Linux
+ * drops too, or a GSO packet that is not TCP of its type).
  */
 static inline bool
-tx_deliverable(struct rte_mbuf *m, uint16_t flags)
+tx_deliverable(struct netif_back_tx *tx, struct rte_mbuf *m,
+	       const struct netif_offload *off)
 {
+	const char *why;
+
 	netif_l2_classify(m);
-	return !(flags & NETTXF_csum_blank) ||
-	       netif_csum_complete_classified(m) == 0;
+	if (likely(netif_offload_rx(m, off, tx->offloads, &why) == 0)) {
+		if (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
+			tx->stats.gso_packets++;
+			/* Linux forces these to blank: count it as Linux does. */
+			tx->stats.gso_checksum_fixup += !off->csum_blank;
+		}
+		return true;
+	}
+	if (off->gso_type != XEN_NETIF_GSO_TYPE_NONE)
+		tx->stats.drop_bad_gso++;
+	else
+		tx->stats.drop_bad_csum++;
+	return false;
 }
 
 uint16_t
@@ -180,9 +195,7 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 			if (call_ok && tx->error == NULL)
 				tx_fail(tx, "bad grant reference");
 			tx->stats.drop_copy_failed++;
-		} else if (!tx_deliverable(m, tx->pkts[i].flags)) {
-			tx->stats.drop_bad_csum++;
-		} else {
+		} else if (tx_deliverable(tx, m, &tx->pkts[i].off)) {
 			m->port = tx->port;
 			bytes += m->pkt_len;
 			pkts[nb_rx++] = m;

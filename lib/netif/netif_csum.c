@@ -85,28 +85,22 @@ sum_mbuf(const struct rte_mbuf *m, uint32_t off, uint32_t len)
 }
 
 int
-netif_csum_complete_classified(struct rte_mbuf *m)
+netif_csum_locate(const struct rte_mbuf *m, struct netif_l4_csum *c)
 {
-	union {
-		struct rte_ipv4_hdr v4;
-		struct rte_ipv6_hdr v6;
-	} copy;
-	uint32_t l3_off = m->l2_len, l4_off = l3_off + m->l3_len;
-	uint32_t field, hdr_len, ip_len, l4_hdr_len, sum;
-	const struct rte_ipv4_hdr *ip4 = NULL;
-	const struct rte_ipv6_hdr *ip6 = NULL;
-	uint16_t cksum;
-	bool udp = false;
+	uint32_t l3_off = m->l2_len, hdr_len, ip_len, l4_hdr_len;
+	const void *ip;
 
+	c->l4_off = l3_off + m->l3_len;
 	switch (m->packet_type & RTE_PTYPE_L4_MASK) {
 	case RTE_PTYPE_L4_TCP:
+		c->udp = false;
 		l4_hdr_len = sizeof(struct rte_tcp_hdr);
-		field = l4_off + offsetof(struct rte_tcp_hdr, cksum);
+		c->field = c->l4_off + offsetof(struct rte_tcp_hdr, cksum);
 		break;
 	case RTE_PTYPE_L4_UDP:
-		udp = true;
+		c->udp = true;
 		l4_hdr_len = sizeof(struct rte_udp_hdr);
-		field = l4_off + offsetof(struct rte_udp_hdr, dgram_cksum);
+		c->field = c->l4_off + offsetof(struct rte_udp_hdr, dgram_cksum);
 		break;
 	default:
 		/*
@@ -118,18 +112,23 @@ netif_csum_complete_classified(struct rte_mbuf *m)
 	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
 	case RTE_PTYPE_L3_IPV4:
 	case RTE_PTYPE_L3_IPV4_EXT:
-		ip4 = rte_pktmbuf_read(m, l3_off, sizeof(*ip4), &copy.v4);
-		if (ip4 == NULL)
+		ip = rte_pktmbuf_read(m, l3_off, sizeof(c->ip.v4), &c->ip.v4);
+		if (ip == NULL)
 			return -1;
-		hdr_len = rte_ipv4_hdr_len(ip4);
-		ip_len = rte_be_to_cpu_16(ip4->total_length);
+		memmove(&c->ip.v4, ip, sizeof(c->ip.v4));
+		c->ipv6 = false;
+		hdr_len = rte_ipv4_hdr_len(&c->ip.v4);
+		ip_len = rte_be_to_cpu_16(c->ip.v4.total_length);
 		break;
 	case RTE_PTYPE_L3_IPV6:
-		ip6 = rte_pktmbuf_read(m, l3_off, sizeof(*ip6), &copy.v6);
-		if (ip6 == NULL)
+		ip = rte_pktmbuf_read(m, l3_off, sizeof(c->ip.v6), &c->ip.v6);
+		if (ip == NULL)
 			return -1;
-		hdr_len = sizeof(*ip6);
-		ip_len = sizeof(*ip6) + rte_be_to_cpu_16(ip6->payload_len);
+		memmove(&c->ip.v6, ip, sizeof(c->ip.v6));
+		c->ipv6 = true;
+		hdr_len = sizeof(c->ip.v6);
+		ip_len = sizeof(c->ip.v6) +
+			 rte_be_to_cpu_16(c->ip.v6.payload_len);
 		break;
 	default:
 		/*
@@ -141,22 +140,85 @@ netif_csum_complete_classified(struct rte_mbuf *m)
 		return -1;
 	}
 	/*
-	 * The IP length is the guest's word: it must cover the L4 header and
-	 * fit the frame. The header length must be the walk's, which the
-	 * pseudo-header works out again from the header.
+	 * The IP length is the sender's word: it must cover the L4 header
+	 * and fit the frame. The header length must be the walk's, which
+	 * the pseudo-header works out again from the header.
 	 */
 	if (hdr_len != m->l3_len || ip_len < hdr_len + l4_hdr_len ||
 	    l3_off + ip_len > rte_pktmbuf_pkt_len(m))
 		return -1;
-	store_16(m, field, 0);
-	sum = sum_mbuf(m, l4_off, ip_len - hdr_len);
-	sum += ip4 != NULL ? rte_ipv4_phdr_cksum(ip4, 0) :
-			     rte_ipv6_phdr_cksum(ip6, 0);
+	c->l4_len = ip_len - hdr_len;
+	return 0;
+}
+
+uint16_t
+netif_csum_pseudo(const struct netif_l4_csum *c, bool with_len)
+{
+	/* DPDK leaves the length out of a TSO packet's pseudo-header. */
+	uint64_t ol_flags = with_len ? 0 : RTE_MBUF_F_TX_TCP_SEG;
+
+	return c->ipv6 ? rte_ipv6_phdr_cksum(&c->ip.v6, ol_flags) :
+			 rte_ipv4_phdr_cksum(&c->ip.v4, ol_flags);
+}
+
+void
+netif_csum_store(struct rte_mbuf *m, uint32_t off, uint16_t v)
+{
+	store_16(m, off, v);
+}
+
+void
+netif_csum_fill(struct rte_mbuf *m, const struct netif_l4_csum *c)
+{
+	uint16_t cksum;
+	uint32_t sum;
+
+	store_16(m, c->field, 0);
+	sum = sum_mbuf(m, c->l4_off, c->l4_len);
+	sum += netif_csum_pseudo(c, true);
 	cksum = ~fold(sum);
 	/* A UDP checksum of 0 means none: RFC 768 sends all ones. */
-	if (cksum == 0 && udp)
+	if (cksum == 0 && c->udp)
 		cksum = 0xffff;
-	store_16(m, field, cksum);
+	store_16(m, c->field, cksum);
+}
+
+int
+netif_csum_ipv4_header(struct rte_mbuf *m)
+{
+	uint8_t buf[60];	/* the longest IPv4 header */
+	const struct rte_ipv4_hdr *ip;
+	uint16_t cksum;
+
+	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
+	case RTE_PTYPE_L3_IPV4:
+	case RTE_PTYPE_L3_IPV4_EXT:
+		break;
+	default:
+		return -1;
+	}
+	if (m->l3_len > sizeof(buf))
+		return -1;
+	ip = rte_pktmbuf_read(m, m->l2_len, m->l3_len, buf);
+	if (ip == NULL)
+		return -1;
+	if (ip != (const void *)buf)
+		memcpy(buf, ip, m->l3_len);
+	((struct rte_ipv4_hdr *)buf)->hdr_checksum = 0;
+	cksum = (uint16_t)~rte_raw_cksum(buf, m->l3_len);
+	store_16(m, m->l2_len + offsetof(struct rte_ipv4_hdr, hdr_checksum),
+		 cksum);
+	return 0;
+}
+
+int
+netif_csum_complete_classified(struct rte_mbuf *m)
+{
+	struct netif_l4_csum c;
+
+	if (netif_csum_locate(m, &c) != 0)
+		return -1;
+	netif_csum_fill(m, &c);
 	return 0;
 }
 

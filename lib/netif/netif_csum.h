@@ -11,6 +11,9 @@
 #ifndef NETIF_CSUM_H
 #define NETIF_CSUM_H
 
+#include <stdbool.h>
+
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 /*
@@ -32,5 +35,44 @@ int netif_csum_complete(struct rte_mbuf *m);
  * write outside the packet.
  */
 int netif_csum_complete_classified(struct rte_mbuf *m);
+
+/* Where the TCP or UDP checksum of a classified frame is, and what it covers. */
+struct netif_l4_csum {
+	uint32_t field;		/* offset of the checksum field in the frame */
+	uint32_t l4_off;
+	uint32_t l4_len;	/* L4 header and payload, from the IP length */
+	bool udp;
+	bool ipv6;
+	union {			/* a copy: the frame may change under us */
+		struct rte_ipv4_hdr v4;
+		struct rte_ipv6_hdr v6;
+	} ip;
+};
+
+/*
+ * Locate the checksum of a frame classified by netif_l2_classify() since
+ * its headers last changed. Returns 0, or -1 for a frame whose checksum
+ * may not be left blank (see netif_csum_complete()).
+ */
+int netif_csum_locate(const struct rte_mbuf *m, struct netif_l4_csum *c);
+
+/*
+ * The pseudo-header sum, not inverted: what a partial checksum field holds.
+ * @with_len: with the L4 length, as Linux (CHECKSUM_PARTIAL) and DPDK's
+ * L4 checksum offload want it; without, as DPDK's TSO wants it.
+ */
+uint16_t netif_csum_pseudo(const struct netif_l4_csum *c, bool with_len);
+
+/* Compute the whole checksum @c locates in @m and write it. */
+void netif_csum_fill(struct rte_mbuf *m, const struct netif_l4_csum *c);
+
+/* Write the 16 bits @v, as they lie in memory, at byte @off of @m. */
+void netif_csum_store(struct rte_mbuf *m, uint32_t off, uint16_t v);
+
+/*
+ * Compute and write the IPv4 header checksum of a classified frame.
+ * Returns -1, writing nothing, when it has no whole IPv4 header.
+ */
+int netif_csum_ipv4_header(struct rte_mbuf *m);
 
 #endif /* NETIF_CSUM_H */

@@ -16,6 +16,10 @@
 
 #define FRONTEND 9
 
+static const struct netif_offload plain = {
+	.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+};
+
 static union {
 	netif_rx_sring_t sring;
 	uint8_t page[NETIF_PAGE_SIZE];
@@ -74,7 +78,7 @@ test_small_packet_takes_one_slot(void)
 	ring_reset(4);
 	REQUIRE(m != NULL);
 	CHECK(netif_back_rx_requests(&back) == 4);
-	CHECK(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
 				       RTE_DIM(segs), slots) == 1);
 	CHECK(nb_segs == 1);
 	CHECK(segs[0].flags == GNTCOPY_dest_gref);
@@ -97,7 +101,7 @@ test_jumbo_packet_is_packed_densely(void)
 
 	ring_reset(8);
 	REQUIRE(m != NULL);
-	REQUIRE(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+	REQUIRE(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
 					 RTE_DIM(segs), slots) == 3);
 	CHECK(slots[0].size == 4096 && slots[1].size == 4096);
 	CHECK(slots[2].size == 808);
@@ -128,7 +132,7 @@ test_responses_sit_in_the_slot_of_their_request(void)
 	ring_reset(3);
 	/* Start mid-ring so the slot index is not trivially zero. */
 	REQUIRE(m != NULL);
-	REQUIRE(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+	REQUIRE(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
 					 RTE_DIM(segs), slots) == 2);
 	netif_back_rx_respond(&back, &slots[1], true);
 	netif_back_rx_respond(&back, &slots[0], false);
@@ -145,6 +149,48 @@ test_responses_sit_in_the_slot_of_their_request(void)
 }
 
 static void
+test_gso_extra_follows_the_first_slot(void)
+{
+	const struct netif_offload gso = {
+		.csum_blank = true, .data_validated = true,
+		.gso_type = XEN_NETIF_GSO_TYPE_TCPV4, .gso_size = 1448,
+	};
+	xengnttab_grant_copy_segment_t segs[32];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(5000, 2048);
+	struct netif_extra_info *extra;
+	netif_rx_response_t *rsp;
+	unsigned int nb_segs = 0, i;
+
+	ring_reset(4);
+	REQUIRE(m != NULL);
+	CHECK(netif_rx_requests_for(5000, &gso) == 3);
+	REQUIRE(netif_back_rx_build_copy(&back, m, &gso, FRONTEND, segs,
+					 &nb_segs, RTE_DIM(segs), slots) == 2);
+	CHECK(back.req_cons == 3);
+	/* The extra's request (gref 501) gets no data. */
+	for (i = 0; i < nb_segs; i++)
+		CHECK(segs[i].dest.foreign.ref != 501);
+	CHECK(slots[0].idx == 0 && slots[1].idx == 2 && slots[1].id == 102);
+	netif_back_rx_respond(&back, &slots[0], true);
+	netif_back_rx_respond(&back, &slots[1], true);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	rsp = RING_GET_RESPONSE(&front, 0);
+	CHECK(rsp->flags == (NETRXF_csum_blank | NETRXF_data_validated |
+			     NETRXF_extra_info | NETRXF_more_data));
+	CHECK(rsp->status == 4096);
+	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_GSO && extra->flags == 0);
+	CHECK(extra->u.gso.size == 1448);
+	CHECK(extra->u.gso.type == XEN_NETIF_GSO_TYPE_TCPV4);
+	rsp = RING_GET_RESPONSE(&front, 2);
+	CHECK(rsp->id == 102 && rsp->status == 5000 - 4096);
+	CHECK(rsp->flags == 0);
+	rte_pktmbuf_free(m);
+}
+
+static void
 test_too_few_segments_consume_nothing(void)
 {
 	xengnttab_grant_copy_segment_t segs[2];
@@ -154,7 +200,7 @@ test_too_few_segments_consume_nothing(void)
 
 	ring_reset(8);
 	REQUIRE(m != NULL);
-	CHECK(netif_back_rx_build_copy(&back, m, FRONTEND, segs, &nb_segs,
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
 				       RTE_DIM(segs), slots) < 0);
 	CHECK(back.req_cons == 0 && nb_segs == 0);
 	rte_pktmbuf_free(m);
@@ -173,6 +219,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_small_packet_takes_one_slot);
 	RUN(test_jumbo_packet_is_packed_densely);
 	RUN(test_responses_sit_in_the_slot_of_their_request);
+	RUN(test_gso_extra_follows_the_first_slot);
 	RUN(test_too_few_segments_consume_nothing);
 	RUN(test_producer_beyond_a_ring_is_detected);
 }

@@ -46,6 +46,9 @@ post(uint16_t id, grant_ref_t gref, uint16_t offset, uint16_t size,
 	req->flags = flags;
 }
 
+/* The GSO types offered to the frontend (NETIF_PEER_GSO_*). */
+static uint32_t offered;
+
 static void
 post_extra(uint8_t type, uint8_t flags)
 {
@@ -70,7 +73,7 @@ parse(struct netif_tx_packet *pkt, const char **why)
 	avail = netif_back_tx_requests(&back);
 	if (avail < 0)
 		return NETIF_TX_FATAL;
-	return netif_back_tx_parse(&back, avail, pkt, why);
+	return netif_back_tx_parse(&back, avail, offered, pkt, why);
 }
 
 static void
@@ -205,6 +208,89 @@ test_extra_for_unnegotiated_feature_drops_packet(void)
 	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
 	CHECK(pkt.nr_extras == 1 && pkt.nr_slots == 2);
 	CHECK(netif_tx_packet_ring_slots(&pkt) == 3);
+}
+
+/* A frame of 3000 bytes in two slots behind one GSO extra. */
+static void
+post_gso(uint16_t size, uint8_t type)
+{
+	struct netif_extra_info *extra;
+
+	post(5, 1, 0, 3000, NETTXF_csum_blank | NETTXF_data_validated |
+			    NETTXF_extra_info | NETTXF_more_data);
+	extra = (void *)RING_GET_REQUEST(&front, front.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = XEN_NETIF_EXTRA_TYPE_GSO;
+	extra->u.gso.size = size;
+	extra->u.gso.type = type;
+	post(6, 2, 0, 1000, 0);
+}
+
+static void
+test_offered_gso_extra_is_parsed(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	offered = NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6;
+	post_gso(1448, XEN_NETIF_GSO_TYPE_TCPV6);
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(pkt.off.gso_type == XEN_NETIF_GSO_TYPE_TCPV6);
+	CHECK(pkt.off.gso_size == 1448);
+	CHECK(pkt.off.csum_blank && pkt.off.data_validated);
+	CHECK(pkt.nr_extras == 1 && pkt.nr_slots == 2);
+	CHECK(pkt.slots[0].size == 2000 && pkt.slots[1].size == 1000);
+	offered = 0;
+}
+
+static void
+test_gso_type_not_offered_drops_packet(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	offered = NETIF_PEER_GSO_TCPV4;
+	post_gso(1448, XEN_NETIF_GSO_TYPE_TCPV6);
+	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
+	CHECK(why != NULL && strstr(why, "not offered") != NULL);
+	CHECK(netif_tx_packet_ring_slots(&pkt) == 3);
+	offered = 0;
+}
+
+static void
+test_gso_size_zero_or_unknown_type_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	offered = NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6;
+	ring_reset();
+	post_gso(0, XEN_NETIF_GSO_TYPE_TCPV4);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "size 0") != NULL);
+	ring_reset();
+	post_gso(1448, XEN_NETIF_GSO_TYPE_NONE);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "GSO type") != NULL);
+	ring_reset();
+	post_gso(1448, XEN_NETIF_GSO_TYPE_TCPV6 + 1);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	offered = 0;
+}
+
+static void
+test_checksum_flags_are_recorded(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why;
+
+	ring_reset();
+	post(1, 1, 0, 60, NETTXF_data_validated);
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(!pkt.off.csum_blank && pkt.off.data_validated);
+	CHECK(pkt.off.gso_type == XEN_NETIF_GSO_TYPE_NONE);
 }
 
 static void
@@ -350,6 +436,10 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_unknown_extra_type_is_fatal);
 	RUN(test_extra_for_unnegotiated_feature_drops_packet);
 	RUN(test_endless_extra_chain_is_fatal);
+	RUN(test_offered_gso_extra_is_parsed);
+	RUN(test_gso_type_not_offered_drops_packet);
+	RUN(test_gso_size_zero_or_unknown_type_is_fatal);
+	RUN(test_checksum_flags_are_recorded);
 	RUN(test_runt_frame_is_dropped);
 	RUN(test_fragments_larger_than_frame_are_dropped);
 	RUN(test_producer_beyond_a_ring_is_detected);

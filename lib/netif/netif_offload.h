@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Checksum and segmentation offloads between a netif ring and mbufs, for
+ * both ends and both ways. On the receiving side (guest TX at the
+ * backend, guest RX at the frontend) what the sender's flags and GSO extra
+ * say about a packet becomes mbuf offload flags: netif_offload_rx(). On
+ * the sending side an mbuf's offload requests become the flags and GSO
+ * extra a peer takes, or are carried out in software for a peer that
+ * takes none: netif_offload_tx().
+ *
+ * A received packet that still needs work (a checksum left blank, a large
+ * segment) is flagged the way DPDK's vhost library flags a virtio-net
+ * packet in its legacy mode: with the Rx flag that says what it is and
+ * with the Tx requests that finish it, so an application that forwards it
+ * as it is (testpmd io, OVS) hands the work to the next hop, another guest
+ * or a NIC, instead of doing it. The pseudo-header sum in the checksum
+ * field is always written here from the IP header, never taken from the
+ * sender: a partial sum may be wrong by accident or by design, and the two
+ * sides want it in different forms (Linux with the L4 length, DPDK's TSO
+ * without).
+ */
+
+#ifndef NETIF_OFFLOAD_H
+#define NETIF_OFFLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "netif_ring.h"
+
+/* A packet's offload as the netif ring carries it. */
+struct netif_offload {
+	bool csum_blank;	/* the L4 checksum field holds a partial sum */
+	bool data_validated;	/* the sender vouches for the data */
+	uint8_t gso_type;	/* XEN_NETIF_GSO_TYPE_* */
+	uint16_t gso_size;	/* the MSS of the segments, for a GSO type */
+};
+
+/* What an application enabled on a receiving queue. */
+#define NETIF_RX_TCP_CSUM	RTE_BIT32(0)	/* RTE_ETH_RX_OFFLOAD_TCP_CKSUM */
+#define NETIF_RX_UDP_CSUM	RTE_BIT32(1)	/* RTE_ETH_RX_OFFLOAD_UDP_CKSUM */
+#define NETIF_RX_LRO		RTE_BIT32(2)	/* RTE_ETH_RX_OFFLOAD_TCP_LRO */
+
+/*
+ * What a peer takes, from its feature keys: blank checksums over IPv4
+ * (unless feature-no-csum-offload) and IPv6 (feature-ipv6-csum-offload),
+ * GSO packets (feature-gso-tcpv4, feature-gso-tcpv6).
+ */
+#define NETIF_PEER_CSUM_IPV4	RTE_BIT32(0)
+#define NETIF_PEER_CSUM_IPV6	RTE_BIT32(1)
+#define NETIF_PEER_GSO_TCPV4	RTE_BIT32(2)
+#define NETIF_PEER_GSO_TCPV6	RTE_BIT32(3)
+
+/* The NETIF_PEER_GSO_* bit of a XEN_NETIF_GSO_TYPE_*, 0 for none. */
+static inline uint32_t
+netif_peer_gso_bit(uint8_t gso_type)
+{
+	switch (gso_type) {
+	case XEN_NETIF_GSO_TYPE_TCPV4:
+		return NETIF_PEER_GSO_TCPV4;
+	case XEN_NETIF_GSO_TYPE_TCPV6:
+		return NETIF_PEER_GSO_TCPV6;
+	}
+	return 0;
+}
+
+/*
+ * Apply the offload @o a received packet @m came with, @m classified by
+ * netif_l2_classify(), under what the application enabled (@enabled,
+ * NETIF_RX_*):
+ * - a GSO packet (NETIF_RX_LRO required) becomes one large segment:
+ *   RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE with tso_segsz, and
+ *   the requests RTE_MBUF_F_TX_TCP_SEG, TX_IPV4 | TX_IP_CKSUM (IP checksum
+ *   zeroed) or TX_IPV6, the pseudo-header sum without the length, as
+ *   DPDK's TSO contract says; the headers are all in the first segment;
+ * - a blank checksum is flagged RTE_MBUF_F_RX_L4_CKSUM_NONE with the
+ *   request TX_TCP_CKSUM or TX_UDP_CKSUM and TX_IPV4 or TX_IPV6 under
+ *   NETIF_RX_TCP_CSUM or NETIF_RX_UDP_CSUM, and computed in software
+ *   without it;
+ * - data_validated becomes RTE_MBUF_F_RX_L4_CKSUM_GOOD under the same.
+ * Returns 0, or -1 with @why when the packet must be dropped: the offload
+ * does not fit the frame (no TCP or UDP header, a GSO type of the other IP
+ * version, a GSO size whose segments would exceed the largest frame) or
+ * was not enabled.
+ */
+int netif_offload_rx(struct rte_mbuf *m, const struct netif_offload *o,
+		     uint32_t enabled, const char **why);
+
+enum netif_offload_verdict {
+	NETIF_OFFLOAD_SEND,	/* send with @o */
+	NETIF_OFFLOAD_DROP,	/* an offload request the frame cannot take */
+	NETIF_OFFLOAD_SEGMENT,	/* a large segment the peer cannot take */
+};
+
+/*
+ * Turn the offload requests of an mbuf about to be sent into the offload
+ * @o for a peer that takes @peer (NETIF_PEER_*), classifying @m on the way
+ * when it asks for any:
+ * - RTE_MBUF_F_TX_TCP_SEG: a GSO packet (csum_blank, data_validated) when
+ *   the peer takes that GSO type; a frame with no more payload than one
+ *   segment is sent as a checksum request; otherwise SEGMENT;
+ * - RTE_MBUF_F_TX_TCP_CKSUM / TX_UDP_CKSUM: csum_blank and data_validated
+ *   when the peer takes blank checksums of that IP version, else the
+ *   checksum is computed here;
+ * - RTE_MBUF_F_TX_IP_CKSUM: the IPv4 header checksum is computed here;
+ * - RTE_MBUF_F_RX_L4_CKSUM_GOOD (a verified packet forwarded): data_validated.
+ * A partial checksum is written with the L4 length, as Linux expects.
+ * DROP for a request the frame cannot take (no TCP or UDP header of the
+ * kind asked, a TSO segment size of 0).
+ */
+enum netif_offload_verdict netif_offload_tx(struct rte_mbuf *m, uint32_t peer,
+					    struct netif_offload *o);
+
+#endif /* NETIF_OFFLOAD_H */
