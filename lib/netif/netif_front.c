@@ -108,14 +108,31 @@ tx_copy_from_chain(uint8_t *dst, uint32_t len, struct rte_mbuf **seg,
 	}
 }
 
-/* One packet into @slots requests, densely packed from offset 0. */
+/* The GSO extra of @off in the request slot after the first. */
+static void
+tx_gso_extra(struct netif_front_tx *tx, const struct netif_offload *off)
+{
+	struct netif_extra_info *extra;
+
+	extra = (struct netif_extra_info *)
+		RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++);
+	*extra = (struct netif_extra_info){
+		.type = XEN_NETIF_EXTRA_TYPE_GSO,
+		.u.gso = { .size = off->gso_size, .type = off->gso_type },
+	};
+}
+
+/*
+ * One packet into @slots requests, densely packed from offset 0, its
+ * offload on the first and its GSO extra, if any, after it.
+ */
 static void
 tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
-		unsigned int slots)
+		unsigned int slots, const struct netif_offload *off)
 {
 	struct rte_mbuf *seg = m;
 	uint32_t left = m->pkt_len;
-	uint32_t off = 0;
+	uint32_t pos = 0;
 	unsigned int s;
 
 	for (s = 0; s < slots; s++) {
@@ -130,10 +147,18 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 			.size = s == 0 ? m->pkt_len : chunk,
 		};
 
-		tx_copy_from_chain(SLOT_PAGE(tx->pages, id), chunk, &seg, &off);
+		if (s == 0)
+			req.flags |= (off->csum_blank ? NETTXF_csum_blank : 0) |
+				     (off->data_validated ?
+				      NETTXF_data_validated : 0) |
+				     (off->gso_type != XEN_NETIF_GSO_TYPE_NONE ?
+				      NETTXF_extra_info : 0);
+		tx_copy_from_chain(SLOT_PAGE(tx->pages, id), chunk, &seg, &pos);
 		tx->id_state[id] = s == 0 ? TX_ID_HEAD : TX_ID_FRAG;
 		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
 		tx->ring.req_prod_pvt++;
+		if (req.flags & NETTXF_extra_info)
+			tx_gso_extra(tx, off);
 		left -= chunk;
 	}
 }
@@ -151,19 +176,36 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 		uint32_t len = m->pkt_len;
 		unsigned int slots = len == 0 ? 1 :
 			(len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
+		/* A TSO request may become a GSO extra: room for it first. */
+		unsigned int extras = !!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+		struct netif_offload off;
 
 		if (len > NETIF_FRONT_MAX_PKT_LEN) {
 			tx->stats.too_many_slots++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		if (slots > tx->nb_free || slots > RING_FREE_REQUESTS(&tx->ring)) {
+		if (slots > tx->nb_free ||
+		    slots + extras > RING_FREE_REQUESTS(&tx->ring)) {
 			tx->stats.ring_full++;
 			break;
 		}
-		tx_pkt2requests(tx, m, slots);
+		switch (netif_offload_tx(m, tx->peer, &off)) {
+		case NETIF_OFFLOAD_SEND:
+			break;
+		case NETIF_OFFLOAD_DROP:
+			tx->stats.drop_bad_offload++;
+			rte_pktmbuf_free(m);
+			continue;
+		case NETIF_OFFLOAD_SEGMENT:
+			tx->stats.drop_no_gso++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		tx_pkt2requests(tx, m, slots, &off);
 		tx->stats.packets++;
 		tx->stats.bytes += len;
+		tx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
 		rte_pktmbuf_free(m);
 	}
 	return i;
@@ -194,34 +236,93 @@ netif_front_rx_attach(struct netif_front_rx *rx, netif_rx_sring_t *sring,
 	rx->error = NULL;
 }
 
+/* One received packet's responses, copied out of the ring. */
+struct rx_chain {
+	unsigned int nr_data;		/* data responses */
+	unsigned int nr_ring;		/* ring slots, extras included */
+	bool bad_extra;			/* an extra we cannot honour: drop */
+	struct netif_offload off;
+	netif_rx_response_t rsps[NETIF_MAX_SLOTS];
+	uint16_t slot[NETIF_MAX_SLOTS];	/* ring slot (= page) of each */
+};
+
 /*
- * Copy the responses of the packet at rsp_cons out of the ring. Returns its
- * number of slots, 0 if its last response is not produced yet, -1 when the
+ * Copy one extra at ring slot @idx: a GSO extra of a type we asked for
+ * sets the packet's GSO; one we did not ask for, or with size 0, or an
+ * extra of no known type marks the packet bad, as Linux netfront drops
+ * it; the other known types (hash) carry nothing we use.
+ */
+static bool
+rx_copy_extra(struct netif_front_rx *rx, RING_IDX idx, struct rx_chain *c)
+{
+	struct netif_extra_info extra;
+	netif_rx_response_t rsp;
+
+	RING_COPY_RESPONSE(&rx->ring, idx, &rsp);
+	memcpy(&extra, &rsp, sizeof(extra));
+	if (extra.type == XEN_NETIF_EXTRA_TYPE_NONE ||
+	    extra.type >= XEN_NETIF_EXTRA_TYPE_MAX) {
+		c->bad_extra = true;
+	} else if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO) {
+		if (extra.u.gso.size == 0 ||
+		    !(rx->gso_asked & netif_peer_gso_bit(extra.u.gso.type)))
+			c->bad_extra = true;
+		c->off.gso_type = extra.u.gso.type;
+		c->off.gso_size = extra.u.gso.size;
+	}
+	return extra.flags & XEN_NETIF_EXTRA_FLAG_MORE;
+}
+
+/*
+ * Copy the responses of the packet at rsp_cons out of the ring: the first
+ * data response, its extras, the other data responses. Returns the ring
+ * slots it takes, 0 if its last response is not produced yet, -1 when the
  * backend broke the protocol.
  */
 static int
-rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod,
-	      netif_rx_response_t *rsps)
+rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod, struct rx_chain *c)
 {
-	RING_IDX cons = rx->ring.rsp_cons;
-	unsigned int i;
+	RING_IDX cons = rx->ring.rsp_cons, idx = cons;
+	unsigned int mask = RING_SIZE(&rx->ring) - 1, nr_extras = 0;
+	uint16_t flags;
 
-	for (i = 0; ; i++) {
+	c->nr_data = 0;
+	c->bad_extra = false;
+	c->off = (struct netif_offload){ .gso_type = XEN_NETIF_GSO_TYPE_NONE };
+	if (idx == prod)
+		return 0;
+	RING_COPY_RESPONSE(&rx->ring, idx, &c->rsps[0]);
+	c->slot[c->nr_data++] = idx++ & mask;
+	flags = c->rsps[0].flags;
+	c->off.csum_blank = flags & NETRXF_csum_blank;
+	c->off.data_validated = flags & NETRXF_data_validated;
+	if (flags & NETRXF_extra_info) {
+		bool more;
+
+		do {
+			/* One of each type at most, as for TX. */
+			if (++nr_extras >= XEN_NETIF_EXTRA_TYPE_MAX) {
+				rx->error = "RX extra info chain too long";
+				return -1;
+			}
+			if (idx == prod)
+				return 0;
+			more = rx_copy_extra(rx, idx++, c);
+		} while (more);
+	}
+	while (c->rsps[c->nr_data - 1].flags & NETRXF_more_data) {
 		/* A chain this long could hold the ring hostage: no waiting. */
-		if (i == NETIF_MAX_SLOTS) {
+		if (c->nr_data == NETIF_MAX_SLOTS) {
 			rx->error = "RX packet longer than 18 slots";
 			return -1;
 		}
-		if (cons + i == prod)
+		if (idx == prod)
 			return 0;
-		RING_COPY_RESPONSE(&rx->ring, cons + i, &rsps[i]);
-		if (rsps[i].flags & NETRXF_extra_info) {
-			rx->error = "RX extra info, but no feature asks for it";
-			return -1;
-		}
-		if (!(rsps[i].flags & NETRXF_more_data))
-			return i + 1;
+		RING_COPY_RESPONSE(&rx->ring, idx, &c->rsps[c->nr_data]);
+		c->slot[c->nr_data++] = idx++ & mask;
 	}
+	c->nr_ring = idx - cons;
+	return c->nr_ring;
 }
 
 /* Total length of a chain, or -1 (counted) if the packet must be dropped. */
@@ -253,8 +354,10 @@ rx_chain_len(struct netif_front_rx *rx, const netif_rx_response_t *rsps,
 /* Copy one validated chain out of the slot pages into new mbufs. */
 static struct rte_mbuf *
 rx_chain2mbuf(struct netif_front_rx *rx, struct rte_mempool *mp,
-	      const netif_rx_response_t *rsps, unsigned int slots)
+	      const struct rx_chain *c)
 {
+	const netif_rx_response_t *rsps = c->rsps;
+	unsigned int slots = c->nr_data;
 	int32_t len = rx_chain_len(rx, rsps, slots);
 	struct rte_mbuf *head, *m;
 	unsigned int i;
@@ -266,8 +369,8 @@ rx_chain2mbuf(struct netif_front_rx *rx, struct rte_mempool *mp,
 		goto nomem;
 	m = head;
 	for (i = 0; i < slots; i++) {
-		RING_IDX slot = (rx->ring.rsp_cons + i) & (RING_SIZE(&rx->ring) - 1);
-		const uint8_t *src = SLOT_PAGE(rx->pages, slot) + rsps[i].offset;
+		const uint8_t *src = SLOT_PAGE(rx->pages, c->slot[i]) +
+				     rsps[i].offset;
 		uint32_t left = rsps[i].status;
 
 		while (left > 0) {
@@ -293,19 +396,38 @@ rx_chain2mbuf(struct netif_front_rx *rx, struct rte_mempool *mp,
 	}
 	head->pkt_len = len;
 	head->port = rx->port;
-	rx->stats.packets++;
-	rx->stats.bytes += len;
 	return head;
 nomem:
 	rx->stats.mbuf_alloc_failed++;
 	return NULL;
 }
 
+/*
+ * Classify a received packet and apply its offload; false (counted) when
+ * it cannot take it.
+ */
+static bool
+rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
+	       const struct netif_offload *off)
+{
+	const char *why;
+
+	netif_l2_classify(m);
+	if (netif_offload_rx(m, off, rx->offloads, &why) != 0) {
+		rx->stats.drop_bad_offload++;
+		return false;
+	}
+	rx->stats.packets++;
+	rx->stats.bytes += m->pkt_len;
+	rx->stats.gso_packets += off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	return true;
+}
+
 uint16_t
 netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		       struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	netif_rx_response_t rsps[NETIF_MAX_SLOTS];
+	struct rx_chain c;
 	uint16_t nb = 0;
 	RING_IDX prod;
 	int slots;
@@ -319,15 +441,22 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		return 0;
 	}
 	while (nb < nb_pkts) {
-		struct rte_mbuf *m;
+		struct rte_mbuf *m = NULL;
 
-		slots = rx_copy_chain(rx, prod, rsps);
+		slots = rx_copy_chain(rx, prod, &c);
 		if (slots <= 0)
 			break;
-		m = rx_chain2mbuf(rx, mp, rsps, slots);
+		if (unlikely(c.bad_extra))
+			rx->stats.malformed++;
+		else
+			m = rx_chain2mbuf(rx, mp, &c);
 		rx->ring.rsp_cons += slots;
-		if (m != NULL)
+		if (m == NULL)
+			continue;
+		if (likely(rx_deliverable(rx, m, &c.off)))
 			pkts[nb++] = m;
+		else
+			rte_pktmbuf_free(m);
 	}
 	return nb;
 }
@@ -373,12 +502,10 @@ uint16_t
 netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
 		    uint16_t max, enum netif_doorbell *doorbell)
 {
-	uint16_t nb, i;
+	uint16_t nb;
 	bool notify;
 
 	nb = netif_front_rx_receive(rx, rx->mp, pkts, max);
-	for (i = 0; i < nb; i++)
-		netif_l2_classify(pkts[i]);
 	*doorbell = netif_front_rx_push(rx, &notify) > 0 ?
 		    netif_doorbell(notify) : NETIF_DOORBELL_NONE;
 	return nb;

@@ -30,6 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "netif_offload.h"
 #include "netif_ring.h"
 
 /* Largest frame the frontend transmits: the first request's size field. */
@@ -41,10 +42,14 @@ struct netif_front_tx_stats {
 	uint64_t errors;	/* packets the backend answered ERROR/DROPPED */
 	uint64_t ring_full;	/* bursts cut short by lack of ids or slots */
 	uint64_t too_many_slots; /* packets refused as too long (dropped) */
+	uint64_t drop_bad_offload; /* offload requests the frame cannot take */
+	uint64_t drop_no_gso;	/* large segments the backend cannot take */
+	uint64_t gso_packets;	/* sent as large segments */
 };
 
 struct netif_front_tx {
 	netif_tx_front_ring_t ring;
+	uint32_t peer;			/* NETIF_PEER_*: what the backend takes */
 	uint8_t *pages;			/* page of request id i at i * 4096 */
 	const grant_ref_t *grefs;	/* grant of the page of each id */
 	RING_IDX pushed;		/* last req_prod we published */
@@ -59,13 +64,17 @@ struct netif_front_rx_stats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t errors;	/* packets the backend reported with status < 0 */
-	uint64_t malformed;	/* packets dropped for bad offsets or length */
+	uint64_t malformed;	/* dropped: bad offsets, length or extras */
 	uint64_t mbuf_alloc_failed; /* packets dropped for want of mbufs */
+	uint64_t drop_bad_offload; /* netif_offload_rx() refused it */
+	uint64_t gso_packets;	/* large segments received */
 };
 
 struct netif_front_rx {
 	netif_rx_front_ring_t ring;
 	struct rte_mempool *mp;		/* where received packets go */
+	uint32_t offloads;		/* NETIF_RX_*: what the application enabled */
+	uint32_t gso_asked;		/* NETIF_PEER_GSO_*: what we asked for */
 	uint8_t *pages;			/* page of ring slot i at i * 4096 */
 	const grant_ref_t *grefs;	/* grant of the page of each slot */
 	uint16_t port;			/* written to every received mbuf */
@@ -89,9 +98,12 @@ unsigned int netif_front_tx_collect(struct netif_front_tx *tx);
 
 /*
  * Turn packets into requests: each packet is copied densely into the pages
- * of free ids, ceil(len / 4096) slots, and its mbuf freed. Packets longer
- * than NETIF_FRONT_MAX_PKT_LEN are freed and counted instead. Stops at the
- * first packet that does not fit. Returns the number of packets consumed.
+ * of free ids, ceil(len / 4096) slots, its offload requests turned into
+ * flags and a GSO extra for what the backend takes (netif_offload_tx()),
+ * and its mbuf freed. Packets longer than NETIF_FRONT_MAX_PKT_LEN, and
+ * those whose offload cannot be done, are freed and counted instead.
+ * Stops at the first packet that does not fit. Returns the number of
+ * packets consumed.
  */
 uint16_t netif_front_tx_enqueue(struct netif_front_tx *tx,
 				struct rte_mbuf **pkts, uint16_t nb_pkts);
@@ -119,9 +131,11 @@ void netif_front_rx_attach(struct netif_front_rx *rx, netif_rx_sring_t *sring,
 
 /*
  * Turn complete RX response chains into mbufs from @mp, at most @nb_pkts
- * packets. A chain whose last response is not produced yet is left for the
- * next call. Packets with an error status, bad bounds or no mbufs are
- * consumed and counted. Returns the number of packets stored in @pkts.
+ * packets, each classified (netif_l2_classify()) with its offload applied
+ * (netif_offload_rx()). A chain whose last response is not produced yet is
+ * left for the next call. Packets with an error status, bad bounds or
+ * extras, an offload they cannot take, or no mbufs are consumed and
+ * counted. Returns the number of packets stored in @pkts.
  */
 uint16_t netif_front_rx_receive(struct netif_front_rx *rx,
 				struct rte_mempool *mp,
@@ -149,9 +163,8 @@ netif_front_rx_setup(struct netif_front_rx *rx, struct rte_mempool *mp)
 }
 
 /*
- * Take up to @max packets into @pkts from rx->mp, each classified
- * (netif_l2_classify()), and post their slots again, published once:
- * netif_front_rx_receive() and _push(). *doorbell as for
+ * Take up to @max packets into @pkts from rx->mp and post their slots
+ * again, published once: netif_front_rx_receive() and _push(). *doorbell as for
  * netif_front_tx_send().
  */
 uint16_t netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,

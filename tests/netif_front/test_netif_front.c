@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_tcp.h>
 
 #include "netif_front.h"
 #include "test.h"
@@ -90,6 +93,26 @@ pkt_matches(const struct rte_mbuf *m, uint32_t len, uint8_t seed)
 	}
 	return pos == len;
 }
+
+/* Ethernet, IPv4 and TCP headers of a frame of @len bytes, in @buf. */
+static void
+tcp_headers(uint8_t *buf, uint32_t len)
+{
+	struct rte_ether_hdr *eth = (void *)buf;
+	struct rte_ipv4_hdr *ip = (void *)(eth + 1);
+	struct rte_tcp_hdr *tcp = (void *)(ip + 1);
+
+	memset(buf, 0, sizeof(*eth) + sizeof(*ip) + sizeof(*tcp));
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eth));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_TCP;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	tcp->data_off = 5 << 4;
+}
+
+#define TCP_HDRS (RTE_ETHER_HDR_LEN + 20 + 20)
 
 static void *
 page_of(uint8_t *pages, grant_ref_t gref)
@@ -274,6 +297,55 @@ tx_null_response_is_skipped(void)
 	be_tx_respond(0xffff, NETIF_RSP_NULL);
 	CHECK(netif_front_tx_collect(&T.tx) == 0);
 	CHECK(T.tx.error == NULL);
+}
+
+static void
+tx_tso_request_becomes_a_gso_extra(void)
+{
+	netif_tx_request_t reqs[8];
+	struct netif_extra_info extra;
+	struct rte_mbuf *m = make_pkt(10000, 2048, 3);
+
+	tx_setup();
+	T.tx.peer = NETIF_PEER_GSO_TCPV4 | NETIF_PEER_CSUM_IPV4;
+	tcp_headers(rte_pktmbuf_mtod(m, uint8_t *), 10000);
+	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 |
+		      RTE_MBUF_F_TX_IP_CKSUM;
+	m->tso_segsz = 1448;
+	CHECK(tx_send(m) == 4);
+	REQUIRE(be_tx_take(reqs, RTE_DIM(reqs)) == 4);
+	CHECK(reqs[0].size == 10000);
+	CHECK(reqs[0].flags == (NETTXF_csum_blank | NETTXF_data_validated |
+				NETTXF_extra_info | NETTXF_more_data));
+	memcpy(&extra, &reqs[1], sizeof(extra));
+	CHECK(extra.type == XEN_NETIF_EXTRA_TYPE_GSO && extra.flags == 0);
+	CHECK(extra.u.gso.type == XEN_NETIF_GSO_TYPE_TCPV4);
+	CHECK(extra.u.gso.size == 1448);
+	CHECK(reqs[2].flags == NETTXF_more_data && reqs[3].flags == 0);
+	/* Three ids: the extra takes a ring slot, not an id. */
+	CHECK(netif_front_tx_in_flight(&T.tx) == 3);
+	CHECK(T.tx.stats.gso_packets == 1);
+	/* The extra is answered with NETIF_RSP_NULL, the rest by id. */
+	be_tx_respond(reqs[0].id, NETIF_RSP_OKAY);
+	be_tx_respond(0xffff, NETIF_RSP_NULL);
+	be_tx_respond(reqs[2].id, NETIF_RSP_OKAY);
+	be_tx_respond(reqs[3].id, NETIF_RSP_OKAY);
+	CHECK(netif_front_tx_collect(&T.tx) == 3 && T.tx.error == NULL);
+}
+
+static void
+tx_tso_request_without_backend_gso_is_dropped(void)
+{
+	struct rte_mbuf *m = make_pkt(10000, 2048, 3);
+
+	tx_setup();
+	T.tx.peer = NETIF_PEER_CSUM_IPV4;
+	tcp_headers(rte_pktmbuf_mtod(m, uint8_t *), 10000);
+	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4;
+	m->tso_segsz = 1448;
+	CHECK(netif_front_tx_enqueue(&T.tx, &m, 1) == 1);
+	CHECK(T.tx.stats.drop_no_gso == 1 && T.tx.stats.packets == 0);
+	CHECK(netif_front_tx_in_flight(&T.tx) == 0);
 }
 
 static void
@@ -582,14 +654,113 @@ rx_19_slot_chain_fails_the_queue(void)
 	CHECK(R.rx.error != NULL);
 }
 
+/* An extra in the next request's slot: its page gets nothing. */
 static void
-rx_unasked_extra_info_fails_the_queue(void)
+be_rx_extra(uint8_t type, uint8_t flags, uint16_t gso_size, uint8_t gso_type)
+{
+	RING_IDX i = R.be.rsp_prod_pvt;
+	struct netif_extra_info *x;
+
+	R.be.req_cons = i + 1;
+	x = (struct netif_extra_info *)RING_GET_RESPONSE(&R.be, i);
+	memset(x, 0, sizeof(*x));
+	x->type = type;
+	x->flags = flags;
+	if (type == XEN_NETIF_EXTRA_TYPE_GSO) {
+		x->u.gso.size = gso_size;
+		x->u.gso.type = gso_type;
+	}
+	R.be.rsp_prod_pvt = i + 1;
+}
+
+static void
+rx_gso_extra_sits_after_the_first_slot(void)
 {
 	struct rte_mbuf *m;
 
 	rx_setup();
+	R.rx.offloads = NETIF_RX_LRO;
+	R.rx.gso_asked = NETIF_PEER_GSO_TCPV4;
+	be_rx_respond(0, NETRXF_csum_blank | NETRXF_data_validated |
+			 NETRXF_extra_info | NETRXF_more_data, PAGE, 1);
+	be_rx_extra(XEN_NETIF_EXTRA_TYPE_GSO, 0, 1448,
+		    XEN_NETIF_GSO_TYPE_TCPV4);
+	be_rx_respond(0, 0, 3000, 1);
+	/* Headers over the pattern the first slot got. */
+	tcp_headers(page_of(R.pages, R.grefs[0]), PAGE + 3000);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 1) == 1);
+	CHECK(m->pkt_len == PAGE + 3000);
+	CHECK(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	CHECK(m->tso_segsz == 1448);
+	/* The data after the extra comes from the third slot's page. */
+	CHECK(*rte_pktmbuf_mtod_offset(m, uint8_t *, PAGE + 5) ==
+	      pattern(PAGE + 5, 1));
+	CHECK(R.rx.ring.rsp_cons == 3 && R.rx.stats.gso_packets == 1);
+	rte_pktmbuf_free(m);
+}
+
+/* Each extra a backend has no business sending drops its packet only. */
+static void
+rx_bad_extras_drop_the_packet(void)
+{
+	static const struct {
+		uint8_t type;
+		uint16_t gso_size;
+		uint8_t gso_type;
+	} bad[] = {
+		{ XEN_NETIF_EXTRA_TYPE_GSO, 1448, XEN_NETIF_GSO_TYPE_TCPV6 },
+		{ XEN_NETIF_EXTRA_TYPE_GSO, 0, XEN_NETIF_GSO_TYPE_TCPV4 },
+		{ XEN_NETIF_EXTRA_TYPE_GSO, 1448, XEN_NETIF_GSO_TYPE_NONE },
+		{ XEN_NETIF_EXTRA_TYPE_NONE, 0, 0 },
+		{ XEN_NETIF_EXTRA_TYPE_MAX, 0, 0 },
+	};
+	struct rte_mbuf *m;
+	unsigned int i;
+
+	rx_setup();
+	R.rx.offloads = NETIF_RX_LRO;
+	R.rx.gso_asked = NETIF_PEER_GSO_TCPV4;
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		be_rx_respond(0, NETRXF_extra_info, 200, 0);
+		be_rx_extra(bad[i].type, 0, bad[i].gso_size, bad[i].gso_type);
+	}
+	be_rx_respond(0, 0, 60, 2);
+	be_rx_push();
+	REQUIRE(rx_receive(&m, 1) == 1);
+	CHECK(pkt_matches(m, 60, 2));
+	CHECK(R.rx.stats.malformed == RTE_DIM(bad));
+	CHECK(R.rx.error == NULL);
+	rte_pktmbuf_free(m);
+}
+
+static void
+rx_gso_on_a_frame_without_tcp_is_dropped(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	R.rx.offloads = NETIF_RX_LRO;
+	R.rx.gso_asked = NETIF_PEER_GSO_TCPV4;
+	be_rx_respond(0, NETRXF_extra_info, 200, 0);
+	be_rx_extra(XEN_NETIF_EXTRA_TYPE_GSO, 0, 1448,
+		    XEN_NETIF_GSO_TYPE_TCPV4);
+	be_rx_push();
+	CHECK(rx_receive(&m, 1) == 0);
+	CHECK(R.rx.stats.drop_bad_offload == 1 && R.rx.error == NULL);
+}
+
+static void
+rx_endless_extra_chain_fails_the_queue(void)
+{
+	struct rte_mbuf *m;
+	int i;
+
+	rx_setup();
 	be_rx_respond(0, NETRXF_extra_info, 60, 0);
-	be_rx_respond(0, 0, 0, 0);
+	for (i = 0; i < XEN_NETIF_EXTRA_TYPE_MAX; i++)
+		be_rx_extra(XEN_NETIF_EXTRA_TYPE_HASH,
+			    XEN_NETIF_EXTRA_FLAG_MORE, 0, 0);
 	be_rx_push();
 	CHECK(rx_receive(&m, 1) == 0);
 	CHECK(R.rx.error != NULL);
@@ -711,6 +882,8 @@ TEST_MAIN(setup, teardown)
 	RUN(tx_responses_out_of_order_return_ids);
 	RUN(tx_error_response_counts_once_per_packet);
 	RUN(tx_null_response_is_skipped);
+	RUN(tx_tso_request_becomes_a_gso_extra);
+	RUN(tx_tso_request_without_backend_gso_is_dropped);
 	RUN(tx_id_out_of_range_fails_the_queue);
 	RUN(tx_id_not_in_flight_fails_the_queue);
 	RUN(tx_more_responses_than_requests_fail_the_queue);
@@ -727,7 +900,10 @@ TEST_MAIN(setup, teardown)
 	RUN(rx_error_status_drops_the_packet);
 	RUN(rx_18_slot_chain_is_accepted);
 	RUN(rx_19_slot_chain_fails_the_queue);
-	RUN(rx_unasked_extra_info_fails_the_queue);
+	RUN(rx_gso_extra_sits_after_the_first_slot);
+	RUN(rx_bad_extras_drop_the_packet);
+	RUN(rx_gso_on_a_frame_without_tcp_is_dropped);
+	RUN(rx_endless_extra_chain_fails_the_queue);
 	RUN(rx_more_responses_than_requests_fail_the_queue);
 	RUN(rx_mbuf_shortage_drops_and_counts);
 	RUN(rx_notify_only_when_the_event_index_asks);
