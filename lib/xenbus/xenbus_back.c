@@ -86,14 +86,18 @@ xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
 
 bool
 xenbus_back_write_features(struct xa_handle *h, const char *dir,
-			   unsigned int max_queues)
+			   unsigned int max_queues, bool gso)
 {
-	static const char *const features[][2] = {
+	const char *const features[][2] = {
 		{ "feature-sg", "1" },
 		{ "feature-rx-copy", "1" },
 		/* Page flipping is long gone; say so (Linux does). */
 		{ "feature-rx-flip", "0" },
 		{ "feature-split-event-channels", "1" },
+		{ "feature-ipv6-csum-offload", "1" },
+		/* Written either way: a restarted backend may change its mind. */
+		{ "feature-gso-tcpv4", gso ? "1" : "0" },
+		{ "feature-gso-tcpv6", gso ? "1" : "0" },
 	};
 	char path[XENBUS_PATH_MAX];
 	unsigned int i;
@@ -185,5 +189,12 @@ xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 		}
 	}
 	fe->rx_notify = xenbus_read_feature(h, fe_dir, "feature-rx-notify", 0);
+	/* Absent keys: IPv4 checksum offload on, the rest off (netif.h). */
+	fe->csum_ipv4 = !xenbus_read_feature(h, fe_dir,
+					     "feature-no-csum-offload", 0);
+	fe->csum_ipv6 = xenbus_read_feature(h, fe_dir,
+					    "feature-ipv6-csum-offload", 0);
+	fe->gso_tcpv4 = xenbus_read_feature(h, fe_dir, "feature-gso-tcpv4", 0);
+	fe->gso_tcpv6 = xenbus_read_feature(h, fe_dir, "feature-gso-tcpv6", 0);
 	return true;
 }

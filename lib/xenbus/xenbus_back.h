@@ -26,10 +26,12 @@ enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
 
 /*
  * Publish what this backend supports in its directory @dir, with up to
- * @max_queues queue pairs (1..XENBUS_VIF_MAX_QUEUES).
+ * @max_queues queue pairs (1..XENBUS_VIF_MAX_QUEUES): blank checksums
+ * over IPv4 (implied) and IPv6 always, GSO packets (TCP over IPv4 and
+ * IPv6) when @gso.
  */
 bool xenbus_back_write_features(struct xa_handle *h, const char *dir,
-				unsigned int max_queues);
+				unsigned int max_queues, bool gso);
 
 /* The rings and event channels of one queue pair. */
 struct xenbus_back_queue {
@@ -44,6 +46,11 @@ struct xenbus_back_queue {
 struct xenbus_back_frontend {
 	unsigned int nb_queues;		/* 1..the @max_queues offered */
 	bool rx_notify;			/* feature-rx-notify */
+	/* What it takes on its RX ring. */
+	bool csum_ipv4;			/* unless feature-no-csum-offload */
+	bool csum_ipv6;			/* feature-ipv6-csum-offload */
+	bool gso_tcpv4;			/* feature-gso-tcpv4 */
+	bool gso_tcpv6;			/* feature-gso-tcpv6 */
 	struct xenbus_back_queue queue[XENBUS_VIF_MAX_QUEUES];
 };
 

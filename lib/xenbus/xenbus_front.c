@@ -108,6 +108,10 @@ xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
 	n = xenbus_read_feature(h, be_dir, "multi-queue-max-queues", 1);
 	be->max_queues = n == 0 ? 1 :
 			 n > XENBUS_VIF_MAX_QUEUES ? XENBUS_VIF_MAX_QUEUES : n;
+	be->csum_ipv6 = xenbus_read_feature(h, be_dir,
+					    "feature-ipv6-csum-offload", 0);
+	be->gso_tcpv4 = xenbus_read_feature(h, be_dir, "feature-gso-tcpv4", 0);
+	be->gso_tcpv6 = xenbus_read_feature(h, be_dir, "feature-gso-tcpv6", 0);
 	return true;
 }
 
@@ -177,15 +181,15 @@ static bool
 write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
 	   const struct xenbus_front_keys *k)
 {
-	/*
-	 * We compute no checksums and build no GSO, so we ask for neither:
-	 * feature-no-csum-offload=1 makes the backend deliver complete ones.
-	 */
-	static const char *const features[] = {
-		"request-rx-copy",
-		"feature-rx-notify",
-		"feature-sg",
-		"feature-no-csum-offload",
+	const char *const features[][2] = {
+		{ "request-rx-copy", "1" },
+		{ "feature-rx-notify", "1" },
+		{ "feature-sg", "1" },
+		/* Every key either way: an earlier connection wrote its own. */
+		{ "feature-no-csum-offload", k->csum_ipv4 ? "0" : "1" },
+		{ "feature-ipv6-csum-offload", k->csum_ipv6 ? "1" : "0" },
+		{ "feature-gso-tcpv4", k->gso_tcpv4 ? "1" : "0" },
+		{ "feature-gso-tcpv6", k->gso_tcpv6 ? "1" : "0" },
 	};
 	char path[XENBUS_PATH_MAX];
 	char dir[XENBUS_PATH_MAX];
@@ -215,8 +219,8 @@ write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
 	if (!xa_xs_printf(h, t, path, "%u", k->nb_queues))
 		return false;
 	for (i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", fe_dir, features[i]);
-		if (!xa_xs_write(h, t, path, "1", 1))
+		snprintf(path, sizeof(path), "%s/%s", fe_dir, features[i][0]);
+		if (!xa_xs_write(h, t, path, features[i][1], 1))
 			return false;
 	}
 	return true;

@@ -37,6 +37,10 @@ const char *xenbus_front_action_name(enum xenbus_front_action action);
 struct xenbus_front_backend {
 	bool split_evtchn;	/* feature-split-event-channels=1 */
 	unsigned int max_queues; /* multi-queue-max-queues, capped */
+	/* What it takes on our TX ring; blank IPv4 checksums always. */
+	bool csum_ipv6;		/* feature-ipv6-csum-offload */
+	bool gso_tcpv4;		/* feature-gso-tcpv4 */
+	bool gso_tcpv6;		/* feature-gso-tcpv6 */
 };
 
 /*
@@ -59,6 +63,11 @@ struct xenbus_front_queue {
 struct xenbus_front_keys {
 	unsigned int nb_queues;		/* 1..XENBUS_VIF_MAX_QUEUES */
 	bool split_evtchn;
+	/* What we take on our RX ring. */
+	bool csum_ipv4;			/* else feature-no-csum-offload */
+	bool csum_ipv6;			/* feature-ipv6-csum-offload */
+	bool gso_tcpv4;			/* feature-gso-tcpv4 */
+	bool gso_tcpv6;			/* feature-gso-tcpv6 */
 	struct xenbus_front_queue queue[XENBUS_VIF_MAX_QUEUES];
 };
 

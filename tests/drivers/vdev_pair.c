@@ -33,10 +33,9 @@ pair_sim_instance(void)
 }
 
 int
-pair_create_queues(const char *name, const char *args,
-		   struct rte_mempool *mp, uint16_t nb_queues)
+pair_create_conf(const char *name, const char *args, struct rte_mempool *mp,
+		 uint16_t nb_queues, const struct rte_eth_conf *conf)
 {
-	struct rte_eth_conf conf = { 0 };
 	uint16_t port, q;
 
 	if (rte_vdev_init(name, args) != 0) {
@@ -44,7 +43,7 @@ pair_create_queues(const char *name, const char *args,
 		return -1;
 	}
 	if (rte_eth_dev_get_port_by_name(name, &port) != 0 ||
-	    rte_eth_dev_configure(port, nb_queues, nb_queues, &conf) != 0)
+	    rte_eth_dev_configure(port, nb_queues, nb_queues, conf) != 0)
 		goto fail;
 	for (q = 0; q < nb_queues; q++)
 		if (rte_eth_rx_queue_setup(port, q, 256, SOCKET_ID_ANY, NULL,
@@ -59,6 +58,15 @@ fail:
 	fprintf(stderr, "cannot set up port %s with %u queues\n", name,
 		nb_queues);
 	return -1;
+}
+
+int
+pair_create_queues(const char *name, const char *args,
+		   struct rte_mempool *mp, uint16_t nb_queues)
+{
+	const struct rte_eth_conf conf = { 0 };
+
+	return pair_create_conf(name, args, mp, nb_queues, &conf);
 }
 
 int

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ethdev.h>
 #include <rte_mempool.h>
 
 #include "mixed_frames.h"
@@ -54,6 +55,9 @@ int pair_create(const char *name, const char *args, struct rte_mempool *mp);
 /* The same with @nb_queues Rx and Tx queues. */
 int pair_create_queues(const char *name, const char *args,
 		       struct rte_mempool *mp, uint16_t nb_queues);
+/* The same configured with @conf (offloads). */
+int pair_create_conf(const char *name, const char *args, struct rte_mempool *mp,
+		     uint16_t nb_queues, const struct rte_eth_conf *conf);
 /* Stop, close and remove the vdev. */
 void pair_destroy(const char *name, uint16_t port);
 

@@ -211,7 +211,7 @@ test_backend_offers_its_queue_count(void)
 	const char *why;
 
 	REQUIRE(xa_xs_write(xs, XBT_NULL, BE_DIR "/state", "2", 1));
-	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 4));
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 4, false));
 	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
 	CHECK(be.max_queues == 4 && be.split_evtchn);
 	REQUIRE(xa_xs_write(xs, XBT_NULL, BE_DIR "/multi-queue-max-queues",
@@ -221,6 +221,46 @@ test_backend_offers_its_queue_count(void)
 	REQUIRE(xa_xs_rm(xs, XBT_NULL, BE_DIR "/multi-queue-max-queues"));
 	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
 	CHECK(be.max_queues == 1);
+}
+
+static void
+test_backend_offers_gso_when_asked(void)
+{
+	struct xenbus_front_backend be;
+	const char *why;
+
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, true));
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
+	CHECK(be.gso_tcpv4 && be.gso_tcpv6 && be.csum_ipv6);
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, false));
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
+	CHECK(!be.gso_tcpv4 && !be.gso_tcpv6 && be.csum_ipv6);
+}
+
+/* The frontend's offload keys, as the backend reads them back. */
+static void
+test_frontend_offloads_round_trip(void)
+{
+	struct xenbus_front_keys k = { .nb_queues = 1 };
+	struct xenbus_back_frontend fe;
+	char why[XENBUS_WHY_MAX];
+
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	REQUIRE(xenbus_back_read_frontend(xs, FE_DIR, 1, &fe, why));
+	CHECK(!fe.csum_ipv4 && !fe.csum_ipv6 && !fe.gso_tcpv4 &&
+	      !fe.gso_tcpv6);
+	k.csum_ipv4 = k.csum_ipv6 = k.gso_tcpv4 = true;
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	REQUIRE(xenbus_back_read_frontend(xs, FE_DIR, 1, &fe, why));
+	CHECK(fe.csum_ipv4 && fe.csum_ipv6 && fe.gso_tcpv4 && !fe.gso_tcpv6);
+	/* A frontend that writes no offload key (netif.h's defaults). */
+	remove_key("feature-no-csum-offload");
+	remove_key("feature-ipv6-csum-offload");
+	remove_key("feature-gso-tcpv4");
+	remove_key("feature-gso-tcpv6");
+	REQUIRE(xenbus_back_read_frontend(xs, FE_DIR, 1, &fe, why));
+	CHECK(fe.csum_ipv4 && !fe.csum_ipv6 && !fe.gso_tcpv4 &&
+	      !fe.gso_tcpv6);
 }
 
 /* Domain 0's handle, for both ends' keys: each case reads what it wrote. */
@@ -256,4 +296,6 @@ TEST_MAIN(setup, teardown)
 	RUN(test_queue_counts_not_offered_are_refused);
 	RUN(test_a_queue_missing_its_keys_is_named);
 	RUN(test_backend_offers_its_queue_count);
+	RUN(test_backend_offers_gso_when_asked);
+	RUN(test_frontend_offloads_round_trip);
 }

@@ -17,6 +17,15 @@
 #include "xn_ethdev.h"
 #include "xn_stats.h"
 
+static void
+configured(struct xn_port *p)
+{
+	p->configured = true;
+	if (p->ops->configured != NULL)
+		p->ops->configured(p);
+	p->ops->update(p);
+}
+
 /*
  * Every queue pair the peer may connect needs its two queues: the
  * application configures as many of each as the devarg queues says, or
@@ -34,6 +43,7 @@ xn_dev_configure(struct rte_eth_dev *dev)
 		       p->cfg.queues, p->cfg.queues == 1 ? "" : "s");
 		return -EINVAL;
 	}
+	xn_control_call(p, configured);
 	return 0;
 }
 
@@ -51,8 +61,20 @@ xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->max_mtu = XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN;
 	/* ethdev refuses smaller mbufs before rx_queue_setup. */
 	info->min_rx_bufsize = p->pmd->min_rx_bufsize;
-	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
-	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/*
+	 * The netif offloads, both ways (lib/netif/netif_offload.h): LRO is
+	 * the peer's GSO packets delivered whole, as large as any frame.
+	 */
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
+				RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+				RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+				RTE_ETH_RX_OFFLOAD_TCP_LRO;
+	info->max_lro_pkt_size = XEN_NETIF_MAX_TX_SIZE;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+				RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+				RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+				RTE_ETH_TX_OFFLOAD_TCP_TSO;
 	/* The rings are one page each, whatever nb_desc asks for. */
 	info->default_rxportconf.ring_size = NETIF_RX_RING_SIZE;
 	info->default_txportconf.ring_size = NETIF_TX_RING_SIZE;

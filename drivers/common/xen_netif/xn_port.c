@@ -13,7 +13,18 @@
 
 #include <rte_pause.h>
 
+#include "netif_offload.h"
 #include "xn_port.h"
+
+uint32_t
+xn_rx_offloads(const struct xn_port *p)
+{
+	uint64_t on = p->dev->data->dev_conf.rxmode.offloads;
+
+	return (on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM ? NETIF_RX_TCP_CSUM : 0) |
+	       (on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM ? NETIF_RX_UDP_CSUM : 0) |
+	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0);
+}
 
 void
 xn_fail(struct xn_port *p, const char *why)

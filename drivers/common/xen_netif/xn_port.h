@@ -99,7 +99,12 @@ struct xn_port_ops {
 			 struct rte_mempool *mp);
 	/* Optional: Rx queue @qid is released. */
 	void (*rx_release)(struct xn_port *p, uint16_t qid);
-	/* After any xenstore event (and once at start): follow the peer. */
+	/*
+	 * Optional: dev_configure succeeded (the port is stopped); the
+	 * application's offloads are in dev->data->dev_conf. update follows.
+	 */
+	void (*configured)(struct xn_port *p);
+	/* After any xenstore event (and once configured): follow the peer. */
 	void (*update)(struct xn_port *p);
 	/* A burst reported that the peer broke the protocol (@why). */
 	void (*failed)(struct xn_port *p, const char *why);
@@ -142,6 +147,11 @@ struct xn_port {
 
 	/* Control plane: every field below is under @lock. */
 	pthread_mutex_t lock;
+	/*
+	 * dev_configure has run: the offloads the PMD offers its peer follow
+	 * the application's, so the handshake waits for them.
+	 */
+	bool configured;
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
@@ -217,6 +227,9 @@ void xn_queue_pair_init(struct xn_port *p, uint16_t qid,
 			struct xn_rxq *rxq, enum xn_ring rx_kind,
 			void *rx_ring, struct xn_queue *txq,
 			enum xn_ring tx_kind, void *tx_ring);
+
+/* The application's Rx offloads as lib/netif takes them (NETIF_RX_*). */
+uint32_t xn_rx_offloads(const struct xn_port *p);
 
 /* Open the port's Xen access as @args say; 0 or -errno, logged. */
 int xn_port_open(struct xn_port *p, const struct xa_open_args *args);

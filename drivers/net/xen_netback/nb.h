@@ -67,6 +67,7 @@ struct nb_port {
 	char fe_dir[XENBUS_PATH_MAX];
 	char fe_state_path[XENBUS_PATH_MAX];
 	bool fe_watched;
+	bool gso_offered;		/* the feature-gso-* keys we wrote */
 	enum xenbus_state state;
 	struct xenbus_back_frontend fe;
 	struct nb_pair pairs[XN_MAX_QUEUES];
@@ -87,6 +88,8 @@ bool nb_claim_by_name(struct nb_port *p);
 int nb_xenbus_init(struct nb_port *p);
 /* Disconnect, tell the frontend we are gone; the control thread stopped. */
 void nb_xenbus_uninit(struct nb_port *p);
+/* xn_port_ops.configured: the queues take the application's offloads. */
+void nb_xenbus_configured(struct xn_port *xn);
 /* xn_port_ops.update: bring our state in line with the frontend's. */
 void nb_xenbus_step(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */

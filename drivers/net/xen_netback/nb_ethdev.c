@@ -131,6 +131,7 @@ static const struct xn_port_ops nb_ops = {
 	.uninit = nb_uninit,
 	.rx_setup = nb_rx_setup,
 	.rx_release = nb_rx_release,
+	.configured = nb_xenbus_configured,
 	.update = nb_xenbus_step,
 	.failed = nb_xenbus_frontend_failed,
 };
@@ -149,7 +150,10 @@ static const struct xn_stat nb_rx_stats[] = {
 	  XN_BASIC_NONE },
 	{ "drop_bad_frame", RXQ(stats.drop_bad_frame), XN_BASIC_ERRORS },
 	{ "drop_bad_csum", RXQ(stats.drop_bad_csum), XN_BASIC_ERRORS },
+	{ "drop_bad_gso", RXQ(stats.drop_bad_gso), XN_BASIC_ERRORS },
 	{ "drop_copy_failed", RXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
+	{ "gso_packets", RXQ(stats.gso_packets), XN_BASIC_NONE },
+	{ "gso_checksum_fixup", RXQ(stats.gso_checksum_fixup), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, RXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };
@@ -165,7 +169,10 @@ static const struct xn_stat nb_tx_stats[] = {
 	  XN_BASIC_NONE },
 	{ "ring_full", TXQ(stats.ring_full), XN_BASIC_NONE },
 	{ "drop_too_long", TXQ(stats.drop_too_long), XN_BASIC_ERRORS },
+	{ "drop_bad_offload", TXQ(stats.drop_bad_offload), XN_BASIC_ERRORS },
+	{ "drop_no_gso", TXQ(stats.drop_no_gso), XN_BASIC_ERRORS },
 	{ "drop_copy_failed", TXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
+	{ "gso_packets", TXQ(stats.gso_packets), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, TXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };

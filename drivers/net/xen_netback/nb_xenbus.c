@@ -82,6 +82,16 @@ bind_evtchn(struct nb_port *p, evtchn_port_t remote)
 	return port;
 }
 
+/* What the frontend takes on its RX ring, as lib/netif says it. */
+static uint32_t
+peer_offloads(const struct xenbus_back_frontend *fe)
+{
+	return (fe->csum_ipv4 ? NETIF_PEER_CSUM_IPV4 : 0) |
+	       (fe->csum_ipv6 ? NETIF_PEER_CSUM_IPV6 : 0) |
+	       (fe->gso_tcpv4 ? NETIF_PEER_GSO_TCPV4 : 0) |
+	       (fe->gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
+}
+
 /* Map and bind queue pair @i as the frontend's keys say. */
 static bool
 connect_pair(struct nb_port *p, unsigned int i)
@@ -93,6 +103,10 @@ connect_pair(struct nb_port *p, unsigned int i)
 	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref");
 	if (pr->tx_sring == NULL || pr->rx_sring == NULL)
 		return false;
+	pr->rxq.ring.offloads = xn_rx_offloads(&p->xn);
+	pr->rxq.ring.gso_offered = p->gso_offered ?
+		NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6 : 0;
+	pr->txq.ring.peer = peer_offloads(&p->fe);
 	if (netif_back_tx_connect(&pr->rxq.ring, pr->tx_sring, p->xn.xa,
 				  p->fe_domid) != 0 ||
 	    netif_back_rx_connect(&pr->txq.ring, pr->rx_sring, p->xn.xa,
@@ -200,13 +214,45 @@ claim_vif(struct nb_port *p)
 	return find_frontend(p);
 }
 
+/*
+ * Offer what the application enabled: a guest's GSO packets only to an
+ * application that takes large segments (LRO). The keys are read when the
+ * frontend connects, so they are written before every InitWait and every
+ * connect.
+ */
+static void
+write_features(struct nb_port *p)
+{
+	p->gso_offered = xn_rx_offloads(&p->xn) & NETIF_RX_LRO;
+	if (!xenbus_back_write_features(p->xn.xa, p->be_dir, p->xn.cfg.queues,
+					p->gso_offered))
+		NB_LOG(ERR, "%s: cannot write features: %s", p->be_dir,
+		       strerror(errno));
+}
+
+/*
+ * The port is stopped: no burst runs. A connected frontend keeps the GSO
+ * it was offered; a GSO packet the application no longer takes is dropped
+ * and counted (drop_bad_gso) until the frontend reconnects.
+ */
+void
+nb_xenbus_configured(struct xn_port *xn)
+{
+	struct nb_port *p = nb_port(xn);
+	unsigned int i;
+
+	for (i = 0; i < xn->nb_pairs; i++)
+		p->pairs[i].rxq.ring.offloads = xn_rx_offloads(xn);
+}
+
 void
 nb_xenbus_step(struct xn_port *xn)
 {
 	struct nb_port *p = nb_port(xn);
 	enum xenbus_state fe;
 
-	if (!claim_vif(p))
+	/* What we offer the frontend depends on the application's offloads. */
+	if (!p->xn.configured || !claim_vif(p))
 		return;
 	fe = xenbus_read_state(p->xn.xa, p->fe_dir);
 	switch (xenbus_back_next(p->state, fe)) {
@@ -216,15 +262,11 @@ nb_xenbus_step(struct xn_port *xn)
 		disconnect_frontend(p, p->xn.nb_pairs);
 		/* fall through */
 	case XENBUS_BACK_INIT_WAIT:
-		if (!xenbus_back_write_features(p->xn.xa, p->be_dir,
-						p->xn.cfg.queues))
-			NB_LOG(ERR, "%s: cannot write features: %s", p->be_dir,
-			       strerror(errno));
+		write_features(p);
 		set_state(p, XenbusStateInitWait);
 		break;
 	case XENBUS_BACK_CONNECT:
-		xenbus_back_write_features(p->xn.xa, p->be_dir,
-					   p->xn.cfg.queues);
+		write_features(p);
 		if (connect_frontend(p)) {
 			set_state(p, XenbusStateConnected);
 			xn_port_refresh(&p->xn);

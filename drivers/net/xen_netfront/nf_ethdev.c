@@ -91,6 +91,7 @@ static const struct xn_port_ops nf_ops = {
 	.init = nf_init,
 	.uninit = nf_uninit,
 	.rx_setup = nf_rx_setup,
+	.configured = nf_xenbus_configured,
 	.update = nf_xenbus_update,
 	.failed = nf_xenbus_backend_failed,
 	.stopped = nf_xenbus_drain,
@@ -104,6 +105,8 @@ static const struct xn_stat nf_rx_stats[] = {
 	{ "error_responses", RXQ(errors), XN_BASIC_ERRORS },
 	{ "malformed", RXQ(malformed), XN_BASIC_ERRORS },
 	{ "mbuf_alloc_failed", RXQ(mbuf_alloc_failed), XN_BASIC_NOMBUF },
+	{ "drop_bad_offload", RXQ(drop_bad_offload), XN_BASIC_ERRORS },
+	{ "gso_packets", RXQ(gso_packets), XN_BASIC_NONE },
 };
 
 static const struct xn_stat nf_tx_stats[] = {
@@ -112,6 +115,9 @@ static const struct xn_stat nf_tx_stats[] = {
 	{ "error_responses", TXQ(errors), XN_BASIC_ERRORS },
 	{ "ring_full", TXQ(ring_full), XN_BASIC_NONE },
 	{ "too_many_slots", TXQ(too_many_slots), XN_BASIC_ERRORS },
+	{ "drop_bad_offload", TXQ(drop_bad_offload), XN_BASIC_ERRORS },
+	{ "drop_no_gso", TXQ(drop_no_gso), XN_BASIC_ERRORS },
+	{ "gso_packets", TXQ(gso_packets), XN_BASIC_NONE },
 };
 #undef RXQ
 #undef TXQ

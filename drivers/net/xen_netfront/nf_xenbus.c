@@ -172,10 +172,28 @@ nf_connect(struct nf_adapter *ad)
 	}
 	keys.nb_queues = RTE_MIN((unsigned int)ad->xn.cfg.queues, be.max_queues);
 	keys.split_evtchn = be.split_evtchn;
-	for (i = 0; i < keys.nb_queues; i++)
-		if (!nf_connect_pair(ad, &ad->pairs[i], be.split_evtchn,
-				     &keys.queue[i], &why))
+	/*
+	 * Blank checksums are completed here when the application did not
+	 * enable the offload, as cheaply as the backend would; large
+	 * segments only for an application that takes them (LRO).
+	 */
+	keys.csum_ipv4 = keys.csum_ipv6 = true;
+	keys.gso_tcpv4 = keys.gso_tcpv6 = xn_rx_offloads(&ad->xn) & NETIF_RX_LRO;
+	for (i = 0; i < keys.nb_queues; i++) {
+		struct nf_pair *pr = &ad->pairs[i];
+
+		if (!nf_connect_pair(ad, pr, be.split_evtchn, &keys.queue[i],
+				     &why))
 			goto fail;
+		pr->rxq.ring.offloads = xn_rx_offloads(&ad->xn);
+		pr->rxq.ring.gso_asked = keys.gso_tcpv4 ?
+			NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6 : 0;
+		/* Every backend takes blank IPv4 checksums (netif.h). */
+		pr->txq.ring.peer = NETIF_PEER_CSUM_IPV4 |
+			(be.csum_ipv6 ? NETIF_PEER_CSUM_IPV6 : 0) |
+			(be.gso_tcpv4 ? NETIF_PEER_GSO_TCPV4 : 0) |
+			(be.gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
+	}
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))
 		goto fail;
@@ -342,12 +360,30 @@ nf_track_plug(struct nf_adapter *ad)
 	return false;
 }
 
+/*
+ * The port is stopped: no burst runs. A connected backend keeps the GSO we
+ * asked for; a GSO packet the application no longer takes is dropped and
+ * counted (drop_bad_offload) until we reconnect.
+ */
+void
+nf_xenbus_configured(struct xn_port *xn)
+{
+	struct nf_adapter *ad = nf_adapter(xn);
+	unsigned int i;
+
+	for (i = 0; i < xn->nb_pairs; i++)
+		ad->pairs[i].rxq.ring.offloads = xn_rx_offloads(xn);
+}
+
 void
 nf_xenbus_update(struct xn_port *xn)
 {
 	struct nf_adapter *ad = nf_adapter(xn);
 	unsigned int i;
 
+	/* What we ask the backend for depends on the application's offloads. */
+	if (!xn->configured)
+		return;
 	if (nf_track_plug(ad))
 		for (i = 0; i < NF_MAX_STEPS && nf_step(ad); i++)
 			;

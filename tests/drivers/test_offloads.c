@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Offloads end to end, a netfront port and a netback port over one
+ * simulator instance: each side offers GSO only once its application has
+ * enabled LRO, so the handshake waits for dev_configure; a TSO mbuf
+ * crosses as one GSO packet both ways and arrives as one large segment
+ * ready to be sent on (its TSO request, MSS and headers in the first
+ * segment) with every byte intact; a checksum request crosses as a blank
+ * checksum and arrives flagged where the checksum offload is enabled and
+ * complete where it is not; a TSO mbuf for a peer that takes no GSO is
+ * dropped and counted.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+#include <xen/io/netif.h>
+#include <xen/io/xenbus.h>
+
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xa.h"
+#include "xsim.h"
+
+#define BACK "net_xen_netback0"
+#define FRONT "net_xen_netfront0"
+#define HDRS (RTE_ETHER_HDR_LEN + 20 + 20)
+#define MSS 1448
+
+static const struct rte_eth_conf offloading = {
+	.rxmode = {
+		.offloads = RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+			    RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+			    RTE_ETH_RX_OFFLOAD_TCP_LRO,
+		.max_lro_pkt_size = XEN_NETIF_MAX_TX_SIZE,
+	},
+	.txmode = {
+		.offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			    RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			    RTE_ETH_TX_OFFLOAD_TCP_TSO |
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+	},
+};
+static const struct rte_eth_conf plain;
+
+static char inst[64];
+static int back = -1, front = -1;
+
+static uint8_t
+pattern(uint32_t pos)
+{
+	return (uint8_t)(pos * 13 + 5);
+}
+
+/*
+ * A TCP (or UDP) over IPv4 frame of @len bytes in mbufs of the pool's
+ * size, pattern bytes after the headers, L4 checksum garbage.
+ */
+static struct rte_mbuf *
+tcp_frame(uint32_t len, uint8_t proto)
+{
+	static uint8_t buf[XEN_NETIF_MAX_TX_SIZE];
+	struct rte_ether_hdr *eth = (void *)buf;
+	struct rte_ipv4_hdr *ip = (void *)(eth + 1);
+	struct rte_mbuf *head = NULL;
+	uint32_t off, i;
+
+	memset(buf, 0, HDRS);
+	memset(eth, 0x02, 2 * RTE_ETHER_ADDR_LEN);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(len - RTE_ETHER_HDR_LEN);
+	ip->time_to_live = 64;
+	ip->next_proto_id = proto;
+	ip->src_addr = rte_cpu_to_be_32(0x0a000001);
+	ip->dst_addr = rte_cpu_to_be_32(0x0a000002);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	if (proto == IPPROTO_TCP) {
+		struct rte_tcp_hdr *tcp = (void *)(ip + 1);
+
+		tcp->data_off = 5 << 4;
+		tcp->cksum = 0xbeef;
+	} else {
+		struct rte_udp_hdr *udp = (void *)(ip + 1);
+
+		udp->dgram_len = rte_cpu_to_be_16(len - RTE_ETHER_HDR_LEN - 20);
+		udp->dgram_cksum = 0xbeef;
+	}
+	for (i = HDRS; i < len; i++)
+		buf[i] = pattern(i);
+	for (off = 0; off < len;) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+		uint16_t n;
+
+		if (m == NULL) {
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		n = RTE_MIN(len - off, (uint32_t)rte_pktmbuf_tailroom(m));
+		memcpy(rte_pktmbuf_append(m, n), buf + off, n);
+		off += n;
+		if (head == NULL)
+			head = m;
+		else
+			rte_pktmbuf_chain(head, m);
+	}
+	return head;
+}
+
+static struct rte_mbuf *
+tso_frame(uint32_t len)
+{
+	struct rte_mbuf *m = tcp_frame(len, IPPROTO_TCP);
+
+	if (m != NULL) {
+		m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 |
+			      RTE_MBUF_F_TX_IP_CKSUM;
+		m->l2_len = RTE_ETHER_HDR_LEN;
+		m->l3_len = 20;
+		m->l4_len = 20;
+		m->tso_segsz = MSS;
+	}
+	return m;
+}
+
+/* Every byte after the headers is the sender's. */
+static bool
+payload_intact(const struct rte_mbuf *m, uint32_t len)
+{
+	uint32_t pos = 0;
+
+	if (m->pkt_len != len)
+		return false;
+	for (; m != NULL; m = m->next) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint16_t i;
+
+		for (i = 0; i < m->data_len; i++, pos++)
+			if (pos >= HDRS && p[i] != pattern(pos))
+				return false;
+	}
+	return pos == len;
+}
+
+/* Send @m from @tx and take what arrives at @rx within a second. */
+static struct rte_mbuf *
+cross(uint16_t tx, uint16_t rx, struct rte_mbuf *m)
+{
+	struct rte_mbuf *got = NULL;
+	unsigned int i;
+
+	if (m == NULL || rte_eth_tx_burst(tx, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	for (i = 0; i < 1000 && got == NULL; i++) {
+		rte_eth_tx_burst(tx, 0, NULL, 0);	/* collect answers */
+		if (rte_eth_rx_burst(rx, 0, &got, 1) == 0)
+			rte_delay_us_sleep(1000);
+	}
+	return got;
+}
+
+static void
+open_pair(const char *tag, const struct rte_eth_conf *back_conf,
+	  const struct rte_eth_conf *front_conf)
+{
+	char args[160];
+
+	snprintf(inst, sizeof(inst), "%s-%s", pair_sim_instance(), tag);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", inst);
+	back = pair_create_conf(BACK, args, test_pool, 1, back_conf);
+	front = back < 0 ? -1 :
+		pair_create_conf(FRONT, args, test_pool, 1, front_conf);
+	REQUIRE(front >= 0);
+	REQUIRE(pair_wait_link(back, true, 10000));
+	REQUIRE(pair_wait_link(front, true, 10000));
+}
+
+static void
+close_pair(void)
+{
+	if (front >= 0)
+		pair_destroy(FRONT, front);
+	if (back >= 0)
+		pair_destroy(BACK, back);
+	xsim_instance_destroy(inst);
+	back = front = -1;
+}
+
+/* A key of vif 1/0 as the toolstack sees it; -1 when absent. */
+static long
+key(struct xa_handle *xs, const char *dir, const char *name)
+{
+	char path[160];
+	unsigned long v;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return xa_xs_read_uint(xs, XBT_NULL, path, &v) ? (long)v : -1;
+}
+
+#define BE_DIR "/local/domain/0/backend/vif/1/0"
+#define FE_DIR "/local/domain/1/device/vif/0"
+
+static void
+test_gso_is_offered_once_lro_is_enabled(void)
+{
+	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
+	struct xa_handle *xs;
+	char args[160];
+	uint16_t port;
+
+	snprintf(inst, sizeof(inst), "%s-offer", pair_sim_instance());
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", inst);
+	REQUIRE(rte_vdev_init(BACK, args) == 0);
+	xa_args.sim_instance = inst;
+	xs = xa_open(&xa_args);
+	REQUIRE(xs != NULL);
+	REQUIRE(rte_eth_dev_get_port_by_name(BACK, &port) == 0);
+	/* Not configured: what to offer is not known yet. */
+	rte_delay_us_sleep(100 * 1000);
+	CHECK(key(xs, BE_DIR, "state") == XenbusStateInitialising);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == -1);
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &offloading) == 0);
+	CHECK(key(xs, BE_DIR, "state") == XenbusStateInitWait);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 1);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv6") == 1);
+	CHECK(key(xs, BE_DIR, "feature-ipv6-csum-offload") == 1);
+	rte_eth_dev_close(port);
+	rte_vdev_uninit(BACK);
+	xa_close(xs);
+	xsim_instance_destroy(inst);
+
+	/* Without LRO: no GSO, either way. */
+	open_pair("plain", &plain, &plain);
+	xa_args.sim_instance = inst;
+	xs = xa_open(&xa_args);
+	REQUIRE(xs != NULL);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 0);
+	CHECK(key(xs, FE_DIR, "feature-gso-tcpv4") == 0);
+	CHECK(key(xs, FE_DIR, "feature-no-csum-offload") == 0);
+	CHECK(key(xs, FE_DIR, "feature-ipv6-csum-offload") == 1);
+	xa_close(xs);
+	close_pair();
+}
+
+/* A large TSO mbuf, as one GSO packet, from @tx to @rx. */
+static void
+check_tso_crossing(uint16_t tx, uint16_t rx)
+{
+	const uint32_t len = 60000;
+	struct rte_mbuf *m = cross(tx, rx, tso_frame(len));
+	const struct rte_ipv4_hdr *ip;
+
+	REQUIRE(m != NULL);
+	CHECK(payload_intact(m, len));
+	CHECK((m->ol_flags & (RTE_MBUF_F_RX_LRO | RTE_MBUF_F_TX_TCP_SEG |
+			      RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM)) ==
+	      (RTE_MBUF_F_RX_LRO | RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 |
+	       RTE_MBUF_F_TX_IP_CKSUM));
+	CHECK(m->tso_segsz == MSS);
+	CHECK(m->l2_len == RTE_ETHER_HDR_LEN && m->l3_len == 20 &&
+	      m->l4_len == 20);
+	CHECK(rte_pktmbuf_data_len(m) >= HDRS);
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+				     RTE_ETHER_HDR_LEN);
+	CHECK(rte_be_to_cpu_16(ip->total_length) == len - RTE_ETHER_HDR_LEN);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_tso_crosses_whole_both_ways(void)
+{
+	open_pair("tso", &offloading, &offloading);
+	check_tso_crossing(front, back);
+	CHECK(pair_xstat(front, "tx_q0_gso_packets") == 1);
+	CHECK(pair_xstat(back, "rx_q0_gso_packets") == 1);
+	check_tso_crossing(back, front);
+	CHECK(pair_xstat(back, "tx_q0_gso_packets") == 1);
+	CHECK(pair_xstat(front, "rx_q0_gso_packets") == 1);
+	close_pair();
+}
+
+/* The L4 checksum of a one-segment IPv4 frame verifies. */
+static bool
+l4_valid(const struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip;
+	uint32_t sum;
+
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+				     RTE_ETHER_HDR_LEN);
+	sum = rte_raw_cksum(ip + 1, rte_be_to_cpu_16(ip->total_length) - 20);
+	sum += rte_ipv4_phdr_cksum(ip, 0);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+static struct rte_mbuf *
+csum_frame(uint8_t proto)
+{
+	struct rte_mbuf *m = tcp_frame(1000, proto);
+
+	if (m != NULL)
+		m->ol_flags = RTE_MBUF_F_TX_IPV4 |
+			      (proto == IPPROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM :
+						      RTE_MBUF_F_TX_UDP_CKSUM);
+	return m;
+}
+
+static void
+test_checksum_requests_cross_blank_or_complete(void)
+{
+	struct rte_mbuf *m;
+
+	/* Offload enabled on the receiver: flagged, left for the next hop. */
+	open_pair("csum", &offloading, &offloading);
+	m = cross(front, back, csum_frame(IPPROTO_TCP));
+	REQUIRE(m != NULL);
+	CHECK((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+	      RTE_MBUF_F_RX_L4_CKSUM_NONE);
+	CHECK(m->ol_flags & RTE_MBUF_F_TX_TCP_CKSUM);
+	rte_pktmbuf_free(m);
+	m = cross(back, front, csum_frame(IPPROTO_UDP));
+	REQUIRE(m != NULL);
+	CHECK((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+	      RTE_MBUF_F_RX_L4_CKSUM_NONE);
+	CHECK(m->ol_flags & RTE_MBUF_F_TX_UDP_CKSUM);
+	rte_pktmbuf_free(m);
+	close_pair();
+
+	/* Not enabled: complete on arrival, whichever side computed it. */
+	open_pair("sw", &plain, &plain);
+	m = cross(front, back, csum_frame(IPPROTO_TCP));
+	REQUIRE(m != NULL);
+	CHECK(m->ol_flags == 0 && l4_valid(m));
+	rte_pktmbuf_free(m);
+	m = cross(back, front, csum_frame(IPPROTO_UDP));
+	REQUIRE(m != NULL);
+	CHECK(m->ol_flags == 0 && l4_valid(m));
+	rte_pktmbuf_free(m);
+	close_pair();
+}
+
+static void
+test_tso_for_a_peer_without_gso_is_counted(void)
+{
+	struct rte_mbuf *m;
+
+	open_pair("nogso", &plain, &plain);
+	m = tso_frame(30000);
+	REQUIRE(m != NULL);
+	CHECK(rte_eth_tx_burst(front, 0, &m, 1) == 1);
+	CHECK(pair_xstat(front, "tx_q0_drop_no_gso") == 1);
+	m = tso_frame(30000);
+	REQUIRE(m != NULL);
+	CHECK(rte_eth_tx_burst(back, 0, &m, 1) == 1);
+	CHECK(pair_xstat(back, "tx_q0_drop_no_gso") == 1);
+	close_pair();
+}
+
+TEST_MAIN(pair_setup, pair_teardown)
+{
+	RUN(test_gso_is_offered_once_lro_is_enabled);
+	RUN(test_tso_crosses_whole_both_ways);
+	RUN(test_checksum_requests_cross_blank_or_complete);
+	RUN(test_tso_for_a_peer_without_gso_is_counted);
+}
