@@ -31,6 +31,7 @@
 #include <xengnttab.h>
 
 #include "netif_copy.h"
+#include "netif_gso.h"
 #include "netif_offload.h"
 #include "netif_ring.h"
 
@@ -256,22 +257,30 @@ struct netif_back_rx_stats {
 	uint64_t ring_full;		/* pushes cut short: no posted buffer */
 	uint64_t drop_too_long;		/* no frontend could take it */
 	uint64_t drop_bad_offload;	/* offload requests the frame cannot take */
-	uint64_t drop_no_gso;		/* large segments the frontend cannot take */
+	uint64_t drop_no_gso;		/* large segments nobody could cut */
 	uint64_t drop_copy_failed;
 	uint64_t malformed;		/* protocol violations: @error set */
 	uint64_t gso_packets;		/* sent as large segments */
+	uint64_t gso_cut;		/* cut in software (netif_gso.h) */
 };
+
+/* Most frames one push cuts large segments into. */
+#define NETIF_BACK_CUT_MAX (2 * NETIF_GSO_SEGS_MAX)
 
 struct netif_back_rx {
 	netif_rx_back_ring_t ring;
 	domid_t frontend;
 	uint32_t peer;			/* NETIF_PEER_*: what the frontend takes */
+	struct netif_gso *gso;		/* NULL: large segments not cut */
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_rx_stats stats;
 	struct netif_copy copy;
 	/* One push's slots and where each packet's slots start. */
 	uint16_t first_slot[NETIF_BACK_BURST_MAX + 1];
 	struct netif_rx_slot slots[NETIF_BACK_BURST_MAX * NETIF_MAX_SLOTS];
+	/* The frames one push cut, freed once copied. */
+	uint16_t nb_cut;
+	struct rte_mbuf *cut[NETIF_BACK_CUT_MAX];
 };
 
 /* As netif_back_tx_connect(), for the frontend's RX ring. */
@@ -280,8 +289,10 @@ int netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
 
 /*
  * Put at most NETIF_BACK_BURST_MAX of the @nb_pkts packets into the
- * buffers the frontend posted: copy, answer, publish once. Packets no
- * frontend can take are dropped and counted. Returns how many packets were
+ * buffers the frontend posted: offloads as the frontend takes them
+ * (netif_offload_tx(); a large segment it cannot take cut with @gso when
+ * there is one), copy, answer, publish once. Packets no frontend can take
+ * are dropped and counted. Returns how many packets were
  * consumed (and freed), sent or dropped; it stops early only when the ring
  * has no room, so the caller may retry the rest. *doorbell and @error as
  * for netif_back_tx_pull().

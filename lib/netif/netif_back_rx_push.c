@@ -8,6 +8,8 @@
  * answers once.
  */
 
+#include <errno.h>
+
 #include "netif_back.h"
 
 int
@@ -22,8 +24,58 @@ netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
 }
 
 /*
+ * A large segment the frontend cannot take, cut into frames (@rx->gso)
+ * that go in one piece into the ring after the slots already used
+ * (@nb_slots, @avail updated). Returns 1 when it went, 0 when it waits for
+ * room, -1 when it cannot be cut at all.
+ */
+static int
+rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m, int *avail,
+	       unsigned int *nb_slots)
+{
+	struct netif_offload off[NETIF_GSO_SEGS_MAX];
+	struct rte_mbuf **out = &rx->cut[rx->nb_cut];
+	struct netif_copy *c = &rx->copy;
+	unsigned int need = 0, segs = 0, i;
+	int n;
+
+	if (rx->gso == NULL)
+		return -1;
+	n = netif_gso_segment(rx->gso, m, out,
+			      RTE_MIN(NETIF_BACK_CUT_MAX - rx->nb_cut,
+				      NETIF_GSO_SEGS_MAX));
+	if (n < 0)
+		/* Out of room after this push's other cuts: wait. */
+		return n == -ENOMEM && rx->nb_cut > 0 ? 0 : -1;
+	for (i = 0; i < (unsigned int)n; i++) {
+		if (netif_offload_tx(out[i], rx->peer, &off[i]) !=
+		    NETIF_OFFLOAD_SEND) {
+			rte_pktmbuf_free_bulk(out, n);
+			return -1;
+		}
+		need += netif_rx_requests_for(out[i]->pkt_len, &off[i]);
+		segs += netif_rx_slots_for(out[i]->pkt_len) + out[i]->nb_segs;
+	}
+	if (need > (unsigned int)*avail ||
+	    *nb_slots + need > RTE_DIM(rx->slots) ||
+	    c->n + segs > NETIF_COPY_SEGS_MAX) {
+		rte_pktmbuf_free_bulk(out, n);
+		return 0;
+	}
+	for (i = 0; i < (unsigned int)n; i++)
+		*nb_slots += netif_back_rx_build_copy(&rx->ring, out[i], &off[i],
+						      rx->frontend, c->segs,
+						      &c->n, NETIF_COPY_SEGS_MAX,
+						      &rx->slots[*nb_slots]);
+	*avail -= need;
+	rx->nb_cut += n;
+	rx->stats.gso_cut++;
+	return 1;
+}
+
+/*
  * Add the copies of as many of @pkts as the ring has buffers for; returns
- * how many packets were consumed, those dropped as too long included.
+ * how many packets were consumed, those dropped included.
  */
 static unsigned int
 rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
@@ -51,6 +103,13 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			rx->stats.drop_too_long++;
 			continue;
 		}
+		/* Room for the packet and a GSO extra, before changing it. */
+		need = netif_rx_slots_for(m->pkt_len) +
+		       !!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+		if ((unsigned int)avail < need) {
+			rx->stats.ring_full++;
+			break;
+		}
 		switch (netif_offload_tx(m, rx->peer, &off)) {
 		case NETIF_OFFLOAD_SEND:
 			break;
@@ -58,14 +117,16 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			rx->stats.drop_bad_offload++;
 			continue;
 		case NETIF_OFFLOAD_SEGMENT:
-			rx->stats.drop_no_gso++;
+			used = rx_collect_cut(rx, m, &avail, &nb_slots);
+			if (used == 0) {
+				rx->stats.ring_full++;
+				goto full;
+			}
+			if (used < 0)
+				rx->stats.drop_no_gso++;
 			continue;
 		}
 		need = netif_rx_requests_for(m->pkt_len, &off);
-		if ((unsigned int)avail < need) {
-			rx->stats.ring_full++;
-			break;
-		}
 		used = netif_back_rx_build_copy(&rx->ring, m, &off,
 						rx->frontend, c->segs, &c->n,
 						NETIF_COPY_SEGS_MAX,
@@ -76,6 +137,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		nb_slots += used;
 		avail -= need;
 	}
+full:
 	rx->first_slot[n] = nb_slots;
 	return n;
 }
@@ -124,6 +186,8 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&rx->ring));
 	}
 	netif_copy_reset(&rx->copy);
+	rte_pktmbuf_free_bulk(rx->cut, rx->nb_cut);
+	rx->nb_cut = 0;
 	rte_pktmbuf_free_bulk(pkts, n);
 	rx->stats.packets += sent;
 	rx->stats.bytes += bytes;

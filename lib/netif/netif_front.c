@@ -26,6 +26,13 @@ enum {
 
 #define SLOT_PAGE(base, idx) ((base) + (size_t)(idx) * NETIF_PAGE_SIZE)
 
+/* Pages a frame of @len bytes takes, densely packed. */
+static inline unsigned int
+netif_tx_slots_for(uint32_t len)
+{
+	return len == 0 ? 1 : (len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
+}
+
 /*
  * A frame under the 16-bit size limit always fits the slot count every
  * backend must accept, so the size limit is the only one to enforce.
@@ -163,6 +170,44 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 	}
 }
 
+/*
+ * A large segment the backend cannot take, cut into frames (@tx->gso) that
+ * go into the ring together. Returns 1 when they went, 0 when they wait
+ * for room, -1 when it cannot be cut.
+ */
+static int
+tx_cut(struct netif_front_tx *tx, struct rte_mbuf *m)
+{
+	struct netif_offload off[NETIF_GSO_SEGS_MAX];
+	struct rte_mbuf *out[NETIF_GSO_SEGS_MAX];
+	unsigned int need = 0, i;
+	int n;
+
+	if (tx->gso == NULL)
+		return -1;
+	n = netif_gso_segment(tx->gso, m, out, RTE_DIM(out));
+	if (n < 0)
+		return -1;
+	for (i = 0; i < (unsigned int)n; i++) {
+		if (netif_offload_tx(out[i], tx->peer, &off[i]) !=
+		    NETIF_OFFLOAD_SEND) {
+			rte_pktmbuf_free_bulk(out, n);
+			return -1;
+		}
+		need += netif_tx_slots_for(out[i]->pkt_len);
+	}
+	if (need > tx->nb_free || need > RING_FREE_REQUESTS(&tx->ring)) {
+		rte_pktmbuf_free_bulk(out, n);
+		return 0;
+	}
+	for (i = 0; i < (unsigned int)n; i++)
+		tx_pkt2requests(tx, out[i], netif_tx_slots_for(out[i]->pkt_len),
+				&off[i]);
+	rte_pktmbuf_free_bulk(out, n);
+	tx->stats.gso_cut++;
+	return 1;
+}
+
 uint16_t
 netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 		       uint16_t nb_pkts)
@@ -174,8 +219,7 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
-		unsigned int slots = len == 0 ? 1 :
-			(len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
+		unsigned int slots = netif_tx_slots_for(len);
 		/* A TSO request may become a GSO extra: room for it first. */
 		unsigned int extras = !!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
 		struct netif_offload off;
@@ -198,7 +242,17 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 			rte_pktmbuf_free(m);
 			continue;
 		case NETIF_OFFLOAD_SEGMENT:
-			tx->stats.drop_no_gso++;
+			switch (tx_cut(tx, m)) {
+			case 0:
+				tx->stats.ring_full++;
+				return i;
+			case 1:
+				tx->stats.packets++;
+				tx->stats.bytes += len;
+				break;
+			default:
+				tx->stats.drop_no_gso++;
+			}
 			rte_pktmbuf_free(m);
 			continue;
 		}

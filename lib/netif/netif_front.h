@@ -30,6 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "netif_gso.h"
 #include "netif_offload.h"
 #include "netif_ring.h"
 
@@ -43,13 +44,15 @@ struct netif_front_tx_stats {
 	uint64_t ring_full;	/* bursts cut short by lack of ids or slots */
 	uint64_t too_many_slots; /* packets refused as too long (dropped) */
 	uint64_t drop_bad_offload; /* offload requests the frame cannot take */
-	uint64_t drop_no_gso;	/* large segments the backend cannot take */
+	uint64_t drop_no_gso;	/* large segments nobody could cut */
 	uint64_t gso_packets;	/* sent as large segments */
+	uint64_t gso_cut;	/* cut in software (netif_gso.h) */
 };
 
 struct netif_front_tx {
 	netif_tx_front_ring_t ring;
 	uint32_t peer;			/* NETIF_PEER_*: what the backend takes */
+	struct netif_gso *gso;		/* NULL: large segments not cut */
 	uint8_t *pages;			/* page of request id i at i * 4096 */
 	const grant_ref_t *grefs;	/* grant of the page of each id */
 	RING_IDX pushed;		/* last req_prod we published */
@@ -99,8 +102,9 @@ unsigned int netif_front_tx_collect(struct netif_front_tx *tx);
 /*
  * Turn packets into requests: each packet is copied densely into the pages
  * of free ids, ceil(len / 4096) slots, its offload requests turned into
- * flags and a GSO extra for what the backend takes (netif_offload_tx()),
- * and its mbuf freed. Packets longer than NETIF_FRONT_MAX_PKT_LEN, and
+ * flags and a GSO extra for what the backend takes (netif_offload_tx();
+ * a large segment it cannot take cut with @gso when there is one), and
+ * its mbuf freed. Packets longer than NETIF_FRONT_MAX_PKT_LEN, and
  * those whose offload cannot be done, are freed and counted instead.
  * Stops at the first packet that does not fit. Returns the number of
  * packets consumed.

@@ -9,7 +9,8 @@
  * segment) with every byte intact; a checksum request crosses as a blank
  * checksum and arrives flagged where the checksum offload is enabled and
  * complete where it is not; a TSO mbuf for a peer that takes no GSO is
- * dropped and counted.
+ * cut into frames of its MSS when the sender enabled TSO, and dropped and
+ * counted when it did not.
  */
 
 #include <stdio.h>
@@ -352,11 +353,66 @@ test_checksum_requests_cross_blank_or_complete(void)
 	close_pair();
 }
 
+static const struct rte_eth_conf tso_only = {
+	.txmode = {
+		.offloads = RTE_ETH_TX_OFFLOAD_TCP_TSO |
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+	},
+};
+
+/* The frames of a 30000-byte TSO mbuf cut at @tx arrive whole at @rx. */
 static void
-test_tso_for_a_peer_without_gso_is_counted(void)
+check_cut(uint16_t tx, uint16_t rx)
+{
+	const uint32_t len = 30000, payload = len - HDRS;
+	const unsigned int frames = (payload + MSS - 1) / MSS;
+	struct rte_mbuf *m = tso_frame(len), *got[32];
+	uint32_t seq = 0, pos = HDRS;
+	unsigned int n = 0, i, k;
+	bool intact = true;
+
+	REQUIRE(m != NULL);
+	REQUIRE(rte_eth_tx_burst(tx, 0, &m, 1) == 1);
+	for (i = 0; i < 1000 && n < frames; i++) {
+		rte_eth_tx_burst(tx, 0, NULL, 0);
+		n += rte_eth_rx_burst(rx, 0, got + n, RTE_DIM(got) - n);
+		rte_delay_us_sleep(1000);
+	}
+	CHECK(n == frames);
+	for (i = 0; i < n; i++) {
+		const struct rte_tcp_hdr *tcp;
+		uint32_t seg = RTE_MIN((uint32_t)MSS, payload - (pos - HDRS));
+
+		CHECK(got[i]->pkt_len == HDRS + seg);
+		CHECK(l4_valid(got[i]));
+		tcp = rte_pktmbuf_mtod_offset(got[i], const struct rte_tcp_hdr *,
+					      RTE_ETHER_HDR_LEN + 20);
+		CHECK(rte_be_to_cpu_32(tcp->sent_seq) == seq);
+		for (k = 0; k < seg; k++)
+			intact &= *rte_pktmbuf_mtod_offset(got[i], uint8_t *,
+							   HDRS + k) ==
+				  pattern(pos + k);
+		seq += seg;
+		pos += seg;
+		rte_pktmbuf_free(got[i]);
+	}
+	CHECK(intact);
+}
+
+static void
+test_tso_for_a_peer_without_gso_is_cut_or_counted(void)
 {
 	struct rte_mbuf *m;
 
+	/* The receivers take no GSO; the senders enabled TSO. */
+	open_pair("cut", &tso_only, &tso_only);
+	check_cut(front, back);
+	CHECK(pair_xstat(front, "tx_q0_gso_cut") == 1);
+	check_cut(back, front);
+	CHECK(pair_xstat(back, "tx_q0_gso_cut") == 1);
+	close_pair();
+
+	/* Without TSO enabled there is nothing to cut with. */
 	open_pair("nogso", &plain, &plain);
 	m = tso_frame(30000);
 	REQUIRE(m != NULL);
@@ -374,5 +430,5 @@ TEST_MAIN(pair_setup, pair_teardown)
 	RUN(test_gso_is_offered_once_lro_is_enabled);
 	RUN(test_tso_crosses_whole_both_ways);
 	RUN(test_checksum_requests_cross_blank_or_complete);
-	RUN(test_tso_for_a_peer_without_gso_is_counted);
+	RUN(test_tso_for_a_peer_without_gso_is_cut_or_counted);
 }

@@ -11,6 +11,8 @@
 #include <rte_ether.h>
 #include <rte_malloc.h>
 
+#include "netif_back.h"
+#include "netif_front.h"
 #include "netif_l2.h"
 #include "xn_burst.h"
 #include "xn_control.h"
@@ -162,12 +164,49 @@ xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	return 0;
 }
 
+/* Where the ring of a Tx queue keeps its segmenter. */
+static struct netif_gso **
+txq_gso(struct xn_queue *q)
+{
+	switch (q->kind) {
+	case XN_RING_BACK_RX:
+		return &((struct netif_back_rx *)q->ring)->gso;
+	case XN_RING_FRONT_TX:
+		return &((struct netif_front_tx *)q->ring)->gso;
+	case XN_RING_BACK_TX:
+	case XN_RING_FRONT_RX:
+		break;
+	}
+	RTE_VERIFY(false);	/* xn_queue_pair_init() makes no such Tx queue */
+}
+
+/*
+ * An application that enabled TSO may send a large segment to a peer that
+ * takes none: the queue gets its own pools to cut it in software.
+ */
 static int
 xn_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
-		  uint16_t nb_desc __rte_unused, unsigned int socket __rte_unused,
-		  const struct rte_eth_txconf *conf __rte_unused)
+		  uint16_t nb_desc __rte_unused, unsigned int socket,
+		  const struct rte_eth_txconf *conf)
 {
-	dev->data->tx_queues[qid] = xn_port(dev)->txq[qid];
+	struct xn_port *p = xn_port(dev);
+	struct netif_gso **gso = txq_gso(p->txq[qid]);
+	char name[RTE_MEMPOOL_NAMESIZE - 2];	/* netif_gso adds "_h", "_i" */
+
+	netif_gso_free(*gso);
+	*gso = NULL;
+	if ((dev->data->dev_conf.txmode.offloads | conf->offloads) &
+	    RTE_ETH_TX_OFFLOAD_TCP_TSO) {
+		snprintf(name, sizeof(name), "xn_gso%u_%u",
+			 dev->data->port_id, qid);
+		*gso = netif_gso_create(name, socket);
+		if (*gso == NULL) {
+			XN_LOG(p, ERR, "Tx queue %u: no memory to cut large segments: %s",
+			       qid, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	dev->data->tx_queues[qid] = p->txq[qid];
 	return 0;
 }
 
@@ -188,6 +227,10 @@ xn_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 static void
 xn_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
+	struct netif_gso **gso = txq_gso(xn_port(dev)->txq[qid]);
+
+	netif_gso_free(*gso);
+	*gso = NULL;
 	dev->data->tx_queues[qid] = NULL;
 }
 

@@ -173,6 +173,7 @@ static const struct xn_stat nb_tx_stats[] = {
 	{ "drop_no_gso", TXQ(stats.drop_no_gso), XN_BASIC_ERRORS },
 	{ "drop_copy_failed", TXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
 	{ "gso_packets", TXQ(stats.gso_packets), XN_BASIC_NONE },
+	{ "gso_cut", TXQ(stats.gso_cut), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, TXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };

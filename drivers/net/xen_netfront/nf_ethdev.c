@@ -118,6 +118,7 @@ static const struct xn_stat nf_tx_stats[] = {
 	{ "drop_bad_offload", TXQ(drop_bad_offload), XN_BASIC_ERRORS },
 	{ "drop_no_gso", TXQ(drop_no_gso), XN_BASIC_ERRORS },
 	{ "gso_packets", TXQ(gso_packets), XN_BASIC_NONE },
+	{ "gso_cut", TXQ(gso_cut), XN_BASIC_NONE },
 };
 #undef RXQ
 #undef TXQ
