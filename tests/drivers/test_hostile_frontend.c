@@ -11,7 +11,11 @@
  * hostile frontend may then reconnect. A frontend asking for more queue
  * pairs than offered is refused, with the reason logged. The same raw
  * frontend also sends frames with a blank checksum, which the backend
- * completes.
+ * completes, and GSO packets (the victim's application takes large
+ * segments): a GSO size of 0 or a type outside the protocol disconnects
+ * it as Linux does; a GSO extra on a frame without TCP, or with segments
+ * no frame could hold, drops the packet; headers cut by a tiny first
+ * slot still reach the application whole in its first segment.
  */
 
 #include <stdio.h>
@@ -21,6 +25,7 @@
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_log.h>
+#include <rte_tcp.h>
 
 #include "netif_ring.h"
 #include "test.h"
@@ -238,6 +243,36 @@ tx_unknown_extra(void)
 }
 
 static void
+post_gso_extra(uint16_t size, uint8_t type)
+{
+	struct netif_extra_info *extra;
+
+	extra = (void *)RING_GET_REQUEST(&evil.tx, evil.tx.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = XEN_NETIF_EXTRA_TYPE_GSO;
+	extra->u.gso.size = size;
+	extra->u.gso.type = type;
+}
+
+static void
+tx_gso_size_zero(void)
+{
+	post_tx(0, evil.data_refs[0], 0, 60,
+		NETTXF_csum_blank | NETTXF_extra_info);
+	post_gso_extra(0, XEN_NETIF_GSO_TYPE_TCPV4);
+	RING_PUSH_REQUESTS(&evil.tx);
+}
+
+static void
+tx_gso_unknown_type(void)
+{
+	post_tx(0, evil.data_refs[0], 0, 60,
+		NETTXF_csum_blank | NETTXF_extra_info);
+	post_gso_extra(1448, XEN_NETIF_GSO_TYPE_TCPV6 + 1);
+	RING_PUSH_REQUESTS(&evil.tx);
+}
+
+static void
 rx_producer_beyond_ring(void)
 {
 	evil.rx.sring->req_prod = 3 * NETIF_RX_RING_SIZE;
@@ -294,6 +329,18 @@ static void
 test_tx_unknown_extra_disconnects(void)
 {
 	check_attack(tx_unknown_extra, "unknown extra info type");
+}
+
+static void
+test_tx_gso_size_zero_disconnects(void)
+{
+	check_attack(tx_gso_size_zero, "GSO size 0");
+}
+
+static void
+test_tx_gso_unknown_type_disconnects(void)
+{
+	check_attack(tx_gso_unknown_type, "unknown GSO type");
 }
 
 static void
@@ -416,9 +463,100 @@ test_blank_checksum_is_completed(void)
 	hostile_disconnect();
 }
 
+#define GSO_LEN 3000
+#define GSO_HDRS (14 + 20 + 20)
+
 /*
- * The victim port (served to the hostile domain), an honest pair beside
- * it, the hostile domain's own Xen access, and EAL's log kept.
+ * A TCP/IPv4 frame of GSO_LEN bytes (EtherType @type) sent as a GSO packet
+ * of size @gso_size in two slots, the first of @first bytes (data page 1)
+ * and the rest (data page 2). Returns what the victim received, if
+ * anything, with the status of the packet's first response.
+ */
+static struct rte_mbuf *
+send_gso(uint16_t type, uint16_t first, uint16_t gso_size, int16_t *status)
+{
+	uint8_t frame[GSO_LEN];
+	struct rte_ipv4_hdr *ip = (void *)(frame + 14);
+	struct rte_tcp_hdr *tcp = (void *)(ip + 1);
+	RING_IDX rsp = evil.tx.rsp_cons;
+	struct rte_mbuf *m = NULL;
+
+	for (unsigned int i = 0; i < GSO_LEN; i++)
+		frame[i] = i * 3;
+	frame[12] = type >> 8;
+	frame[13] = type & 0xff;
+	memset(ip, 0, sizeof(*ip) + sizeof(*tcp));
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16(GSO_LEN - 14);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_TCP;
+	tcp->data_off = 5 << 4;
+	memcpy((uint8_t *)evil.data + NETIF_PAGE_SIZE, frame, first);
+	memcpy((uint8_t *)evil.data + 2 * NETIF_PAGE_SIZE, frame + first,
+	       GSO_LEN - first);
+	post_tx(7, evil.data_refs[1], 0, GSO_LEN,
+		NETTXF_csum_blank | NETTXF_data_validated | NETTXF_extra_info |
+		NETTXF_more_data);
+	post_gso_extra(gso_size, XEN_NETIF_GSO_TYPE_TCPV4);
+	post_tx(8, evil.data_refs[2], 0, GSO_LEN - first, 0);
+	RING_PUSH_REQUESTS(&evil.tx);
+	for (unsigned int ms = 0; ms < 5000; ms++) {
+		if (m == NULL && rte_eth_rx_burst(victim, 0, &m, 1) == 1)
+			continue;
+		if (evil.tx.sring->rsp_prod - rsp == 3)
+			break;
+		rte_delay_us_sleep(1000);
+	}
+	*status = RING_GET_RESPONSE(&evil.tx, rsp)->status;
+	evil.tx.rsp_cons = rsp + 3;
+	return m;
+}
+
+static void
+test_gso_headers_cut_by_a_tiny_first_slot_arrive_whole(void)
+{
+	const uint8_t *last;
+	struct rte_mbuf *m;
+	int16_t status;
+	uint8_t byte;
+
+	REQUIRE(hostile_connect());
+	m = send_gso(RTE_ETHER_TYPE_IPV4, 20, 1448, &status);
+	CHECK(status == NETIF_RSP_OKAY);
+	REQUIRE(m != NULL);
+	CHECK(m->pkt_len == GSO_LEN && rte_pktmbuf_data_len(m) >= GSO_HDRS);
+	CHECK(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	CHECK(m->tso_segsz == 1448);
+	CHECK(m->l2_len + m->l3_len + m->l4_len == GSO_HDRS);
+	last = rte_pktmbuf_read(m, GSO_LEN - 1, 1, &byte);
+	CHECK(last != NULL && *last == (uint8_t)((GSO_LEN - 1) * 3));
+	rte_pktmbuf_free(m);
+	CHECK(pair_xstat(victim, "rx_q0_gso_packets") == 1);
+	hostile_disconnect();
+}
+
+static void
+test_gso_packets_that_cannot_be_segments_are_dropped(void)
+{
+	struct rte_mbuf *m;
+	int16_t status;
+
+	REQUIRE(hostile_connect());
+	/* No TCP header: an ARP frame. */
+	m = send_gso(RTE_ETHER_TYPE_ARP, 200, 1448, &status);
+	CHECK(m == NULL && status == NETIF_RSP_ERROR);
+	/* Segments larger than the largest frame. */
+	m = send_gso(RTE_ETHER_TYPE_IPV4, 200, UINT16_MAX, &status);
+	CHECK(m == NULL && status == NETIF_RSP_ERROR);
+	CHECK(pair_xstat(victim, "rx_q0_drop_bad_gso") == 2);
+	CHECK(xenbus_read_state(evil.xa, evil.be_dir) == XenbusStateConnected);
+	hostile_disconnect();
+}
+
+/*
+ * The victim port (served to the hostile domain, its application taking
+ * large segments), an honest pair beside it, the hostile domain's own Xen
+ * access, and EAL's log kept.
  */
 static int
 setup(const char *argv0)
@@ -428,13 +566,16 @@ setup(const char *argv0)
 		.sim_instance = pair_sim_instance(),
 		.sim_domid = HOSTILE_DOMID,
 	};
+	const struct rte_eth_conf lro = {
+		.rxmode.offloads = RTE_ETH_RX_OFFLOAD_TCP_LRO,
+	};
 	char args[128];
 
 	if (pair_setup(argv0) != 0 || test_log_capture() != 0)
 		return -1;
 	snprintf(args, sizeof(args), "domid=%d,provider=sim,sim=%s",
 		 HOSTILE_DOMID, pair_sim_instance());
-	victim = pair_create("net_xen_netback0", args, test_pool);
+	victim = pair_create_conf("net_xen_netback0", args, test_pool, 1, &lro);
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s",
 		 pair_sim_instance());
 	back = pair_create("net_xen_netback1", args, test_pool);
@@ -474,4 +615,8 @@ TEST_MAIN(setup, teardown)
 	RUN(test_queue_count_not_offered_is_refused);
 	RUN(test_hostile_frontend_can_reconnect_and_behave);
 	RUN(test_blank_checksum_is_completed);
+	RUN(test_tx_gso_size_zero_disconnects);
+	RUN(test_tx_gso_unknown_type_disconnects);
+	RUN(test_gso_headers_cut_by_a_tiny_first_slot_arrive_whole);
+	RUN(test_gso_packets_that_cannot_be_segments_are_dropped);
 }
