@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Completing the checksums a frontend left blank. A guest that sets
- * NETTXF_csum_blank (Linux netfront does by default) sends TCP and UDP
- * frames whose L4 checksum field is not filled in, expecting the backend
- * side to finish it, as a NIC would. A DPDK application expects complete
- * frames, so the backend computes the checksum in software.
+ * TCP and UDP checksums of a classified frame: where the field is, the
+ * pseudo-header sum a blank (partial) field holds, and the whole checksum
+ * computed in software. A guest that sets NETTXF_csum_blank (Linux
+ * netfront does by default) sends frames whose L4 checksum is not filled
+ * in, expecting the other side to finish it, as a NIC would; where the
+ * application did not take that offload (netif_offload.h), it is done here.
  */
 
 #ifndef NETIF_CSUM_H
