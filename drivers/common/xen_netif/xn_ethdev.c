@@ -23,8 +23,7 @@ static void
 configured(struct xn_port *p)
 {
 	p->configured = true;
-	if (p->ops->configured != NULL)
-		p->ops->configured(p);
+	xn_port_apply_rx_offloads(p);
 	p->ops->update(p);
 }
 

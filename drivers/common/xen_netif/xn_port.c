@@ -13,7 +13,8 @@
 
 #include <rte_pause.h>
 
-#include "netif_offload.h"
+#include "netif_back.h"
+#include "netif_front.h"
 #include "xn_port.h"
 
 uint32_t
@@ -24,6 +25,22 @@ xn_rx_offloads(const struct xn_port *p)
 	return (on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM ? NETIF_RX_TCP_CSUM : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM ? NETIF_RX_UDP_CSUM : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0);
+}
+
+void
+xn_port_apply_rx_offloads(struct xn_port *p)
+{
+	uint32_t on = xn_rx_offloads(p);
+	unsigned int i;
+
+	for (i = 0; i < p->cfg.queues; i++) {
+		struct xn_queue *q = p->rxq[i];
+
+		if (q->kind == XN_RING_BACK_TX)
+			((struct netif_back_tx *)q->ring)->offloads = on;
+		else
+			((struct netif_front_rx *)q->ring)->offloads = on;
+	}
 }
 
 void

@@ -99,11 +99,6 @@ struct xn_port_ops {
 			 struct rte_mempool *mp);
 	/* Optional: Rx queue @qid is released. */
 	void (*rx_release)(struct xn_port *p, uint16_t qid);
-	/*
-	 * Optional: dev_configure succeeded (the port is stopped); the
-	 * application's offloads are in dev->data->dev_conf. update follows.
-	 */
-	void (*configured)(struct xn_port *p);
 	/* After any xenstore event (and once configured): follow the peer. */
 	void (*update)(struct xn_port *p);
 	/* A burst reported that the peer broke the protocol (@why). */
@@ -230,6 +225,14 @@ void xn_queue_pair_init(struct xn_port *p, uint16_t qid,
 
 /* The application's Rx offloads as lib/netif takes them (NETIF_RX_*). */
 uint32_t xn_rx_offloads(const struct xn_port *p);
+
+/*
+ * Give every Rx queue's ring the application's Rx offloads: at connect,
+ * and when dev_configure changes them (the port is stopped: no burst
+ * runs). A connected peer keeps the GSO it negotiated; its GSO packets
+ * are dropped and counted if LRO is no longer enabled.
+ */
+void xn_port_apply_rx_offloads(struct xn_port *p);
 
 /* Open the port's Xen access as @args say; 0 or -errno, logged. */
 int xn_port_open(struct xn_port *p, const struct xa_open_args *args);

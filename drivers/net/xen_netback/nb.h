@@ -88,8 +88,6 @@ bool nb_claim_by_name(struct nb_port *p);
 int nb_xenbus_init(struct nb_port *p);
 /* Disconnect, tell the frontend we are gone; the control thread stopped. */
 void nb_xenbus_uninit(struct nb_port *p);
-/* xn_port_ops.configured: the queues take the application's offloads. */
-void nb_xenbus_configured(struct xn_port *xn);
 /* xn_port_ops.update: bring our state in line with the frontend's. */
 void nb_xenbus_step(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */

@@ -131,7 +131,6 @@ static const struct xn_port_ops nb_ops = {
 	.uninit = nb_uninit,
 	.rx_setup = nb_rx_setup,
 	.rx_release = nb_rx_release,
-	.configured = nb_xenbus_configured,
 	.update = nb_xenbus_step,
 	.failed = nb_xenbus_frontend_failed,
 };

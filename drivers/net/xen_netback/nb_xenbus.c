@@ -103,7 +103,6 @@ connect_pair(struct nb_port *p, unsigned int i)
 	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref");
 	if (pr->tx_sring == NULL || pr->rx_sring == NULL)
 		return false;
-	pr->rxq.ring.offloads = xn_rx_offloads(&p->xn);
 	pr->rxq.ring.gso_offered = p->gso_offered ?
 		NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6 : 0;
 	pr->txq.ring.peer = peer_offloads(&p->fe);
@@ -141,6 +140,7 @@ connect_frontend(struct nb_port *p)
 			disconnect_frontend(p, i + 1);
 			return false;
 		}
+	xn_port_apply_rx_offloads(&p->xn);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
 	/* A frontend connects before we do: it serves its rings already. */
 	p->xn.peer_ready = true;
@@ -228,21 +228,6 @@ write_features(struct nb_port *p)
 					p->gso_offered))
 		NB_LOG(ERR, "%s: cannot write features: %s", p->be_dir,
 		       strerror(errno));
-}
-
-/*
- * The port is stopped: no burst runs. A connected frontend keeps the GSO
- * it was offered; a GSO packet the application no longer takes is dropped
- * and counted (drop_bad_gso) until the frontend reconnects.
- */
-void
-nb_xenbus_configured(struct xn_port *xn)
-{
-	struct nb_port *p = nb_port(xn);
-	unsigned int i;
-
-	for (i = 0; i < xn->nb_pairs; i++)
-		p->pairs[i].rxq.ring.offloads = xn_rx_offloads(xn);
 }
 
 void

@@ -79,8 +79,6 @@ int nf_xenbus_init(struct nf_adapter *ad);
 void nf_xenbus_uninit(struct nf_adapter *ad);
 /* xn_port_ops.update: re-read everything after any event. */
 void nf_xenbus_update(struct xn_port *xn);
-/* xn_port_ops.configured: the Rx queues take the application's offloads. */
-void nf_xenbus_configured(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the backend misbehaving. */
 void nf_xenbus_backend_failed(struct xn_port *xn, const char *why);
 /* xn_port_ops.stopped: let the backend take what the TX rings hold. */

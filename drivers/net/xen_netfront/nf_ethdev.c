@@ -91,7 +91,6 @@ static const struct xn_port_ops nf_ops = {
 	.init = nf_init,
 	.uninit = nf_uninit,
 	.rx_setup = nf_rx_setup,
-	.configured = nf_xenbus_configured,
 	.update = nf_xenbus_update,
 	.failed = nf_xenbus_backend_failed,
 	.stopped = nf_xenbus_drain,

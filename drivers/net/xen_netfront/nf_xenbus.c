@@ -185,7 +185,6 @@ nf_connect(struct nf_adapter *ad)
 		if (!nf_connect_pair(ad, pr, be.split_evtchn, &keys.queue[i],
 				     &why))
 			goto fail;
-		pr->rxq.ring.offloads = xn_rx_offloads(&ad->xn);
 		pr->rxq.ring.gso_asked = keys.gso_tcpv4 ?
 			NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6 : 0;
 		/* Every backend takes blank IPv4 checksums (netif.h). */
@@ -198,6 +197,7 @@ nf_connect(struct nf_adapter *ad)
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))
 		goto fail;
 
+	xn_port_apply_rx_offloads(&ad->xn);
 	xn_port_connected(&ad->xn, keys.nb_queues);
 	NF_LOG(INFO, "%s: rings offered to %s (domain %u): %u of %u queue pairs, %s event channel%s",
 	       ad->fe_dir, ad->be_dir, ad->backend_id, keys.nb_queues,
@@ -358,21 +358,6 @@ nf_track_plug(struct nf_adapter *ad)
 	ad->plugged = false;
 	ad->refused = false;
 	return false;
-}
-
-/*
- * The port is stopped: no burst runs. A connected backend keeps the GSO we
- * asked for; a GSO packet the application no longer takes is dropped and
- * counted (drop_bad_offload) until we reconnect.
- */
-void
-nf_xenbus_configured(struct xn_port *xn)
-{
-	struct nf_adapter *ad = nf_adapter(xn);
-	unsigned int i;
-
-	for (i = 0; i < xn->nb_pairs; i++)
-		ad->pairs[i].rxq.ring.offloads = xn_rx_offloads(xn);
 }
 
 void
