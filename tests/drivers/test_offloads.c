@@ -425,10 +425,29 @@ test_tso_for_a_peer_without_gso_is_cut_or_counted(void)
 	close_pair();
 }
 
+/* Reconfigured without LRO: the connected peer's GSO is refused, counted. */
+static void
+test_gso_after_lro_is_switched_off_is_dropped(void)
+{
+	struct rte_mbuf *m;
+
+	open_pair("relro", &offloading, &offloading);
+	REQUIRE(rte_eth_dev_stop(back) == 0);
+	REQUIRE(rte_eth_dev_configure(back, 1, 1, &plain) == 0);
+	REQUIRE(rte_eth_dev_start(back) == 0);
+	REQUIRE(pair_wait_link(back, true, 10000));
+	m = cross(front, back, tso_frame(30000));
+	CHECK(m == NULL);
+	rte_pktmbuf_free(m);
+	CHECK(pair_xstat(back, "rx_q0_drop_bad_gso") == 1);
+	close_pair();
+}
+
 TEST_MAIN(pair_setup, pair_teardown)
 {
 	RUN(test_gso_is_offered_once_lro_is_enabled);
 	RUN(test_tso_crosses_whole_both_ways);
 	RUN(test_checksum_requests_cross_blank_or_complete);
 	RUN(test_tso_for_a_peer_without_gso_is_cut_or_counted);
+	RUN(test_gso_after_lro_is_switched_off_is_dropped);
 }
