@@ -87,12 +87,34 @@ rx_csum_blank(struct rte_mbuf *m, uint32_t enabled, const char **why)
 	return 0;
 }
 
+/* The IPv4 header checksum verified, as a NIC's Rx offload does. */
+static void
+rx_ip_csum(struct rte_mbuf *m)
+{
+	uint8_t buf[60];	/* the longest IPv4 header */
+	const void *ip;
+
+	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
+	case RTE_PTYPE_L3_IPV4:
+	case RTE_PTYPE_L3_IPV4_EXT:
+		break;
+	default:
+		return;
+	}
+	ip = m->l3_len <= sizeof(buf) ?
+	     rte_pktmbuf_read(m, m->l2_len, m->l3_len, buf) : NULL;
+	m->ol_flags |= ip != NULL && rte_raw_cksum(ip, m->l3_len) == 0xffff ?
+		       RTE_MBUF_F_RX_IP_CKSUM_GOOD : RTE_MBUF_F_RX_IP_CKSUM_BAD;
+}
+
 int
 netif_offload_rx(struct rte_mbuf *m, const struct netif_offload *o,
 		 uint32_t enabled, const char **why)
 {
 	uint32_t l4;
 
+	if (enabled & NETIF_RX_IP_CSUM)
+		rx_ip_csum(m);
 	if (o->gso_type != XEN_NETIF_GSO_TYPE_NONE)
 		return rx_gso(m, o, enabled, why);
 	if (o->csum_blank)

@@ -43,6 +43,7 @@ struct netif_offload {
 #define NETIF_RX_TCP_CSUM	RTE_BIT32(0)	/* RTE_ETH_RX_OFFLOAD_TCP_CKSUM */
 #define NETIF_RX_UDP_CSUM	RTE_BIT32(1)	/* RTE_ETH_RX_OFFLOAD_UDP_CKSUM */
 #define NETIF_RX_LRO		RTE_BIT32(2)	/* RTE_ETH_RX_OFFLOAD_TCP_LRO */
+#define NETIF_RX_IP_CSUM	RTE_BIT32(3)	/* RTE_ETH_RX_OFFLOAD_IPV4_CKSUM */
 
 /*
  * What a peer takes, from its feature keys: blank checksums over IPv4
@@ -80,7 +81,9 @@ netif_peer_gso_bit(uint8_t gso_type)
  *   request TX_TCP_CKSUM or TX_UDP_CKSUM and TX_IPV4 or TX_IPV6 under
  *   NETIF_RX_TCP_CSUM or NETIF_RX_UDP_CSUM, and computed in software
  *   without it;
- * - data_validated becomes RTE_MBUF_F_RX_L4_CKSUM_GOOD under the same.
+ * - data_validated becomes RTE_MBUF_F_RX_L4_CKSUM_GOOD under the same;
+ * - under NETIF_RX_IP_CSUM, the IPv4 header checksum is verified:
+ *   RTE_MBUF_F_RX_IP_CKSUM_GOOD or _BAD (before a GSO packet's is zeroed).
  * Returns 0, or -1 with @why when the packet must be dropped: the offload
  * does not fit the frame (no TCP or UDP header, a GSO type of the other IP
  * version, a GSO size whose segments would exceed the largest frame) or

@@ -4,7 +4,9 @@
 # Two processes, the stock dpdk-testpmd in each, over one simulator
 # instance: txonly on a netfront port, rxonly on a netback port. Every
 # packet the frontend's testpmd counts as sent must be counted as
-# received by the backend's, for small and multi-slot frames. Prints TAP.
+# received by the backend's, for small and multi-slot frames, and with the
+# offloads testpmd users enable for TCP (LRO and the checksum offloads on
+# the backend, TSO and checksums on the frontend). Prints TAP.
 #
 # usage: test_testpmd.sh <dpdk-testpmd> <build dir>
 set -u
@@ -39,12 +41,12 @@ stat() {
 }
 
 run_case() {
-	local n=$1 name=$2 txpkts=$3 offloads=$4
+	local n=$1 name=$2 txpkts=$3 offloads=$4 back_offloads=${5:-}
 	local blog="$work/back-$n.log" flog="$work/front-$n.log"
 
 	"$testpmd" $(eal 0 1 nb) --vdev "net_xen_netback0,$pmd_args" -- \
 		--forward-mode=rxonly --stats-period=1 --nb-cores=1 \
-		--total-num-mbufs=32768 >"$blog" 2>&1 &
+		--total-num-mbufs=32768 $back_offloads >"$blog" 2>&1 &
 	local back=$!
 	pids+=("$back")
 	sleep 2
@@ -75,5 +77,9 @@ fail=0
 run_case 1 "txonly_64B_frames_all_arrive" 64 "" || fail=1
 run_case 2 "txonly_9000B_frames_all_arrive" 2000,2000,2000,2000,1000 \
 	"--tx-offloads=0x8000" || fail=1
-echo "1..2"
+# Tx: IPv4, UDP and TCP checksums, TSO, multi-segment.
+run_case 3 "offloads_enabled_9000B_frames_all_arrive" \
+	2000,2000,2000,2000,1000 "--tx-offloads=0x802e" \
+	"--enable-lro --max-lro-pkt-size=65535 --enable-rx-cksum" || fail=1
+echo "1..3"
 exit $fail

@@ -201,6 +201,31 @@ test_data_validated_is_a_good_checksum(void)
 	rte_pktmbuf_free(m);
 }
 
+static void
+test_ip_checksum_is_verified_under_the_offload(void)
+{
+	struct rte_mbuf *m = frame(false, IPPROTO_UDP, 10, 2048);
+	const struct netif_offload none = { .gso_type = 0 };
+	struct rte_ipv4_hdr *ip;
+	const char *why = NULL;
+
+	CHECK(netif_offload_rx(m, &none, NETIF_RX_TCP_CSUM, &why) == 0);
+	CHECK(m->ol_flags == 0);
+	CHECK(netif_offload_rx(m, &none, NETIF_RX_IP_CSUM, &why) == 0);
+	CHECK(m->ol_flags == RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, L2);
+	ip->hdr_checksum ^= 1;
+	m->ol_flags = 0;
+	CHECK(netif_offload_rx(m, &none, NETIF_RX_IP_CSUM, &why) == 0);
+	CHECK(m->ol_flags == RTE_MBUF_F_RX_IP_CKSUM_BAD);
+	rte_pktmbuf_free(m);
+	/* IPv6 has no header checksum: nothing to say. */
+	m = frame(true, IPPROTO_UDP, 10, 2048);
+	CHECK(netif_offload_rx(m, &none, NETIF_RX_IP_CSUM, &why) == 0);
+	CHECK(m->ol_flags == 0);
+	rte_pktmbuf_free(m);
+}
+
 static struct netif_offload
 gso(uint8_t type, uint16_t size, bool csum_blank)
 {
@@ -427,6 +452,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_blank_checksum_is_completed_without_the_offload);
 	RUN(test_blank_checksum_without_l4_is_refused);
 	RUN(test_data_validated_is_a_good_checksum);
+	RUN(test_ip_checksum_is_verified_under_the_offload);
 	RUN(test_gso_packet_becomes_a_tso_request_under_lro);
 	RUN(test_gso_packets_that_do_not_fit_are_refused);
 	RUN(test_plain_packets_are_sent_as_they_are);

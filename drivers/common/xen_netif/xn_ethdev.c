@@ -67,6 +67,7 @@ xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	 * the peer's GSO packets delivered whole, as large as any frame.
 	 */
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
+				RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
 				RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
 				RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
 				RTE_ETH_RX_OFFLOAD_TCP_LRO;

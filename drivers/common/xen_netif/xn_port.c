@@ -24,7 +24,8 @@ xn_rx_offloads(const struct xn_port *p)
 
 	return (on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM ? NETIF_RX_TCP_CSUM : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM ? NETIF_RX_UDP_CSUM : 0) |
-	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0);
+	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0) |
+	       (on & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM ? NETIF_RX_IP_CSUM : 0);
 }
 
 void
