@@ -19,6 +19,9 @@ static void
 rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 		      const struct netif_offload *off)
 {
+	if (likely(!off->csum_blank && !off->data_validated &&
+		   off->gso_type == XEN_NETIF_GSO_TYPE_NONE))
+		return;
 	if (off->csum_blank)
 		slot->flags |= NETRXF_csum_blank;
 	if (off->data_validated)

@@ -103,13 +103,10 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			rx->stats.drop_too_long++;
 			continue;
 		}
-		/* Room for the packet and a GSO extra, before changing it. */
-		need = netif_rx_slots_for(m->pkt_len) +
-		       !!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
-		if ((unsigned int)avail < need) {
-			rx->stats.ring_full++;
-			break;
-		}
+		/*
+		 * What the offload writes in the packet it would write again
+		 * if the packet has to wait for room: it may go first.
+		 */
 		switch (netif_offload_tx(m, rx->peer, &off)) {
 		case NETIF_OFFLOAD_SEND:
 			break;
@@ -127,6 +124,10 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			continue;
 		}
 		need = netif_rx_requests_for(m->pkt_len, &off);
+		if ((unsigned int)avail < need) {
+			rx->stats.ring_full++;
+			break;
+		}
 		used = netif_back_rx_build_copy(&rx->ring, m, &off,
 						rx->frontend, c->segs, &c->n,
 						NETIF_COPY_SEGS_MAX,

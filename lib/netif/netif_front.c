@@ -133,10 +133,14 @@ tx_gso_extra(struct netif_front_tx *tx, const struct netif_offload *off)
  * One packet into @slots requests, densely packed from offset 0, its
  * offload on the first and its GSO extra, if any, after it.
  */
-static void
+static inline void
 tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 		unsigned int slots, const struct netif_offload *off)
 {
+	bool gso = off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	uint16_t flags = (off->csum_blank ? NETTXF_csum_blank : 0) |
+			 (off->data_validated ? NETTXF_data_validated : 0) |
+			 (gso ? NETTXF_extra_info : 0);
 	struct rte_mbuf *seg = m;
 	uint32_t left = m->pkt_len;
 	uint32_t pos = 0;
@@ -148,24 +152,20 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 		netif_tx_request_t req = {
 			.gref = tx->grefs[id],
 			.offset = 0,
-			.flags = s + 1 < slots ? NETTXF_more_data : 0,
+			.flags = flags | (s + 1 < slots ? NETTXF_more_data : 0),
 			.id = id,
 			/* The first slot carries the whole packet's length. */
 			.size = s == 0 ? m->pkt_len : chunk,
 		};
 
-		if (s == 0)
-			req.flags |= (off->csum_blank ? NETTXF_csum_blank : 0) |
-				     (off->data_validated ?
-				      NETTXF_data_validated : 0) |
-				     (off->gso_type != XEN_NETIF_GSO_TYPE_NONE ?
-				      NETTXF_extra_info : 0);
 		tx_copy_from_chain(SLOT_PAGE(tx->pages, id), chunk, &seg, &pos);
 		tx->id_state[id] = s == 0 ? TX_ID_HEAD : TX_ID_FRAG;
 		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
 		tx->ring.req_prod_pvt++;
-		if (req.flags & NETTXF_extra_info)
+		if (unlikely(gso) && s == 0)
 			tx_gso_extra(tx, off);
+		/* The offload is the first request's. */
+		flags = 0;
 		left -= chunk;
 	}
 }

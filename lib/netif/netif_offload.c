@@ -108,8 +108,8 @@ rx_ip_csum(struct rte_mbuf *m)
 }
 
 int
-netif_offload_rx(struct rte_mbuf *m, const struct netif_offload *o,
-		 uint32_t enabled, const char **why)
+netif_offload_rx_apply(struct rte_mbuf *m, const struct netif_offload *o,
+		       uint32_t enabled, const char **why)
 {
 	uint32_t l4;
 
@@ -141,7 +141,8 @@ tx_l4_request_fits(uint64_t flags, const struct netif_l4_csum *c)
 }
 
 enum netif_offload_verdict
-netif_offload_tx(struct rte_mbuf *m, uint32_t peer, struct netif_offload *o)
+netif_offload_tx_apply(struct rte_mbuf *m, uint32_t peer,
+		       struct netif_offload *o)
 {
 	const uint64_t l4_requests = RTE_MBUF_F_TX_TCP_SEG |
 				     RTE_MBUF_F_TX_L4_MASK;

@@ -89,8 +89,20 @@ netif_peer_gso_bit(uint8_t gso_type)
  * version, a GSO size whose segments would exceed the largest frame) or
  * was not enabled.
  */
-int netif_offload_rx(struct rte_mbuf *m, const struct netif_offload *o,
-		     uint32_t enabled, const char **why);
+int netif_offload_rx_apply(struct rte_mbuf *m, const struct netif_offload *o,
+			   uint32_t enabled, const char **why);
+
+static inline int
+netif_offload_rx(struct rte_mbuf *m, const struct netif_offload *o,
+		 uint32_t enabled, const char **why)
+{
+	/* Most packets: nothing to flag, nothing to complete. */
+	if (likely(o->gso_type == XEN_NETIF_GSO_TYPE_NONE && !o->csum_blank &&
+		   !(enabled & (NETIF_RX_TCP_CSUM | NETIF_RX_UDP_CSUM |
+				NETIF_RX_IP_CSUM))))
+		return 0;
+	return netif_offload_rx_apply(m, o, enabled, why);
+}
 
 enum netif_offload_verdict {
 	NETIF_OFFLOAD_SEND,	/* send with @o */
@@ -114,7 +126,24 @@ enum netif_offload_verdict {
  * DROP for a request the frame cannot take (no TCP or UDP header of the
  * kind asked, a TSO segment size of 0).
  */
-enum netif_offload_verdict netif_offload_tx(struct rte_mbuf *m, uint32_t peer,
-					    struct netif_offload *o);
+enum netif_offload_verdict netif_offload_tx_apply(struct rte_mbuf *m,
+						  uint32_t peer,
+						  struct netif_offload *o);
+
+static inline enum netif_offload_verdict
+netif_offload_tx(struct rte_mbuf *m, uint32_t peer, struct netif_offload *o)
+{
+	/* Most packets: no request, nothing vouched for. */
+	if (likely(!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
+				    RTE_MBUF_F_TX_L4_MASK |
+				    RTE_MBUF_F_TX_IP_CKSUM |
+				    RTE_MBUF_F_RX_L4_CKSUM_MASK)))) {
+		*o = (struct netif_offload){
+			.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+		};
+		return NETIF_OFFLOAD_SEND;
+	}
+	return netif_offload_tx_apply(m, peer, o);
+}
 
 #endif /* NETIF_OFFLOAD_H */
