@@ -220,8 +220,9 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
 		unsigned int slots = netif_tx_slots_for(len);
-		/* A TSO request may become a GSO extra: room for it first. */
-		unsigned int extras = !!(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+		/* A large segment may become a GSO extra: room for it first. */
+		unsigned int extras = !!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
+							RTE_MBUF_F_RX_LRO));
 		struct netif_offload off;
 
 		if (len > NETIF_FRONT_MAX_PKT_LEN) {

@@ -147,22 +147,43 @@ netif_offload_tx_apply(struct rte_mbuf *m, uint32_t peer,
 	const uint64_t l4_requests = RTE_MBUF_F_TX_TCP_SEG |
 				     RTE_MBUF_F_TX_L4_MASK;
 	uint64_t flags = m->ol_flags;
+	bool received = false, lro = false;
 	struct netif_l4_csum c;
 	uint32_t csum_bit;
 
 	*o = (struct netif_offload){ .gso_type = XEN_NETIF_GSO_TYPE_NONE };
-	if (likely(!(flags & (l4_requests | RTE_MBUF_F_TX_IP_CKSUM)))) {
-		o->data_validated = (flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
-				    RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-		return NETIF_OFFLOAD_SEND;
+	if (!(flags & (l4_requests | RTE_MBUF_F_TX_IP_CKSUM))) {
+		uint64_t l4_rx = flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+		lro = (flags & RTE_MBUF_F_RX_LRO) && m->tso_segsz != 0;
+		if (!lro && l4_rx != RTE_MBUF_F_RX_L4_CKSUM_NONE) {
+			o->data_validated = l4_rx == RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+			return NETIF_OFFLOAD_SEND;
+		}
+		received = true;
 	}
 	/* The application's header lengths are not trusted: walk. */
 	netif_l2_classify(m);
-	if (!(flags & l4_requests))
+	if (received) {
+		/*
+		 * Forwarded as another port received it, without a Tx
+		 * request: an LRO aggregate with its MSS is a large segment,
+		 * a checksum the receiver left out of the data
+		 * (RTE_MBUF_F_RX_L4_CKSUM_NONE) one to finish. Sent as they
+		 * are, the peer would get a frame beyond its MTU or a wrong
+		 * checksum.
+		 */
+		if (netif_csum_locate(m, &c) != 0)
+			return NETIF_OFFLOAD_SEND;	/* nothing to finish */
+		flags |= lro && !c.udp ? RTE_MBUF_F_TX_TCP_SEG :
+			 c.udp ? RTE_MBUF_F_TX_UDP_CKSUM :
+				 RTE_MBUF_F_TX_TCP_CKSUM;
+	} else if (!(flags & l4_requests)) {
 		return netif_csum_ipv4_header(m) == 0 ? NETIF_OFFLOAD_SEND :
 							NETIF_OFFLOAD_DROP;
-	if (netif_csum_locate(m, &c) != 0)
+	} else if (netif_csum_locate(m, &c) != 0) {
 		return NETIF_OFFLOAD_DROP;
+	}
 	if (flags & RTE_MBUF_F_TX_TCP_SEG) {
 		if (c.udp || m->tso_segsz == 0)
 			return NETIF_OFFLOAD_DROP;

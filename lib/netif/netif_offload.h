@@ -121,7 +121,10 @@ enum netif_offload_verdict {
  *   when the peer takes blank checksums of that IP version, else the
  *   checksum is computed here;
  * - RTE_MBUF_F_TX_IP_CKSUM: the IPv4 header checksum is computed here;
- * - RTE_MBUF_F_RX_L4_CKSUM_GOOD (a verified packet forwarded): data_validated.
+ * - RTE_MBUF_F_RX_L4_CKSUM_GOOD (a verified packet forwarded): data_validated;
+ * - without any Tx request, an mbuf forwarded as another port received it:
+ *   RTE_MBUF_F_RX_LRO with a tso_segsz is taken for a TSO request, and
+ *   RTE_MBUF_F_RX_L4_CKSUM_NONE for a checksum request.
  * A partial checksum is written with the L4 length, as Linux expects.
  * DROP for a request the frame cannot take (no TCP or UDP header of the
  * kind asked, a TSO segment size of 0).

@@ -446,6 +446,49 @@ test_received_gso_packet_is_sent_as_gso(void)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * Forwarded from a port that received it (a virtio or NIC LRO aggregate):
+ * no Tx request, but a large segment and a checksum not in the data.
+ */
+static void
+test_received_aggregate_is_sent_as_gso_or_cut(void)
+{
+	struct rte_mbuf *m = frame(false, IPPROTO_TCP, 60000, 2048);
+	struct netif_offload o;
+
+	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	m->tso_segsz = 1448;
+	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4, &o) ==
+	      NETIF_OFFLOAD_SEND);
+	CHECK(o.gso_type == XEN_NETIF_GSO_TYPE_TCPV4 && o.gso_size == 1448);
+	CHECK(o.csum_blank && field(m) == pseudo(m, 0) && ip_valid(m));
+	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &o) ==
+	      NETIF_OFFLOAD_SEGMENT);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_received_checksum_not_in_the_data_is_finished(void)
+{
+	struct rte_mbuf *m = frame(false, IPPROTO_UDP, 100, 2048);
+	struct netif_offload o;
+
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &o) ==
+	      NETIF_OFFLOAD_SEND);
+	CHECK(o.csum_blank && o.data_validated && field(m) == pseudo(m, 0));
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	CHECK(netif_offload_tx(m, 0, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(!o.csum_blank && l4_valid(m));
+	rte_pktmbuf_free(m);
+	/* Nothing to finish on a frame without TCP or UDP: as it is. */
+	m = frame(false, IPPROTO_ICMP, 64, 2048);
+	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(!o.csum_blank);
+	rte_pktmbuf_free(m);
+}
+
 TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
 	RUN(test_blank_checksum_is_flagged_under_the_offload);
@@ -462,4 +505,6 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_impossible_requests_are_dropped);
 	RUN(test_ip_checksum_request_is_computed);
 	RUN(test_received_gso_packet_is_sent_as_gso);
+	RUN(test_received_aggregate_is_sent_as_gso_or_cut);
+	RUN(test_received_checksum_not_in_the_data_is_finished);
 }
