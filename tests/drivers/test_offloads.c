@@ -3,7 +3,8 @@
 /*
  * Offloads end to end, a netfront port and a netback port over one
  * simulator instance: each side offers GSO only once its application has
- * enabled LRO, so the handshake waits for dev_configure; a TSO mbuf
+ * enabled LRO, so the handshake waits for dev_configure, and a backend
+ * reconfigured before its frontend connects rewrites its keys; a TSO mbuf
  * crosses as one GSO packet both ways and arrives as one large segment
  * ready to be sent on (its TSO request, MSS and headers in the first
  * segment) with every byte intact; a checksum request crosses as a blank
@@ -231,6 +232,10 @@ test_gso_is_offered_once_lro_is_enabled(void)
 	rte_delay_us_sleep(100 * 1000);
 	CHECK(key(xs, BE_DIR, "state") == XenbusStateInitialising);
 	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == -1);
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &plain) == 0);
+	CHECK(key(xs, BE_DIR, "state") == XenbusStateInitWait);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 0);
+	/* Reconfigured before the frontend came: the keys follow. */
 	REQUIRE(rte_eth_dev_configure(port, 1, 1, &offloading) == 0);
 	CHECK(key(xs, BE_DIR, "state") == XenbusStateInitWait);
 	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 1);

@@ -239,6 +239,13 @@ nb_xenbus_step(struct xn_port *xn)
 	/* What we offer the frontend depends on the application's offloads. */
 	if (!p->xn.configured || !claim_vif(p))
 		return;
+	/*
+	 * Reconfigured while the frontend has yet to connect: it reads the
+	 * keys when it does, so they follow the application now.
+	 */
+	if (p->state == XenbusStateInitWait &&
+	    p->gso_offered != !!(xn_rx_offloads(&p->xn) & NETIF_RX_LRO))
+		write_features(p);
 	fe = xenbus_read_state(p->xn.xa, p->fe_dir);
 	switch (xenbus_back_next(p->state, fe)) {
 	case XENBUS_BACK_NONE:
