@@ -58,12 +58,15 @@ rx_gso(struct rte_mbuf *m, const struct netif_offload *o, uint32_t enabled,
 	netif_csum_store(m, c.field, netif_csum_pseudo(&c, false));
 	m->ol_flags |= RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE |
 		       RTE_MBUF_F_TX_TCP_SEG | tx_ip_flags(&c);
-	if (!c.ipv6) {
-		/* DPDK's TSO contract: the next hop computes it per segment. */
-		netif_csum_store(m, m->l2_len +
-				 offsetof(struct rte_ipv4_hdr, hdr_checksum), 0);
+	/*
+	 * The next hop computes each segment's IP checksum. The header's own
+	 * stays valid, not zeroed as DPDK's TSO contract has it for the NICs
+	 * whose rte_eth_tx_prepare() zeroes it anyway: forwarded without
+	 * that (testpmd io) to virtio-user, the kernel drops a GSO packet
+	 * whose header checksum is 0.
+	 */
+	if (!c.ipv6)
 		m->ol_flags |= RTE_MBUF_F_TX_IP_CKSUM;
-	}
 	m->tso_segsz = o->gso_size;
 	return 0;
 }

@@ -74,9 +74,10 @@ netif_peer_gso_bit(uint8_t gso_type)
  * NETIF_RX_*):
  * - a GSO packet (NETIF_RX_LRO required) becomes one large segment:
  *   RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE with tso_segsz, and
- *   the requests RTE_MBUF_F_TX_TCP_SEG, TX_IPV4 | TX_IP_CKSUM (IP checksum
- *   zeroed) or TX_IPV6, the pseudo-header sum without the length, as
- *   DPDK's TSO contract says; the headers are all in the first segment;
+ *   the requests RTE_MBUF_F_TX_TCP_SEG, TX_IPV4 | TX_IP_CKSUM or TX_IPV6,
+ *   the pseudo-header sum without the length, as DPDK's TSO contract says
+ *   (but the IPv4 header checksum left valid, for next hops that forward
+ *   the header as it is); the headers are all in the first segment;
  * - a blank checksum is flagged RTE_MBUF_F_RX_L4_CKSUM_NONE with the
  *   request TX_TCP_CKSUM or TX_UDP_CKSUM and TX_IPV4 or TX_IPV6 under
  *   NETIF_RX_TCP_CSUM or NETIF_RX_UDP_CSUM, and computed in software

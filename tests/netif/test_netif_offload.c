@@ -240,7 +240,6 @@ test_gso_packet_becomes_a_tso_request_under_lro(void)
 {
 	struct netif_offload o = gso(XEN_NETIF_GSO_TYPE_TCPV4, 1448, true);
 	struct rte_mbuf *m = frame(false, IPPROTO_TCP, 60000, 2048);
-	const struct rte_ipv4_hdr *ip;
 	const char *why = NULL;
 
 	REQUIRE(m->nb_segs > 1);
@@ -251,8 +250,8 @@ test_gso_packet_becomes_a_tso_request_under_lro(void)
 	CHECK(m->tso_segsz == 1448);
 	CHECK(m->l2_len == L2 && m->l3_len == 20 && m->l4_len == 20);
 	CHECK(field(m) == pseudo(m, RTE_MBUF_F_TX_TCP_SEG));
-	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, L2);
-	CHECK(ip->hdr_checksum == 0);
+	/* Valid: a next hop may forward the header as it is. */
+	CHECK(ip_valid(m));
 	rte_pktmbuf_free(m);
 	/* Without csum_blank too (Linux's checksum fixup), and over IPv6. */
 	o = gso(XEN_NETIF_GSO_TYPE_TCPV6, 1428, false);
