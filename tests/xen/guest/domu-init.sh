@@ -11,7 +11,10 @@
 #   xdp.sizes=1000,1472  then 50 requests of each payload size
 #   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
-#   xdp.iperf=IP:SECS    then iperf3 to IP for SECS, guest sending, then receiving (-R)
+#   xdp.iperf=IP:SECS[:DIR] then iperf3 to IP for SECS, guest sending, then
+#                        receiving (-R); only that way with DIR send or recv
+#   xdp.iperfd=SECS      then serves one iperf3 test (iperf3 -s -1), waiting
+#                        at most SECS for it
 #   xdp.pktgen=SECS:SIZE[:QUEUES] then the kernel's pktgen sends SIZE-byte UDP
 #                        frames to xdp.peer as fast as it can for SECS (spread
 #                        over TX queues 0..QUEUES-1 when given)
@@ -90,16 +93,40 @@ send:*)
 	echo "DOMU-RESULT tcp-send done=$(kill -0 $pid 2>/dev/null && echo no || echo yes) took=$(awk "BEGIN{print $(up)-$t}")"
 	kill $pid 2>/dev/null ;;
 esac
-# xdp.iperf=IP:SECS: one "DOMU-RESULT iperf-<dir> rc=.. <receiver summary>" per direction
+# eth0's counters: "tx_bytes tx_packets rx_bytes rx_packets"
+counters() {
+	for c in tx_bytes tx_packets rx_bytes rx_packets; do cat /sys/class/net/eth0/statistics/$c; done
+}
+# frames <counters before>: "tx_avg=B rx_avg=B", the bytes per packet eth0
+# sent and received since; a GSO packet counts once, so above 1514 bytes
+# means GSO carried the transfer
+frames() {
+	set -- $1 $(counters)
+	echo "tx_avg=$((($5 - $1) / ($6 - $2 + ($6 == $2)))) rx_avg=$((($7 - $3) / ($8 - $4 + ($8 == $4))))"
+}
+# xdp.iperf=IP:SECS[:DIR]: one "DOMU-RESULT iperf-<dir> rc=.. <frames> <receiver summary>" per direction
 iperf=$(arg iperf)
 if [ -n "$iperf" ]; then
-	for dir in send recv; do
+	dst=${iperf%%:*}; secs=${iperf#*:}; dirs="send recv"
+	case $secs in *:*) dirs=${secs#*:}; secs=${secs%%:*} ;; esac
+	for dir in $dirs; do
 		r=; [ $dir = recv ] && r=-R
+		c=$(counters)
 		# bounded: a lost final exchange must not hang the guest
-		timeout $((${iperf#*:} + 60)) iperf3 -c ${iperf%%:*} -t ${iperf#*:} -f m $r > /tmp/iperf 2>&1; rc=$?
+		timeout $((secs + 60)) iperf3 -c $dst -t $secs -f m $r > /tmp/iperf 2>&1; rc=$?
 		cat /tmp/iperf
-		echo "DOMU-RESULT iperf-$dir rc=$rc $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
+		echo "DOMU-RESULT iperf-$dir rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 	done
+fi
+# xdp.iperfd=SECS: "DOMU-IPERFD listening", then after the one test
+# "DOMU-RESULT iperfd rc=.. <frames> <receiver summary>"
+iperfd=$(arg iperfd)
+if [ -n "$iperfd" ]; then
+	c=$(counters)
+	echo "DOMU-IPERFD listening uptime=$(up)"
+	timeout $iperfd iperf3 -s -1 -f m > /tmp/iperf 2>&1; rc=$?
+	cat /tmp/iperf
+	echo "DOMU-RESULT iperfd rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 fi
 # xdp.pktgen=SECS:SIZE[:QUEUES]: "DOMU-RESULT pktgen sent=N usec=T pps=P"
 pktgen=$(arg pktgen)
