@@ -16,8 +16,10 @@ note() { echo "[$(up)] $NAME: $*"; }
 pass() { echo "SCENARIO-RESULT $NAME PASS $*"; exit 0; }
 fail() { echo "SCENARIO-RESULT $NAME FAIL $*"; exit 1; }
 
-# The vif line an operator would use (config/xen/vif-dpdk.cfg.example).
-dpdk_vif_line() { grep '^vif *=' "$VIF_EXAMPLE"; }
+# The vif line an operator would use (config/xen/vif-dpdk.cfg.example), with
+# the MAC address $1 instead of the example's when given (guests that talk
+# to each other need their own).
+dpdk_vif_line() { grep '^vif *=' "$VIF_EXAMPLE" | sed "${1:+s/mac=[0-9a-f:]*/mac=$1/}"; }
 
 # Our backend claims a guest's vif by the guest's name (domain=<name>):
 # xl hands out domain ids in sequence, a new one at every reboot.
