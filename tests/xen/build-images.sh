@@ -102,7 +102,7 @@ with_libs() {
 }
 cpio_gz() { (cd "$1" && find . | cpio -o -H newc 2>/dev/null | gzip -1); }
 
-# DomU with the kernel's netfront, iperf3 (scenario 2) and pktgen (scenario 3)
+# DomU with the kernel's netfront, iperf3 (scenarios 2 and 8) and pktgen (scenario 3)
 D=$W/domu
 busybox_root "$D" "$here/guest/domu-init.sh" xen-netfront pktgen
 with_libs "$D" /usr/bin/iperf3
@@ -129,7 +129,7 @@ tar -C "$R" --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/
 	--exclude=./usr/share/info --exclude=./var/cache/apt --exclude=./var/lib/apt/lists \
 	--exclude=./boot --exclude=./usr/lib/modules --exclude=./usr/share/zoneinfo -cf - . | tar -C "$Z" -xf -
 mkdir -p "$Z/lib/modules/$KV"
-for f in $(mods xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xen-netback bridge tun 9pnet_virtio 9p virtio_pci); do
+for f in $(mods xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xen-netback bridge tun vhost_net 9pnet_virtio 9p virtio_pci); do
 	mkdir -p "$Z$(dirname "$f")"; cp "$R$f" "$Z$f"
 done
 cp "$R/lib/modules/$KV"/modules.{order,builtin,builtin.modinfo} "$Z/lib/modules/$KV/" 2>/dev/null || true
