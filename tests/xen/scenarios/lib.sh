@@ -151,6 +151,21 @@ kernel_vif_up() {
 	ip addr add $2 dev vif$1.0 && ip link set vif$1.0 up || fail "vif$1.0 setup"
 }
 
+# vif_offloads <domid>: the offload keys both ends of the guest's vif 0
+# wrote, one table row "| key | backend | frontend |" each ("-": none)
+vif_offloads() {
+	for k in feature-gso-tcpv4 feature-gso-tcpv6 feature-no-csum-offload feature-ipv6-csum-offload feature-sg; do
+		echo "| $k | $(xenstore-read /local/domain/0/backend/vif/$1/0/$k 2>/dev/null || echo -)" \
+			"| $(xenstore-read /local/domain/$1/device/vif/0/$k 2>/dev/null || echo -) |"
+	done
+}
+# gso_negotiated <domid>: true when GSO over TCPv4 is on between the ends of
+# the guest's vif 0: the backend offers it and the frontend wrote it too
+gso_negotiated() {
+	[ "$(xenstore-read /local/domain/0/backend/vif/$1/0/feature-gso-tcpv4 2>/dev/null)" = 1 ] &&
+		[ "$(xenstore-read /local/domain/$1/device/vif/0/feature-gso-tcpv4 2>/dev/null)" = 1 ]
+}
+
 # netback_ping_guest <tag> <extra kernel args>: our netback under testpmd
 # icmpecho claims the vif of a new Linux DomU <tag>-linux, which resolves
 # 10.0.0.1 by ARP and sends $COUNT echo requests (and does whatever the
