@@ -118,11 +118,12 @@ wait_guest() {
 
 # start_backend <tag> <testpmd mode> <EAL args...>: dpdk-testpmd with our
 # netback plugin (the --vdev arguments are the caller's), up and forwarding;
-# $BACKEND_APP_ARGS are added to testpmd's own arguments.
+# $BACKEND_APP_ARGS are added to testpmd's own arguments, and the lines of
+# $BACKEND_CMDS run as testpmd commands before it starts forwarding.
 start_backend() {
 	tag=$1 mode=$2; shift 2
 	# XDP_VERBOSE=1: testpmd prints every packet it receives and sends
-	echo "set verbose ${XDP_VERBOSE:-0}" > /tmp/$tag-testpmd.cmd
+	{ echo "set verbose ${XDP_VERBOSE:-0}"; [ -z "${BACKEND_CMDS:-}" ] || echo "$BACKEND_CMDS"; } > /tmp/$tag-testpmd.cmd
 	t0=$(up)
 	start_testpmd $S/testpmd.log --no-huge -m 512 --no-pci -l 0,1 --file-prefix $tag \
 		-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info "$@" \
@@ -132,6 +133,17 @@ start_backend() {
 		{ tail -30 $S/testpmd.log; fail "testpmd did not start forwarding within 120 s"; }
 	kill -0 $TESTPMD_PID 2>/dev/null || { tail -30 $S/testpmd.log; fail "testpmd exited"; }
 	note "testpmd $mode up after $(since $t0)s (pid $TESTPMD_PID)"
+}
+# tcp_offloads <Tx offloads> <port>...: sets $BACKEND_APP_ARGS and
+# $BACKEND_CMDS for TCP with offloads end to end: LRO (aggregates up to
+# 64 KiB) on the given ports, ours, since our netback offers the guest GSO
+# only under it (testpmd's --enable-lro would ask it of every port, and
+# net_tap has none), then all ports started; the Tx offloads (a mask of
+# RTE_ETH_TX_OFFLOAD_*) on every port, so that the packets' requests are
+# carried out by whichever port sends them.
+tcp_offloads() {
+	BACKEND_APP_ARGS="--disable-device-start --max-lro-pkt-size=65535 --tx-offloads=$1"; shift
+	BACKEND_CMDS=$(for p in "$@"; do echo "port config $p rx_offload tcp_lro on"; done; echo "port start all")
 }
 # port_count <log> <port> RX|TX: a port's packets in testpmd's final statistics
 port_count() {
