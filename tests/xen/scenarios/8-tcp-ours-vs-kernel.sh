@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Scenario 8: TCP through our netback against TCP through the kernel's
+# xen-netback, in one boot, with the same stock Linux DomU image (kernel
+# xen-netfront), on three paths, iperf3 for XDP_IPERF_SECS seconds each:
+#   guest->Dom0   iperf3 client in the guest, server in Dom0
+#   Dom0->guest   the same client with -R
+#   guest->guest  one DomU's iperf3 client to another DomU's server
+# Ours first: the kernel's xen-netback, once loaded, claims every vif (it is
+# unloaded at exit). Ours: one dpdk-testpmd io-forwards between our netback
+# port and Dom0's end, a virtio-user port on vhost-kernel whose tap, dvu0,
+# is 10.0.0.1; for guest->guest it is restarted with one netback port per
+# guest. Kernel: the vifs and 10.0.0.1 on a Linux bridge.
+#
+# Dom0's end is virtio-user, not net_tap, for the TSO-sized segments: a
+# guest's GSO packet reaches testpmd as one mbuf flagged for TSO, which
+# virtio-user hands to vhost-net as one packet behind a virtio-net header
+# (gso_type, gso_size), while net_tap (no IFF_VNET_HDR) cuts it into
+# MSS-sized frames in software (librte_gso) and writes each to the kernel.
+# Towards the guest both give MSS-sized frames: vhost-net sends GSO packets
+# only with GUEST_CSUM (testpmd's --enable-rx-cksum), and those arrive
+# flagged RX_LRO with a partial checksum but no TX_TCP_SEG/TX_TCP_CKSUM
+# request, which io forwarding does not add and our netback's Tx acts on.
+# testpmd enables LRO on our ports only (tcp_offloads), and the Tx offloads
+# TCP and UDP checksum, TSO and chained mbufs on all (0x802c; virtio has no
+# IPv4 header checksum offload, our ports add it: 0x802e).
+#
+# Passes on correctness only: every iperf3 run completes, and every guest of
+# our backend negotiated GSO (the backend offers feature-gso-tcpv4=1, the
+# frontend wrote feature-gso-tcpv4=1). The throughputs, their ratio
+# ours/kernel and the guest's bytes per packet (above 1514: GSO) are printed
+# for a human, not judged: under TCG, on 2 cores shared by Dom0, the guests
+# and testpmd's polling lcore, they compare only with each other.
+. /host/scenarios/lib.sh
+SECS=${XDP_IPERF_SECS:-10}
+mac_a=00:16:3e:00:00:02 mac_b=00:16:3e:00:00:03
+errors=
+trap 'collect; cleanup; kill $IPERF_PID 2>/dev/null; ip link del xenbr0 2>/dev/null; rmmod xen-netback 2>/dev/null' EXIT
+
+# error <text>: a failure, reported after the table
+error() { note "ERROR: $*"; errors="$errors${errors:+; }$*"; }
+
+# result <guest> <tag> <var>: from the guest's "DOMU-RESULT <tag>" line, the
+# receiver's Mbit/s into $<var> ("-" and an error if the run did not
+# complete), the guest's bytes per packet sent and received into $<var>_tx
+# and $<var>_rx
+result() {
+	r=$(grep "DOMU-RESULT $2 " $CONSOLE_DIR/guest-$1.log | tail -1)
+	m=$(echo "$r" | sed -n 's/.* rc=0 .*_\([0-9.]*\)_Mbits\/sec.*/\1/p')
+	[ -n "$m" ] || { error "$1 $2: ${r:-no result}"; m=-; }
+	eval "$3=$m ${3}_tx=$(echo "$r" | sed -n 's/.*tx_avg=\([0-9]*\).*/\1/p')" \
+		"${3}_rx=$(echo "$r" | sed -n 's/.*rx_avg=\([0-9]*\).*/\1/p')"
+}
+
+# features <backend> <guest>: the offload keys of both ends of the guest's
+# vif, as rows of $S/features.txt; with ours, an error unless GSO was
+# negotiated
+features() {
+	d=$(xl domid $2)
+	vif_offloads $d | sed "s/^/| $1 | $2 /" >> $S/features.txt
+	[ $1 = kernel ] || gso_negotiated $d || error "$2: GSO not negotiated with our backend (feature-gso-tcpv4)"
+}
+
+# to_dom0 <backend> <guest> <vif line>: the guest's iperf3 client to Dom0's
+# server, sending then receiving; Mbit/s into $<backend>_g2d, $<backend>_d2g
+to_dom0() {
+	guest_cfg $2 initrd.gz 128 "$3" \
+		"xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=3 xdp.interval=0.2 xdp.iperf=10.0.0.1:$SECS"
+	create_guest $2
+	wait_guest $2 DOMU-DONE ${TESTPMD_PID:-}
+	grep 'DOMU-' $con
+	features $1 $2
+	result $2 iperf-send ${1}_g2d
+	result $2 iperf-recv ${1}_d2g
+	timeout 60 xl destroy $2
+}
+
+# to_guest <backend> <guest A> <vif line A> <guest B> <vif line B>: B's
+# iperf3 client sends to A's server; Mbit/s into $<backend>_g2g (B's
+# bytes per packet sent: _tx), A's bytes per packet received into
+# $<backend>_g2gd_rx
+to_guest() {
+	guest_cfg $2 initrd.gz 128 "$3" "xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 120))"
+	create_guest $2
+	wait_guest $2 DOMU-IPERFD ${TESTPMD_PID:-}
+	guest_cfg $4 initrd.gz 128 "$5" \
+		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=3 xdp.interval=0.2 xdp.iperf=10.0.0.2:$SECS:send"
+	create_guest $4
+	wait_guest $4 DOMU-DONE ${TESTPMD_PID:-}
+	wait_guest $2 DOMU-DONE ${TESTPMD_PID:-}
+	grep -H 'DOMU-' $CONSOLE_DIR/guest-$2.log $CONSOLE_DIR/guest-$4.log
+	features $1 $2
+	features $1 $4
+	result $4 iperf-send ${1}_g2g
+	result $2 iperfd ${1}_g2gd
+	timeout 60 xl destroy $4; timeout 60 xl destroy $2
+}
+
+# ours: Dom0's end through virtio-user, then guest to guest
+t=$(up)
+modprobe vhost_net || fail "modprobe vhost_net (virtio-user's vhost-kernel backend)"
+iperf3 -s -f m > $S/iperf3-server.log 2>&1 &
+IPERF_PID=$!
+tcp_offloads 0x802c 0
+start_backend s8 io --vdev $(ours_vdev s8-ours-0) --vdev virtio_user0,path=/dev/vhost-net,iface=dvu0,queues=1
+ip addr add 10.0.0.1/24 dev dvu0 && ip link set dvu0 up || fail "dvu0 setup"
+to_dom0 ours s8-ours-0 "$(dpdk_vif_line $mac_a)"
+stop_testpmd
+mv $S/testpmd.log $S/testpmd-dom0.log
+tcp_offloads 0x802e 0 1
+start_backend s8b io --vdev $(ours_vdev s8-ours-a) --vdev $(ours_vdev s8-ours-b 1)
+to_guest ours s8-ours-a "$(dpdk_vif_line $mac_a)" s8-ours-b "$(dpdk_vif_line $mac_b)"
+stop_testpmd
+mv $S/testpmd.log $S/testpmd-guests.log
+note "ours: $(since $t)s"
+
+# the kernel's xen-netback, the vifs and Dom0 on a bridge
+t=$(up)
+modprobe xen-netback || fail "modprobe xen-netback"
+modprobe bridge
+ip link add xenbr0 type bridge && ip link set xenbr0 type bridge stp_state 0 forward_delay 0 &&
+	ip addr add 10.0.0.1/24 dev xenbr0 && ip link set xenbr0 up || fail "bridge setup"
+to_dom0 kernel s8-kernel-0 "vif = [ 'bridge=xenbr0,mac=$mac_a' ]"
+to_guest kernel s8-kernel-a "vif = [ 'bridge=xenbr0,mac=$mac_a' ]" s8-kernel-b "vif = [ 'bridge=xenbr0,mac=$mac_b' ]"
+note "kernel: $(since $t)s"
+
+echo "| backend | guest | key | backend dir | frontend dir |"
+echo "|---|---|---|---|---|"
+cat $S/features.txt
+# ratio <ours> <kernel>: ours/kernel to 2 places, "-" without both
+ratio() { awk -v o=$1 -v k=$2 'BEGIN { if (o + 0 > 0 && k + 0 > 0) printf "%.2f", o / k; else printf "-" }'; }
+echo "| path | kernel Mbit/s | ours Mbit/s | ours/kernel | kernel B/packet | ours B/packet |"
+echo "|---|---|---|---|---|---|"
+echo "| guest->Dom0 | $kernel_g2d | $ours_g2d | $(ratio $ours_g2d $kernel_g2d) | $kernel_g2d_tx | $ours_g2d_tx |"
+echo "| Dom0->guest | $kernel_d2g | $ours_d2g | $(ratio $ours_d2g $kernel_d2g) | $kernel_d2g_rx | $ours_d2g_rx |"
+echo "| guest->guest | $kernel_g2g | $ours_g2g | $(ratio $ours_g2g $kernel_g2g) | $kernel_g2g_tx/$kernel_g2gd_rx | $ours_g2g_tx/$ours_g2gd_rx |"
+echo "(B/packet: bytes per packet of the guest's vif, sent for guest->Dom0, received for Dom0->guest, sent/received for guest->guest)"
+ratios="ours/kernel: guest->Dom0 $(ratio $ours_g2d $kernel_g2d) ($ours_g2d/$kernel_g2d Mbit/s),\
+ Dom0->guest $(ratio $ours_d2g $kernel_d2g) ($ours_d2g/$kernel_d2g),\
+ guest->guest $(ratio $ours_g2g $kernel_g2g) ($ours_g2g/$kernel_g2g)"
+[ -z "$errors" ] || fail "$errors; $ratios"
+pass "iperf3 ${SECS}s, $ratios; GSO negotiated with ours (TCG speed)"
