@@ -152,5 +152,10 @@ if [ -n "$pktgen" ]; then
 fi
 for f in rx_packets tx_packets rx_dropped tx_dropped rx_errors tx_errors; do
 	echo "DOMU-STAT $f=$(cat /sys/class/net/eth0/statistics/$f)"; done
+# packets IP, ICMP, TCP and UDP dropped for a bad checksum (InCsumErrors)
+echo "DOMU-STAT csum_errors=$(cat /proc/net/snmp /proc/net/netstat | awk '
+	$1 == p { if (i) n += $i; p = ""; next }
+	{ p = $1; i = 0; for (f = 2; f <= NF; f++) if ($f == "InCsumErrors") i = f }
+	END { print n + 0 }')"
 echo "DOMU-DONE uptime=$(up)"
 while true; do sleep 3600; done

@@ -178,6 +178,15 @@ gso_negotiated() {
 		[ "$(xenstore-read /local/domain/$1/device/vif/0/feature-gso-tcpv4 2>/dev/null)" = 1 ]
 }
 
+# csum_errors: packets Dom0's IP, ICMP, TCP and UDP dropped for a bad
+# checksum (InCsumErrors of /proc/net/snmp and /proc/net/netstat)
+csum_errors() {
+	cat /proc/net/snmp /proc/net/netstat | awk '
+		$1 == p { if (i) n += $i; p = ""; next }
+		{ p = $1; i = 0; for (f = 2; f <= NF; f++) if ($f == "InCsumErrors") i = f }
+		END { print n + 0 }'
+}
+
 # netback_ping_guest <tag> <extra kernel args>: our netback under testpmd
 # icmpecho claims the vif of a new Linux DomU <tag>-linux, which resolves
 # 10.0.0.1 by ARP and sends $COUNT echo requests (and does whatever the
