@@ -135,15 +135,19 @@ start_backend() {
 	note "testpmd $mode up after $(since $t0)s (pid $TESTPMD_PID)"
 }
 # tcp_offloads <Tx offloads> <port>...: sets $BACKEND_APP_ARGS and
-# $BACKEND_CMDS for TCP with offloads end to end: LRO (aggregates up to
-# 64 KiB) on the given ports, ours, since our netback offers the guest GSO
-# only under it (testpmd's --enable-lro would ask it of every port, and
-# net_tap has none), then all ports started; the Tx offloads (a mask of
-# RTE_ETH_TX_OFFLOAD_*) on every port, so that the packets' requests are
-# carried out by whichever port sends them.
+# $BACKEND_CMDS for TCP with offloads end to end. On the given ports, LRO
+# (our netback offers the guest GSO only under it) and the TCP and UDP
+# checksum Rx offloads (a blank checksum stays blank, for the next hop to
+# finish); testpmd's --enable-lro would ask LRO of every port, and net_tap
+# has none. Then all ports start, each with the Tx offloads (a mask of
+# RTE_ETH_TX_OFFLOAD_*), so that whichever port sends a packet carries out
+# its requests. No --max-lro-pkt-size: virtio-user refuses any size but
+# its MTU's frame with LRO on, and our netback takes 64 KiB whatever it is.
 tcp_offloads() {
-	BACKEND_APP_ARGS="--disable-device-start --max-lro-pkt-size=65535 --tx-offloads=$1"; shift
-	BACKEND_CMDS=$(for p in "$@"; do echo "port config $p rx_offload tcp_lro on"; done; echo "port start all")
+	BACKEND_APP_ARGS="--disable-device-start --tx-offloads=$1"; shift
+	BACKEND_CMDS=$(for p in "$@"; do
+		for o in tcp_lro tcp_cksum udp_cksum; do echo "port config $p rx_offload $o on"; done
+	done; echo "port start all")
 }
 # port_count <log> <port> RX|TX: a port's packets in testpmd's final statistics
 port_count() {
