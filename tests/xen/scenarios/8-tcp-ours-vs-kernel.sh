@@ -12,22 +12,22 @@
 # is 10.0.0.1; for guest->guest it is restarted with one netback port per
 # guest. Kernel: the vifs and 10.0.0.1 on a Linux bridge.
 #
-# Dom0's end is virtio-user, not net_tap, for the TSO-sized segments: a
-# guest's GSO packet reaches testpmd as one mbuf flagged for TSO, which
-# virtio-user hands to vhost-net as one packet behind a virtio-net header
-# (gso_type, gso_size, checksum left to the receiver), while net_tap (no
-# IFF_VNET_HDR) cuts it into MSS-sized frames and checksums each in
+# Dom0's end is virtio-user, not net_tap, for the TSO-sized segments, both
+# ways. A guest's GSO packet reaches testpmd as one mbuf flagged for TSO,
+# which virtio-user hands to vhost-net as one packet behind a virtio-net
+# header (gso_type, gso_size, checksum left to the receiver), while net_tap
+# (no IFF_VNET_HDR) cuts it into MSS-sized frames and checksums each in
 # software, and only when MSS and headers fit its MTU (see scenario 2).
-# io forwarding never calls rte_eth_tx_prepare(), so the packet must come
-# from our netback as the kernel takes it: an IPv4 header with a valid
-# checksum (Dom0 drops it otherwise, which fails the scenario below).
-# Towards the guest both give MSS-sized frames: vhost-net sends GSO packets
-# only with GUEST_CSUM (testpmd's --enable-rx-cksum), and those arrive
-# flagged RX_LRO with a partial checksum but no TX_TCP_SEG/TX_TCP_CKSUM
-# request, which io forwarding does not add and our netback's Tx acts on.
-# testpmd enables LRO on our ports only (tcp_offloads), and the Tx offloads
-# TCP and UDP checksum, TSO and chained mbufs on all (0x802c; virtio has no
-# IPv4 header checksum offload, our ports add it: 0x802e).
+# With LRO and the checksum Rx offloads on virtio-user too, vhost-net hands
+# over Dom0's large segments (TUN_F_CSUM, TUN_F_TSO4/6), flagged RX_LRO,
+# which our netback sends the guest as GSO packets; net_tap gives
+# MSS-sized frames. io forwarding never calls rte_eth_tx_prepare(), so a
+# packet must come from our netback as the kernel takes it: an IPv4 header
+# with a valid checksum (Dom0 drops it otherwise, which fails the
+# scenario). testpmd enables LRO and the TCP/UDP checksum Rx offloads on
+# every port (tcp_offloads), and the Tx offloads TCP and UDP checksum, TSO
+# and chained mbufs (0x802c; virtio has no IPv4 header checksum offload,
+# our ports add it for guest->guest: 0x802e).
 #
 # Passes on correctness only: every iperf3 run completes, no guest and not
 # Dom0 dropped a packet for a bad checksum, and every guest of our backend
@@ -122,7 +122,7 @@ t=$(up) c=$(csum_errors)
 modprobe vhost_net || fail "modprobe vhost_net (virtio-user's vhost-kernel backend)"
 iperf3 -s -f m > $S/iperf3-server.log 2>&1 &
 IPERF_PID=$!
-tcp_offloads 0x802c 0
+tcp_offloads 0x802c 0 1
 start_backend s8 io --vdev $(ours_vdev s8-ours-0) --vdev virtio_user0,path=/dev/vhost-net,iface=dvu0,queues=1
 ip addr add 10.0.0.1/24 dev dvu0 && ip link set dvu0 up || fail "dvu0 setup"
 to_dom0 ours s8-ours-0 "$(dpdk_vif_line $mac_a)"
