@@ -124,13 +124,6 @@ int netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 void netif_back_tx_respond(netif_tx_back_ring_t *ring,
 			   const struct netif_tx_packet *pkt, int16_t status);
 
-/* RX slots a packet of @len bytes takes when packed densely into pages. */
-static inline unsigned int
-netif_rx_slots_for(uint32_t len)
-{
-	return len == 0 ? 1 : (len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
-}
-
 /* One RX slot the backend filled, waiting for its copies to complete. */
 struct netif_rx_slot {
 	RING_IDX idx;		/* ring slot of the request = of the response */
@@ -164,7 +157,7 @@ int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
 static inline unsigned int
 netif_rx_requests_for(uint32_t len, const struct netif_offload *off)
 {
-	return netif_rx_slots_for(len) +
+	return netif_slots_for(len) +
 	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE);
 }
 

@@ -41,7 +41,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			 unsigned int *nb_segs, unsigned int max_segs,
 			 struct netif_rx_slot *slots)
 {
-	unsigned int nr_slots = netif_rx_slots_for(m->pkt_len);
+	unsigned int nr_slots = netif_slots_for(m->pkt_len);
 	unsigned int n = *nb_segs, s;
 	uint16_t m_off = 0;
 

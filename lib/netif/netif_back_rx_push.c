@@ -54,7 +54,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m, int *avail,
 			return -1;
 		}
 		need += netif_rx_requests_for(out[i]->pkt_len, &off[i]);
-		segs += netif_rx_slots_for(out[i]->pkt_len) + out[i]->nb_segs;
+		segs += netif_slots_for(out[i]->pkt_len) + out[i]->nb_segs;
 	}
 	if (need > (unsigned int)*avail ||
 	    *nb_slots + need > RTE_DIM(rx->slots) ||
@@ -97,7 +97,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		int used;
 
 		rx->first_slot[n] = nb_slots;
-		if (unlikely(netif_rx_slots_for(m->pkt_len) > NETIF_MAX_SLOTS ||
+		if (unlikely(netif_slots_for(m->pkt_len) > NETIF_MAX_SLOTS ||
 			     m->pkt_len > XEN_NETIF_MAX_TX_SIZE)) {
 			/* No frontend can take it; drop, don't block. */
 			rx->stats.drop_too_long++;

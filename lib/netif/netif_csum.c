@@ -183,32 +183,60 @@ netif_csum_fill(struct rte_mbuf *m, const struct netif_l4_csum *c)
 	store_16(m, c->field, cksum);
 }
 
-int
-netif_csum_ipv4_header(struct rte_mbuf *m)
-{
-	uint8_t buf[60];	/* the longest IPv4 header */
-	const struct rte_ipv4_hdr *ip;
-	uint16_t cksum;
+/* The longest IPv4 header, options included. */
+#define IPV4_HDR_MAX 60
 
+static bool
+is_ipv4(const struct rte_mbuf *m)
+{
 	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
 	case RTE_PTYPE_L3_IPV4:
 	case RTE_PTYPE_L3_IPV4_EXT:
-		break;
-	default:
-		return -1;
+		return true;
 	}
-	if (m->l3_len > sizeof(buf))
-		return -1;
+	return false;
+}
+
+/* A copy of the whole IPv4 header of @m in @buf; false when it has none. */
+static bool
+copy_ipv4_header(const struct rte_mbuf *m, uint8_t buf[IPV4_HDR_MAX])
+{
+	const void *ip;
+
+	if (!is_ipv4(m) || m->l3_len > IPV4_HDR_MAX)
+		return false;
 	ip = rte_pktmbuf_read(m, m->l2_len, m->l3_len, buf);
 	if (ip == NULL)
-		return -1;
+		return false;
 	if (ip != (const void *)buf)
 		memcpy(buf, ip, m->l3_len);
+	return true;
+}
+
+int
+netif_csum_ipv4_header(struct rte_mbuf *m)
+{
+	uint8_t buf[IPV4_HDR_MAX];
+	uint16_t cksum;
+
+	if (!copy_ipv4_header(m, buf))
+		return -1;
 	((struct rte_ipv4_hdr *)buf)->hdr_checksum = 0;
 	cksum = (uint16_t)~rte_raw_cksum(buf, m->l3_len);
 	store_16(m, m->l2_len + offsetof(struct rte_ipv4_hdr, hdr_checksum),
 		 cksum);
 	return 0;
+}
+
+int
+netif_csum_ipv4_header_ok(const struct rte_mbuf *m)
+{
+	uint8_t buf[IPV4_HDR_MAX];
+
+	if (!is_ipv4(m))
+		return -1;
+	return copy_ipv4_header(m, buf) &&
+	       rte_raw_cksum(buf, m->l3_len) == 0xffff;
 }
 
 int

@@ -76,4 +76,10 @@ void netif_csum_store(struct rte_mbuf *m, uint32_t off, uint16_t v);
  */
 int netif_csum_ipv4_header(struct rte_mbuf *m);
 
+/*
+ * Whether the IPv4 header checksum of a classified frame is right: 1, or 0
+ * (also for a header cut short); -1 when the frame is not IPv4.
+ */
+int netif_csum_ipv4_header_ok(const struct rte_mbuf *m);
+
 #endif /* NETIF_CSUM_H */

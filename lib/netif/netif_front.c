@@ -26,12 +26,6 @@ enum {
 
 #define SLOT_PAGE(base, idx) ((base) + (size_t)(idx) * NETIF_PAGE_SIZE)
 
-/* Pages a frame of @len bytes takes, densely packed. */
-static inline unsigned int
-netif_tx_slots_for(uint32_t len)
-{
-	return len == 0 ? 1 : (len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
-}
 
 /*
  * A frame under the 16-bit size limit always fits the slot count every
@@ -194,14 +188,14 @@ tx_cut(struct netif_front_tx *tx, struct rte_mbuf *m)
 			rte_pktmbuf_free_bulk(out, n);
 			return -1;
 		}
-		need += netif_tx_slots_for(out[i]->pkt_len);
+		need += netif_slots_for(out[i]->pkt_len);
 	}
 	if (need > tx->nb_free || need > RING_FREE_REQUESTS(&tx->ring)) {
 		rte_pktmbuf_free_bulk(out, n);
 		return 0;
 	}
 	for (i = 0; i < (unsigned int)n; i++)
-		tx_pkt2requests(tx, out[i], netif_tx_slots_for(out[i]->pkt_len),
+		tx_pkt2requests(tx, out[i], netif_slots_for(out[i]->pkt_len),
 				&off[i]);
 	rte_pktmbuf_free_bulk(out, n);
 	tx->stats.gso_cut++;
@@ -219,7 +213,7 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
-		unsigned int slots = netif_tx_slots_for(len);
+		unsigned int slots = netif_slots_for(len);
 		/* A large segment may become a GSO extra: room for it first. */
 		unsigned int extras = !!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
 							RTE_MBUF_F_RX_LRO));

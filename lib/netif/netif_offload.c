@@ -94,20 +94,11 @@ rx_csum_blank(struct rte_mbuf *m, uint32_t enabled, const char **why)
 static void
 rx_ip_csum(struct rte_mbuf *m)
 {
-	uint8_t buf[60];	/* the longest IPv4 header */
-	const void *ip;
+	int ok = netif_csum_ipv4_header_ok(m);
 
-	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
-	case RTE_PTYPE_L3_IPV4:
-	case RTE_PTYPE_L3_IPV4_EXT:
-		break;
-	default:
-		return;
-	}
-	ip = m->l3_len <= sizeof(buf) ?
-	     rte_pktmbuf_read(m, m->l2_len, m->l3_len, buf) : NULL;
-	m->ol_flags |= ip != NULL && rte_raw_cksum(ip, m->l3_len) == 0xffff ?
-		       RTE_MBUF_F_RX_IP_CKSUM_GOOD : RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	if (ok >= 0)
+		m->ol_flags |= ok ? RTE_MBUF_F_RX_IP_CKSUM_GOOD :
+				    RTE_MBUF_F_RX_IP_CKSUM_BAD;
 }
 
 int

@@ -42,6 +42,13 @@
 #define NETIF_TX_RING_SIZE __CONST_RING_SIZE(netif_tx, NETIF_PAGE_SIZE)
 #define NETIF_RX_RING_SIZE __CONST_RING_SIZE(netif_rx, NETIF_PAGE_SIZE)
 
+/* Slots (pages) a frame of @len bytes takes, packed densely, either ring. */
+static inline unsigned int
+netif_slots_for(uint32_t len)
+{
+	return len == 0 ? 1 : (len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
+}
+
 /* Every backend must accept packets of up to this many slots (netif.h). */
 #define NETIF_MAX_SLOTS XEN_NETIF_NR_SLOTS_MIN
 
