@@ -37,6 +37,13 @@
 /* Largest frame the frontend transmits: the first request's size field. */
 #define NETIF_FRONT_MAX_PKT_LEN XEN_NETIF_MAX_TX_SIZE
 
+/*
+ * Grants one queue pair shares with its backend: its two ring pages, a page
+ * per TX request id and a page per RX ring slot.
+ */
+#define NETIF_FRONT_GRANTS_PER_PAIR \
+	((uint32_t)(2 + NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE))
+
 struct netif_front_tx_stats {
 	uint64_t packets;	/* packets handed to the backend */
 	uint64_t bytes;

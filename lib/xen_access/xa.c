@@ -114,6 +114,18 @@ xa_gnt_unshare(struct xa_handle *h, void *addr, uint32_t count)
 }
 
 int
+xa_gnt_share_limit(struct xa_handle *h, uint32_t *limit, uint32_t *used)
+{
+	return h->ops->gnt_share_limit(h, limit, used);
+}
+
+int
+xa_gnt_share_set_limit(struct xa_handle *h, uint32_t limit)
+{
+	return h->ops->gnt_share_set_limit(h, limit);
+}
+
+int
 xa_evtchn_fd(struct xa_handle *h)
 {
 	return h->ops->evtchn_fd(h);

@@ -22,6 +22,9 @@ struct xa_ops {
 	void *(*gnt_share)(struct xa_handle *h, domid_t domid, uint32_t count,
 			   grant_ref_t *refs, bool writable);
 	int (*gnt_unshare)(struct xa_handle *h, void *addr, uint32_t count);
+	int (*gnt_share_limit)(struct xa_handle *h, uint32_t *limit,
+			       uint32_t *used);
+	int (*gnt_share_set_limit)(struct xa_handle *h, uint32_t limit);
 
 	int (*evtchn_fd)(struct xa_handle *h);
 	evtchn_port_t (*evtchn_bind_unbound)(struct xa_handle *h, domid_t remote);

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -36,7 +37,15 @@ struct xa_xen {
 	xengnttab_handle *gnttab;
 	xengntshr_handle *gntshr;
 	pthread_mutex_t open_lock;
+	uint32_t shared;	/* pages shared through gntshr, not yet unshared */
 };
+
+/*
+ * gntalloc's limit counts every page shared in the DomU and does not say
+ * how many are; this process's own count is what can be known.
+ */
+#define XEN_GNTALLOC_LIMIT "/sys/module/xen_gntalloc/parameters/limit"
+static uint32_t xen_shared_pages;
 
 static inline struct xa_xen *
 to_xen(struct xa_handle *h)
@@ -108,6 +117,7 @@ xen_close(struct xa_handle *h)
 		xengnttab_close(x->gnttab);
 	if (x->gntshr != NULL)
 		xengntshr_close(x->gntshr);
+	__atomic_fetch_sub(&xen_shared_pages, x->shared, __ATOMIC_RELAXED);
 	if (x->evtchn != NULL)
 		xenevtchn_close(x->evtchn);
 	xs_close(x->xs);	/* NULL is fine */
@@ -178,6 +188,7 @@ xen_gnt_share(struct xa_handle *h, domid_t domid, uint32_t count,
 	      grant_ref_t *refs, bool writable)
 {
 	xengntshr_handle *g;
+	void *addr;
 
 	/* The library takes an int count. */
 	if (count == 0 || count > INT_MAX) {
@@ -188,8 +199,13 @@ xen_gnt_share(struct xa_handle *h, domid_t domid, uint32_t count,
 	if (g == NULL)
 		return NULL;
 	/* gntalloc hands out freshly zeroed pages, as xa.h promises. */
-	return xengntshr_share_pages(g, domid, (int)count, refs,
+	addr = xengntshr_share_pages(g, domid, (int)count, refs,
 				     writable ? 1 : 0);
+	if (addr != NULL) {
+		to_xen(h)->shared += count;
+		__atomic_fetch_add(&xen_shared_pages, count, __ATOMIC_RELAXED);
+	}
+	return addr;
 }
 
 static int
@@ -202,7 +218,52 @@ xen_gnt_unshare(struct xa_handle *h, void *addr, uint32_t count)
 		errno = EINVAL;
 		return -1;
 	}
-	return xengntshr_unshare(g, addr, count);
+	if (xengntshr_unshare(g, addr, count) < 0)
+		return -1;
+	to_xen(h)->shared -= count;
+	__atomic_fetch_sub(&xen_shared_pages, count, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int
+xen_gnt_share_limit(struct xa_handle *h __attribute__((unused)), uint32_t *limit,
+		    uint32_t *used)
+{
+	unsigned long v;
+	FILE *f;
+	int n;
+
+	f = fopen(XEN_GNTALLOC_LIMIT, "r");
+	if (f == NULL)
+		return -1;
+	n = fscanf(f, "%lu", &v);
+	fclose(f);
+	if (n != 1 || v > UINT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	*limit = v;
+	*used = __atomic_load_n(&xen_shared_pages, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int
+xen_gnt_share_set_limit(struct xa_handle *h __attribute__((unused)), uint32_t limit)
+{
+	FILE *f;
+	int err;
+
+	f = fopen(XEN_GNTALLOC_LIMIT, "w");
+	if (f == NULL)
+		return -1;
+	if (fprintf(f, "%u\n", limit) < 0) {
+		err = errno;
+		fclose(f);
+		errno = err;
+		return -1;
+	}
+	/* sysfs reports a refused value when the buffer is written out. */
+	return fclose(f) == 0 ? 0 : -1;
 }
 
 /* Event channels. */
@@ -364,6 +425,8 @@ static const struct xa_ops xen_ops = {
 	.gnt_copy = xen_gnt_copy,
 	.gnt_share = xen_gnt_share,
 	.gnt_unshare = xen_gnt_unshare,
+	.gnt_share_limit = xen_gnt_share_limit,
+	.gnt_share_set_limit = xen_gnt_share_set_limit,
 	.evtchn_fd = xen_evtchn_fd,
 	.evtchn_bind_unbound = xen_evtchn_bind_unbound,
 	.evtchn_bind_interdomain = xen_evtchn_bind_interdomain,

@@ -6,7 +6,10 @@
  * byte checked, and the counters are per queue; when the ends disagree the
  * fewer queue pairs connect, and the queues beyond move nothing (a burst
  * returns 0) while the others work; an application that configures other
- * queue counts than the devargs say is told so.
+ * queue counts than the devargs say is told so. Every page the netfront
+ * shares counts against the guest's gntalloc limit (1024 by default): it
+ * raises the limit for eight queue pairs, and where the guest's
+ * administrator fixed it, refuses to connect and says how many it needs.
  */
 
 #include <inttypes.h>
@@ -20,6 +23,8 @@
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
+#include "netif_front.h"
+#include "xa.h"
 #include "xsim.h"
 
 #define NB "net_xen_netback0"
@@ -194,10 +199,82 @@ test_queue_counts_must_match_the_devargs(void)
 	xsim_instance_destroy(args);
 }
 
-TEST_MAIN(pair_setup, pair_teardown)
+/* Domain 1's grant limit and what it shares, read as the guest would. */
+static bool
+guest_grants(const char *inst, uint32_t *limit, uint32_t *used)
+{
+	struct xa_open_args args = {
+		.provider = XA_PROVIDER_SIM,
+		.sim_instance = inst,
+		.sim_domid = 1,
+	};
+	struct xa_handle *h = xa_open(&args);
+	bool ok;
+
+	if (h == NULL)
+		return false;
+	ok = xa_gnt_share_limit(h, limit, used) == 0;
+	xa_close(h);
+	return ok;
+}
+
+static void
+test_eight_queue_pairs_raise_the_grant_limit(void)
+{
+	struct mq_pair mp;
+	uint32_t limit, used;
+
+	REQUIRE(mq_open(&mp, "eight", 8, 8));
+	REQUIRE(guest_grants(mp.inst, &limit, &used));
+	CHECK(used == 8 * NETIF_FRONT_GRANTS_PER_PAIR);
+	CHECK(limit >= used && limit > XA_GNT_SHARE_LIMIT_DEFAULT);
+	CHECK(only_queue_moves(mp.front, mp.back, 7, 8, 0));
+	CHECK(only_queue_moves(mp.back, mp.front, 0, 8, PACKETS));
+	mq_close(&mp);
+}
+
+static void
+test_fixed_grant_limit_refuses_with_what_it_needs(void)
+{
+	struct mq_pair mp;
+	uint32_t limit, used;
+	size_t mark;
+	char want[64];
+
+	snprintf(mp.inst, sizeof(mp.inst), "%s-fixed", pair_sim_instance());
+	REQUIRE(xsim_gntalloc_limit(mp.inst, 1, XA_GNT_SHARE_LIMIT_DEFAULT) ==
+		0);
+	mark = test_log_mark();
+	CHECK(!mq_open(&mp, "fixed", 2, 2));
+	snprintf(want, sizeof(want), "2 queue pairs need %u grants",
+		 2 * NETIF_FRONT_GRANTS_PER_PAIR);
+	CHECK(strstr(test_log_since(mark), want) != NULL);
+	CHECK(strstr(test_log_since(mark), "xen_gntalloc") != NULL);
+	/* Nothing was shared halfway. */
+	REQUIRE(guest_grants(mp.inst, &limit, &used));
+	CHECK(used == 0 && limit == XA_GNT_SHARE_LIMIT_DEFAULT);
+	mq_close(&mp);
+}
+
+static int
+setup(const char *argv0)
+{
+	return pair_setup(argv0) == 0 ? test_log_capture() : -1;
+}
+
+static void
+teardown(void)
+{
+	test_log_release();
+	pair_teardown();
+}
+
+TEST_MAIN(setup, teardown)
 {
 	RUN(test_each_queue_pair_carries_its_own_traffic);
 	RUN(test_frontend_asking_more_gets_what_the_backend_offers);
 	RUN(test_backend_offering_more_serves_what_the_frontend_asks);
 	RUN(test_queue_counts_must_match_the_devargs);
+	RUN(test_eight_queue_pairs_raise_the_grant_limit);
+	RUN(test_fixed_grant_limit_refuses_with_what_it_needs);
 }

@@ -615,6 +615,91 @@ test_unshare_waits_for_copies_in_flight(struct xsim_peers *p)
 	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
+/* gntalloc's limit, counted per domain over all of its shares. */
+static void
+test_share_limit_is_gntallocs_default(struct xsim_peers *p)
+{
+	uint32_t limit, used;
+	grant_ref_t refs[3];
+	uint8_t *pages;
+
+	REQUIRE(xa_gnt_share_limit(p->fe, &limit, &used) == 0);
+	CHECK(limit == XA_GNT_SHARE_LIMIT_DEFAULT && limit == 1024);
+	CHECK(used == 0);
+	pages = xa_gnt_share(p->fe, BE, 3, refs, true);
+	REQUIRE(pages != NULL);
+	REQUIRE(xa_gnt_share_limit(p->fe, &limit, &used) == 0);
+	CHECK(used == 3);
+	CHECK(xa_gnt_unshare(p->fe, pages, 3) == 0);
+	REQUIRE(xa_gnt_share_limit(p->fe, &limit, &used) == 0);
+	CHECK(used == 0);
+}
+
+static void
+test_share_past_limit_fails_whole_with_enospc(struct xsim_peers *p)
+{
+	static grant_ref_t refs[1024];
+	uint32_t limit, used;
+	uint8_t *a, *b;
+
+	a = xa_gnt_share(p->fe, BE, 1020, refs, true);
+	REQUIRE(a != NULL);
+	errno = 0;
+	CHECK(xa_gnt_share(p->fe, BE, 5, refs, true) == NULL);
+	CHECK(errno == ENOSPC);
+	REQUIRE(xa_gnt_share_limit(p->fe, &limit, &used) == 0);
+	CHECK(used == 1020);
+	b = xa_gnt_share(p->fe, BE, 4, refs, true);
+	CHECK(b != NULL);
+	if (b != NULL)
+		CHECK(xa_gnt_unshare(p->fe, b, 4) == 0);
+	CHECK(xa_gnt_unshare(p->fe, a, 1020) == 0);
+}
+
+static void
+test_raised_limit_admits_more(struct xsim_peers *p)
+{
+	static grant_ref_t refs[1500];
+	uint32_t limit, used;
+	uint8_t *pages;
+
+	errno = 0;
+	CHECK(xa_gnt_share_set_limit(p->fe, 0) == -1 && errno == EINVAL);
+	REQUIRE(xa_gnt_share_set_limit(p->fe, 2048) == 0);
+	REQUIRE(xa_gnt_share_limit(p->fe, &limit, &used) == 0);
+	CHECK(limit == 2048);
+	pages = xa_gnt_share(p->fe, BE, 1500, refs, true);
+	CHECK(pages != NULL);
+	if (pages != NULL)
+		CHECK(xa_gnt_unshare(p->fe, pages, 1500) == 0);
+	/* Another domain's limit is its own. */
+	REQUIRE(xa_gnt_share_limit(p->be, &limit, &used) == 0);
+	CHECK(limit == XA_GNT_SHARE_LIMIT_DEFAULT);
+	CHECK(xa_gnt_share_set_limit(p->fe, XA_GNT_SHARE_LIMIT_DEFAULT) == 0);
+}
+
+/* Last: domain XSIM_OTHER keeps its administrator's limit. */
+static void
+test_administrators_limit_cannot_be_raised(struct xsim_peers *p)
+{
+	grant_ref_t refs[9];
+	uint32_t limit, used;
+	uint8_t *pages;
+
+	REQUIRE(xsim_gntalloc_limit(xsim_test_instance, XSIM_OTHER, 8) == 0);
+	errno = 0;
+	CHECK(xa_gnt_share_set_limit(p->other, 4096) == -1 && errno == EACCES);
+	REQUIRE(xa_gnt_share_limit(p->other, &limit, &used) == 0);
+	CHECK(limit == 8);
+	errno = 0;
+	CHECK(xa_gnt_share(p->other, BE, 9, refs, true) == NULL);
+	CHECK(errno == ENOSPC);
+	pages = xa_gnt_share(p->other, BE, 8, refs, true);
+	CHECK(pages != NULL);
+	if (pages != NULL)
+		CHECK(xa_gnt_unshare(p->other, pages, 8) == 0);
+}
+
 TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
 	RUN_WITH(xsim_peers, test_share_gives_zeroed_pages_with_distinct_refs);
@@ -644,4 +729,8 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN(test_two_processes_share_and_copy);
 	RUN(test_dead_process_resources_are_reaped);
 	RUN_WITH(xsim_peers, test_unshare_waits_for_copies_in_flight);
+	RUN_WITH(xsim_peers, test_share_limit_is_gntallocs_default);
+	RUN_WITH(xsim_peers, test_share_past_limit_fails_whole_with_enospc);
+	RUN_WITH(xsim_peers, test_raised_limit_admits_more);
+	RUN_WITH(xsim_peers, test_administrators_limit_cannot_be_raised);
 }

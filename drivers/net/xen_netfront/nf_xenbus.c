@@ -154,6 +154,36 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
 }
 
 /*
+ * Every page we share counts against gntalloc's limit, one count for the
+ * whole DomU whose default (1024) is below what two queue pairs need.
+ * Check before sharing anything, raise the limit where we may (root), and
+ * otherwise say what to do instead of failing halfway with ENOSPC.
+ */
+static bool
+nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues)
+{
+	uint32_t need = nb_queues * NETIF_FRONT_GRANTS_PER_PAIR;
+	uint32_t limit, used;
+
+	if (xa_gnt_share_limit(ad->xn.xa, &limit, &used) < 0) {
+		NF_LOG(NOTICE, "%s: cannot read the grant limit (%s): sharing %u pages unchecked",
+		       ad->fe_dir, strerror(errno), need);
+		return true;
+	}
+	if (used + need <= limit)
+		return true;
+	if (xa_gnt_share_set_limit(ad->xn.xa, used + need) == 0) {
+		NF_LOG(NOTICE, "%s: grant limit raised from %u to %u for %u queue pairs",
+		       ad->fe_dir, limit, used + need, nb_queues);
+		return true;
+	}
+	NF_LOG(ERR, "%s: %u queue pairs need %u grants (%u each) and %u are shared already, but the limit is %u and cannot be raised here (%s): as root, echo %u > /sys/module/xen_gntalloc/parameters/limit, or load xen_gntalloc with limit=%u, or use fewer queues",
+	       ad->fe_dir, nb_queues, need, NETIF_FRONT_GRANTS_PER_PAIR, used,
+	       limit, strerror(errno), used + need, used + need);
+	return false;
+}
+
+/*
  * The backend waits in InitWait: offer it as many queue pairs as we want
  * and it serves, then publish the keys.
  */
@@ -171,6 +201,8 @@ nf_connect(struct nf_adapter *ad)
 		return false;
 	}
 	keys.nb_queues = RTE_MIN((unsigned int)ad->xn.cfg.queues, be.max_queues);
+	if (!nf_grant_budget(ad, keys.nb_queues))
+		return false;
 	keys.split_evtchn = be.split_evtchn;
 	/*
 	 * Blank checksums are completed here when the application did not

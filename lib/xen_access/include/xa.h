@@ -105,6 +105,21 @@ void *xa_gnt_share(struct xa_handle *h, domid_t domid, uint32_t count,
 int xa_gnt_unshare(struct xa_handle *h, void *addr, uint32_t count);
 
 /*
+ * The grant budget of the domain this handle acts as: how many pages it may
+ * share at once (@limit: Linux gntalloc's `limit` module parameter, one
+ * count for the whole DomU, 1024 unless its administrator changed it) and
+ * how many are shared now (@used: on Xen only this process's, since
+ * gntalloc does not tell). xa_gnt_share() past the limit fails with ENOSPC.
+ */
+#define XA_GNT_SHARE_LIMIT_DEFAULT 1024u
+int xa_gnt_share_limit(struct xa_handle *h, uint32_t *limit, uint32_t *used);
+/*
+ * Change the limit, as root in the DomU may; -1 with EACCES or EPERM when
+ * this process is not allowed to.
+ */
+int xa_gnt_share_set_limit(struct xa_handle *h, uint32_t limit);
+
+/*
  * Event channels. Events arrive on xa_evtchn_fd() already masked, as with
  * libxenevtchn: read them with xa_evtchn_pending() (-1 and EAGAIN when
  * none is pending) and unmask each after handling it.

@@ -46,6 +46,14 @@ int xsim_vif_unplug(const char *instance, domid_t backend, domid_t frontend,
  */
 int xsim_domain_name(const char *instance, domid_t domid, const char *name);
 
+/*
+ * The administrator of DomU @domid loads xen_gntalloc with limit=@limit and
+ * keeps its processes from changing it: xa_gnt_share_set_limit() on that
+ * domain then fails with EACCES. Without this call every domain's limit is
+ * XA_GNT_SHARE_LIMIT_DEFAULT and its processes may raise it, as root can.
+ */
+int xsim_gntalloc_limit(const char *instance, domid_t domid, uint32_t limit);
+
 /* What a domain holds in the simulated hypervisor, for leak checks. */
 struct xsim_usage {
 	uint32_t grants;	/* grant entries it offers (shared pages) */

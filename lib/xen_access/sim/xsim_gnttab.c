@@ -236,6 +236,70 @@ xsim_map_pages(struct xsim_attach *at, const uint32_t *pages, uint32_t count,
 	return base;
 }
 
+/* Pages @dom shares now: every grant in its table came from a share. */
+static uint32_t
+xsim_gnt_shared(struct xsim_domain *dom)
+{
+	uint32_t r, n = 0;
+
+	for (r = GNTTAB_NR_RESERVED_ENTRIES; r < XSIM_GRANT_ENTRIES; r++)
+		n += __atomic_load_n(&dom->gnt[r].raw, __ATOMIC_RELAXED) != 0;
+	return n;
+}
+
+static uint32_t
+xsim_dom_share_limit(const struct xsim_domain *dom)
+{
+	return dom->gntalloc_limit != 0 ? dom->gntalloc_limit :
+					  XA_GNT_SHARE_LIMIT_DEFAULT;
+}
+
+int
+xsim_gnt_share_limit(struct xa_handle *xh, uint32_t *limit, uint32_t *used)
+{
+	struct xsim_shared *sh = xsim_handle(xh)->at->sh;
+	struct xsim_domain *dom = &sh->domains[xh->domid];
+
+	xsim_lock(sh);
+	*limit = xsim_dom_share_limit(dom);
+	*used = xsim_gnt_shared(dom);
+	xsim_unlock(sh);
+	return 0;
+}
+
+int
+xsim_gnt_share_set_limit(struct xa_handle *xh, uint32_t limit)
+{
+	struct xsim_shared *sh = xsim_handle(xh)->at->sh;
+	int rc;
+
+	xsim_lock(sh);
+	rc = xsim_gntalloc_set_locked(sh, xh->domid, limit, false);
+	xsim_unlock(sh);
+	return rc;
+}
+
+int
+xsim_gntalloc_set_locked(struct xsim_shared *sh, domid_t domid,
+			 uint32_t limit, bool admin)
+{
+	struct xsim_domain *dom = &sh->domains[domid];
+
+	/* gntalloc's parameter is an int; 0 would forbid every share. */
+	if (limit == 0 || limit > INT32_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!admin && dom->gntalloc_fixed) {
+		errno = EACCES;
+		return -1;
+	}
+	dom->gntalloc_limit = limit;
+	if (admin)
+		dom->gntalloc_fixed = 1;
+	return 0;
+}
+
 void *
 xsim_gnt_share(struct xa_handle *xh, domid_t domid, uint32_t count,
 	       grant_ref_t *refs, bool writable)
@@ -263,6 +327,12 @@ xsim_gnt_share(struct xa_handle *xh, domid_t domid, uint32_t count,
 	rec->count = count;
 
 	xsim_lock(sh);
+	/* gntalloc refuses the whole request past its limit. */
+	if (xsim_gnt_shared(dom) + count > xsim_dom_share_limit(dom)) {
+		xsim_unlock(sh);
+		errno = ENOSPC;
+		goto fail;
+	}
 	for (n = 0; n < count; n++) {
 		if (xsim_page_alloc(sh, &rec->pages[n]) < 0 ||
 		    xsim_ref_alloc(dom, &rec->refs[n]) < 0)

@@ -27,5 +27,16 @@ int xsim_gnt_copy(struct xa_handle *xh, uint32_t count,
 void *xsim_gnt_share(struct xa_handle *xh, domid_t domid, uint32_t count,
 		     grant_ref_t *refs, bool writable);
 int xsim_gnt_unshare(struct xa_handle *xh, void *addr, uint32_t count);
+int xsim_gnt_share_limit(struct xa_handle *xh, uint32_t *limit,
+			 uint32_t *used);
+int xsim_gnt_share_set_limit(struct xa_handle *xh, uint32_t limit);
+/*
+ * Set @domid's gntalloc limit, under the mutex. @admin (the DomU's
+ * administrator, loading xen_gntalloc with limit=N) also fixes it for the
+ * domain's processes, which are then refused with EACCES as a non-root
+ * process is by sysfs.
+ */
+int xsim_gntalloc_set_locked(struct xsim_shared *sh, domid_t domid,
+			     uint32_t limit, bool admin);
 
 #endif /* XSIM_GNTTAB_H */

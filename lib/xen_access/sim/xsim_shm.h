@@ -36,7 +36,7 @@
 #include "xa_provider.h"
 
 #define XSIM_MAGIC		0x7873696d2d736861ull	/* "xsim-sha" */
-#define XSIM_VERSION		1u
+#define XSIM_VERSION		2u
 #define XSIM_NAME_MAX		64
 
 #define XSIM_MAX_DOMAINS	64
@@ -97,6 +97,12 @@ struct xsim_domain {
 	uint32_t copy_inflight[2];
 	union xsim_grant gnt[XSIM_GRANT_ENTRIES] __attribute__((aligned(64)));
 	uint32_t gnt_hint;
+	/*
+	 * The domain's gntalloc `limit` (0: XA_GNT_SHARE_LIMIT_DEFAULT), and
+	 * whether its processes may not change it (not root in the DomU).
+	 */
+	uint32_t gntalloc_limit;
+	uint32_t gntalloc_fixed;
 	struct xsim_port ports[XSIM_PORTS];
 };
 

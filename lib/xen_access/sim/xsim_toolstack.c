@@ -240,6 +240,22 @@ xsim_domain_name(const char *instance, domid_t domid, const char *name)
 }
 
 int
+xsim_gntalloc_limit(const char *instance, domid_t domid, uint32_t limit)
+{
+	struct xsim_toolstack ts;
+	int rc;
+
+	if (domid >= XSIM_MAX_DOMAINS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (xsim_toolstack_begin(&ts, instance) < 0)
+		return -1;
+	rc = xsim_gntalloc_set_locked(ts.at->sh, domid, limit, true);
+	return xsim_toolstack_end(&ts, rc);
+}
+
+int
 xsim_domain_usage(const char *instance, domid_t domid,
 		  struct xsim_usage *usage)
 {
