@@ -34,7 +34,11 @@
  * for a notification) and failed (it asked, and the notification call
  * failed), so their sum is the number of publishes: at most one per
  * burst. Received counts the peer's notifications on the queue's event
- * channel (on the Rx queue when one channel serves both rings).
+ * channel (on the Rx queue when one channel serves both rings). Grant
+ * maps and unmaps count the calls that mapped or unmapped the queue's
+ * shared ring page (one hypercall each on Xen; a netfront never maps). With
+ * grant_copy_calls and notifications sent and failed, they are every
+ * hypercall a queue makes.
  */
 /**@{*/
 #define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT "notifications_sent"
@@ -43,6 +47,8 @@
 #define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED "notifications_failed"
 #define RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED \
 	"notifications_received"
+#define RTE_PMD_XEN_NETIF_XSTAT_GRANT_MAPS "grant_maps"
+#define RTE_PMD_XEN_NETIF_XSTAT_GRANT_UNMAPS "grant_unmaps"
 /**@}*/
 
 /**

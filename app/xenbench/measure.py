@@ -16,7 +16,7 @@ A run is a dict:
 import statistics
 
 from .load import CLEAN_CPU_SHARE
-from .transports import FAMILY_LABEL, role_xstat_sum
+from .transports import FAMILY_LABEL, HYPERCALL_XSTATS, role_xstat_sum
 
 PKT_KEY = {"rx": "rx_packets", "tx": "tx_packets"}
 
@@ -193,5 +193,8 @@ def summarize(family, direction, size, runs, burst=32, queues=1):
     res["grant_copy_ops_per_pkt"] = _sum_known(
         per_packet(pooled, "tx", "grant_copy_ops"),
         per_packet(pooled, "rx", "grant_copy_ops"))
+    res["hypercalls_per_pkt"] = _sum_known(
+        *[per_packet(pooled, role, what) for role in ("tx", "rx")
+          for what in HYPERCALL_XSTATS])
     res["counters"] = pooled
     return res

@@ -61,7 +61,7 @@ def table_rows(results, failures=(), unsupported=()):
             "max", "Gbit/s", "vs vhost", "vs memif"]
     if show_null:
         head.append("vs null")
-    head += ["cyc tx", "cyc rx", "notif/pkt", "copy/pkt",
+    head += ["cyc tx", "cyc rx", "notif/pkt", "copy/pkt", "hcall/pkt",
              "windows"]
     rows = []
 
@@ -87,6 +87,7 @@ def table_rows(results, failures=(), unsupported=()):
                 _num(r.get("cycles_per_pkt_receiver"), "%.0f"),
                 _per_pkt(r.get("notifications_per_pkt")),
                 _per_pkt(r.get("grant_copy_calls_per_pkt")),
+                _per_pkt(r.get("hypercalls_per_pkt")),
                 "%d/%d%s" % (r["windows_used"], r["windows_total"],
                              " *" if r["disturbed"] else "")]
         rows.append(row)
@@ -127,7 +128,10 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
         "  burst, also those a full ring refused (near CPU Hz / rate "
         "when the receiver limits).",
         "notif/pkt: notifications sent by both ends, copy/pkt: grant-copy "
-        "calls, per packet",
+        "calls, per packet,",
+        "  hcall/pkt: every hypercall-class operation of both ends (grant "
+        "copy calls, ring",
+        "  maps and unmaps, notifications sent or failed) per packet",
         "  (our xstats, over the measured windows; '-' for other "
         "transports).",
         "  A '-' under cyc: testpmd printed no count at stop (memif "

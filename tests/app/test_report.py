@@ -128,6 +128,9 @@ class TestMeasure(unittest.TestCase):
         self.assertAlmostEqual(r["grant_copy_calls_per_pkt"], 1 / 32,
                                places=4)
         self.assertAlmostEqual(r["grant_copy_ops_per_pkt"], 1.0, places=6)
+        # Copy calls and notifications sent, at both ends.
+        self.assertAlmostEqual(r["hypercalls_per_pkt"],
+                               1 / 32 + 1 / 64 + 1 / 128, places=4)
         self.assertEqual(r["counters"]["rx"]["packets"], 33000000)
 
     def test_counters_pooled_over_runs(self):
@@ -173,6 +176,7 @@ class TestMeasure(unittest.TestCase):
         r = measure.summarize("vhost", "f2b", 64, [peer_run([15.0, 16.0])])
         self.assertIsNone(r["notifications_per_pkt"])
         self.assertIsNone(r["grant_copy_calls_per_pkt"])
+        self.assertIsNone(r["hypercalls_per_pkt"])
         self.assertIsNone(r["tx_mpps_median"])
 
     def test_disturbed_windows_left_out(self):
@@ -237,7 +241,8 @@ class TestReport(unittest.TestCase):
         lines = text.splitlines()
         head = lines[0].split()
         for col in ("transport", "size", "burst", "q", "Gbit/s", "vs",
-                    "null", "cyc", "notif/pkt", "copy/pkt", "windows"):
+                    "null", "cyc", "notif/pkt", "copy/pkt", "hcall/pkt",
+                    "windows"):
             self.assertIn(col, head)
         xen = [l for l in lines if l.startswith("xen ") and "11.00" in l][0]
         self.assertIn("0.50x", xen)       # vs vhost

@@ -6,6 +6,7 @@
  * frontend keeps running; each time the link follows, traffic resumes
  * intact, and nothing stays mapped, granted or bound in the simulator.
  * Ports removed before they were ever configured go away cleanly too.
+ * The backend counts each ring map and unmap on the queue it serves.
  */
 
 #include <stdio.h>
@@ -48,12 +49,24 @@ traffic_flows(void)
 	return ok;
 }
 
+/* Grant map and unmap calls of @port's queue 0 in both directions. */
+static bool
+ring_maps_are(int port, uint64_t maps, uint64_t unmaps)
+{
+	return pair_xstat(port, "rx_q0_grant_maps") == maps &&
+	       pair_xstat(port, "tx_q0_grant_maps") == maps &&
+	       pair_xstat(port, "rx_q0_grant_unmaps") == unmaps &&
+	       pair_xstat(port, "tx_q0_grant_unmaps") == unmaps;
+}
+
 static void
 test_traffic_flows_after_first_connect(void)
 {
 	REQUIRE(pair_wait_link(back, true, 10000));
 	REQUIRE(pair_wait_link(front, true, 10000));
 	CHECK(traffic_flows());
+	CHECK(ring_maps_are(back, 1, 0));
+	CHECK(ring_maps_are(front, 0, 0));
 }
 
 static void
@@ -69,6 +82,7 @@ test_closing_frontend_releases_everything(void)
 	REQUIRE(xsim_domain_usage(pair_sim_instance(), 1, &fe) == 0);
 	CHECK(be.maps == 0);
 	CHECK(fe.grants == 0 && fe.ports == 0 && fe.watches == 0);
+	CHECK(ring_maps_are(back, 1, 1));
 }
 
 static void
@@ -79,6 +93,7 @@ test_recreated_frontend_reconnects(void)
 	CHECK(pair_wait_link(back, true, 10000));
 	CHECK(pair_wait_link(front, true, 10000));
 	CHECK(traffic_flows());
+	CHECK(ring_maps_are(back, 2, 1));
 }
 
 static void

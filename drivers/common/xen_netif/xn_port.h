@@ -50,6 +50,12 @@ struct xn_notify_stats {
 	uint64_t received;	/* control thread */
 };
 
+/* Grant map and unmap calls for the queue's ring; control thread. */
+struct xn_grant_stats {
+	uint64_t maps;
+	uint64_t unmaps;
+};
+
 /* Which lib/netif ring a queue moves packets through, and how. */
 enum xn_ring {
 	XN_RING_BACK_TX,	/* struct netif_back_tx: netif_back_tx_pull() */
@@ -67,6 +73,7 @@ struct xn_queue {
 	evtchn_port_t evtchn;
 	void *ring;			/* of type @kind */
 	struct xn_notify_stats notify;
+	struct xn_grant_stats grant;
 } __rte_cache_aligned;
 
 /* An Rx queue: its burst pulls at most `batch`, maybe grouped. */

@@ -12,13 +12,15 @@
 #include "xn_stats.h"
 
 /* The counters every queue has, after the PMD's own. */
-static const struct xn_stat notify_stats[] = {
-#define NS(n, f) { n, offsetof(struct xn_queue, notify.f), XN_BASIC_NONE }
-	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT, sent),
-	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SUPPRESSED, suppressed),
-	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED, failed),
-	NS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED, received),
-#undef NS
+static const struct xn_stat queue_stats[] = {
+#define QS(n, f) { n, offsetof(struct xn_queue, f), XN_BASIC_NONE }
+	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT, notify.sent),
+	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SUPPRESSED, notify.suppressed),
+	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED, notify.failed),
+	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED, notify.received),
+	QS(RTE_PMD_XEN_NETIF_XSTAT_GRANT_MAPS, grant.maps),
+	QS(RTE_PMD_XEN_NETIF_XSTAT_GRANT_UNMAPS, grant.unmaps),
+#undef QS
 };
 
 static uint64_t *
@@ -89,8 +91,8 @@ reset_queue(struct xn_queue *q, const struct xn_stat *table, unsigned int n)
 
 	for (s = 0; s < n; s++)
 		__atomic_store_n(counter(q, &table[s]), 0, __ATOMIC_RELAXED);
-	for (s = 0; s < RTE_DIM(notify_stats); s++)
-		__atomic_store_n(counter(q, &notify_stats[s]), 0,
+	for (s = 0; s < RTE_DIM(queue_stats); s++)
+		__atomic_store_n(counter(q, &queue_stats[s]), 0,
 				 __ATOMIC_RELAXED);
 }
 
@@ -109,7 +111,7 @@ xn_stats_reset(struct rte_eth_dev *dev)
 
 /*
  * The extended counters in order: for each direction and queue, the
- * PMD's named ones, then the notification counters. Calls @fn for each
+ * PMD's named ones, then the counters every queue has. Calls @fn for each
  * with its queue, direction and place; returns how many there are.
  */
 static unsigned int
@@ -129,9 +131,9 @@ walk(const struct xn_port *p,
 			const struct xn_queue *q =
 				dir == 0 ? p->rxq[qid] : p->txq[qid];
 
-			for (s = 0; s < n + RTE_DIM(notify_stats); s++) {
+			for (s = 0; s < n + RTE_DIM(queue_stats); s++) {
 				const struct xn_stat *x = s < n ? &table[s] :
-					&notify_stats[s - n];
+					&queue_stats[s - n];
 
 				if (x->name == NULL)
 					continue;

@@ -26,6 +26,17 @@ set_state(struct nb_port *p, enum xenbus_state state)
 	p->state = state;
 }
 
+/* The ring of queue @q (the guest's TX ring is our Rx queue's). */
+static void
+unmap_ring(struct nb_port *p, void **ring, struct xn_queue *q)
+{
+	if (*ring == NULL)
+		return;
+	xa_gnt_unmap(p->xn.xa, *ring, 1);
+	__atomic_fetch_add(&q->grant.unmaps, 1, __ATOMIC_RELAXED);
+	*ring = NULL;
+}
+
 static void
 release_pair(struct nb_port *p, struct nb_pair *pr)
 {
@@ -36,11 +47,8 @@ release_pair(struct nb_port *p, struct nb_pair *pr)
 	if (tx != XN_NO_EVTCHN)
 		xa_evtchn_unbind(p->xn.xa, tx);
 	pr->rxq.x.q.evtchn = pr->txq.x.evtchn = XN_NO_EVTCHN;
-	if (pr->tx_sring != NULL)
-		xa_gnt_unmap(p->xn.xa, pr->tx_sring, 1);
-	if (pr->rx_sring != NULL)
-		xa_gnt_unmap(p->xn.xa, pr->rx_sring, 1);
-	pr->tx_sring = pr->rx_sring = NULL;
+	unmap_ring(p, &pr->tx_sring, &pr->rxq.x.q);
+	unmap_ring(p, &pr->rx_sring, &pr->txq.x);
 }
 
 static void
@@ -58,10 +66,12 @@ disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 }
 
 static void *
-map_ring(struct nb_port *p, grant_ref_t ref, const char *name)
+map_ring(struct nb_port *p, grant_ref_t ref, const char *name,
+	 struct xn_queue *q)
 {
 	void *page = xa_gnt_map(p->xn.xa, p->fe_domid, 1, &ref, true);
 
+	__atomic_fetch_add(&q->grant.maps, 1, __ATOMIC_RELAXED);
 	if (page == NULL)
 		NB_LOG(ERR, "%s: cannot map %s (grant %u of domain %u): %s",
 		       p->fe_dir, name, ref, p->fe_domid, strerror(errno));
@@ -99,8 +109,8 @@ connect_pair(struct nb_port *p, unsigned int i)
 	const struct xenbus_back_queue *q = &p->fe.queue[i];
 	struct nb_pair *pr = &p->pairs[i];
 
-	pr->tx_sring = map_ring(p, q->tx_ring_ref, "tx-ring-ref");
-	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref");
+	pr->tx_sring = map_ring(p, q->tx_ring_ref, "tx-ring-ref", &pr->rxq.x.q);
+	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref", &pr->txq.x);
 	if (pr->tx_sring == NULL || pr->rx_sring == NULL)
 		return false;
 	pr->rxq.ring.gso_offered = p->gso_offered ?
