@@ -98,6 +98,7 @@ xenbus_back_write_features(struct xa_handle *h, const char *dir,
 		/* Written either way: a restarted backend may change its mind. */
 		{ "feature-gso-tcpv4", gso ? "1" : "0" },
 		{ "feature-gso-tcpv6", gso ? "1" : "0" },
+		{ "feature-ctrl-ring", "1" },
 	};
 	char path[XENBUS_PATH_MAX];
 	unsigned int i;
@@ -196,5 +197,16 @@ xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 					    "feature-ipv6-csum-offload", 0);
 	fe->gso_tcpv4 = xenbus_read_feature(h, fe_dir, "feature-gso-tcpv4", 0);
 	fe->gso_tcpv6 = xenbus_read_feature(h, fe_dir, "feature-gso-tcpv6", 0);
+	/* netif.h: both keys, or no control ring. */
+	fe->ctrl_ring = read_key(h, fe_dir, "ctrl-ring-ref", UINT32_MAX, &n);
+	if (fe->ctrl_ring) {
+		fe->ctrl_ring_ref = n;
+		if (!read_key(h, fe_dir, "event-channel-ctrl", UINT32_MAX, &n)) {
+			snprintf(why, XENBUS_WHY_MAX,
+				 "ctrl-ring-ref without a valid event-channel-ctrl");
+			return false;
+		}
+		fe->evtchn_ctrl = n;
+	}
 	return true;
 }

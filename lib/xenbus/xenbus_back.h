@@ -28,7 +28,7 @@ enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
  * Publish what this backend supports in its directory @dir, with up to
  * @max_queues queue pairs (1..XENBUS_VIF_MAX_QUEUES): blank checksums
  * over IPv4 (implied) and IPv6 always, GSO packets (TCP over IPv4 and
- * IPv6) when @gso.
+ * IPv6) when @gso, and the control ring (its static grants) always.
  */
 bool xenbus_back_write_features(struct xa_handle *h, const char *dir,
 				unsigned int max_queues, bool gso);
@@ -51,6 +51,10 @@ struct xenbus_back_frontend {
 	bool csum_ipv6;			/* feature-ipv6-csum-offload */
 	bool gso_tcpv4;			/* feature-gso-tcpv4 */
 	bool gso_tcpv6;			/* feature-gso-tcpv6 */
+	/* Its control ring, when it has one (ctrl-ring-ref). */
+	bool ctrl_ring;
+	grant_ref_t ctrl_ring_ref;
+	evtchn_port_t evtchn_ctrl;	/* event-channel-ctrl */
 	struct xenbus_back_queue queue[XENBUS_VIF_MAX_QUEUES];
 };
 

@@ -112,6 +112,7 @@ xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
 					    "feature-ipv6-csum-offload", 0);
 	be->gso_tcpv4 = xenbus_read_feature(h, be_dir, "feature-gso-tcpv4", 0);
 	be->gso_tcpv6 = xenbus_read_feature(h, be_dir, "feature-gso-tcpv6", 0);
+	be->ctrl_ring = xenbus_read_feature(h, be_dir, "feature-ctrl-ring", 0);
 	return true;
 }
 
@@ -223,7 +224,15 @@ write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
 		if (!xa_xs_write(h, t, path, features[i][1], 1))
 			return false;
 	}
-	return true;
+	/* Without a control ring, none of an earlier connection's keys. */
+	if (!k->ctrl_ring)
+		return remove_key(h, t, fe_dir, "ctrl-ring-ref") &&
+		       remove_key(h, t, fe_dir, "event-channel-ctrl");
+	snprintf(path, sizeof(path), "%s/ctrl-ring-ref", fe_dir);
+	if (!xa_xs_printf(h, t, path, "%u", k->ctrl_ring_ref))
+		return false;
+	snprintf(path, sizeof(path), "%s/event-channel-ctrl", fe_dir);
+	return xa_xs_printf(h, t, path, "%u", k->evtchn_ctrl);
 }
 
 bool

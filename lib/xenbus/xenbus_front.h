@@ -41,6 +41,7 @@ struct xenbus_front_backend {
 	bool csum_ipv6;		/* feature-ipv6-csum-offload */
 	bool gso_tcpv4;		/* feature-gso-tcpv4 */
 	bool gso_tcpv6;		/* feature-gso-tcpv6 */
+	bool ctrl_ring;		/* feature-ctrl-ring */
 };
 
 /*
@@ -68,6 +69,10 @@ struct xenbus_front_keys {
 	bool csum_ipv6;			/* feature-ipv6-csum-offload */
 	bool gso_tcpv4;			/* feature-gso-tcpv4 */
 	bool gso_tcpv6;			/* feature-gso-tcpv6 */
+	/* Our control ring, if we have one. */
+	bool ctrl_ring;
+	grant_ref_t ctrl_ring_ref;
+	evtchn_port_t evtchn_ctrl;
 	struct xenbus_front_queue queue[XENBUS_VIF_MAX_QUEUES];
 };
 

@@ -263,6 +263,41 @@ test_frontend_offloads_round_trip(void)
 	      !fe.gso_tcpv6);
 }
 
+/* The control ring: offered always, its two keys or none. */
+static void
+test_control_ring_keys_round_trip(void)
+{
+	struct xenbus_front_keys k = keys_for(2, true);
+	struct xenbus_front_backend be;
+	struct xenbus_back_frontend fe;
+	char why[XENBUS_WHY_MAX];
+	const char *bad;
+
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 2, false));
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &bad));
+	CHECK(be.ctrl_ring);
+	k.ctrl_ring = true;
+	k.ctrl_ring_ref = 4242;
+	k.evtchn_ctrl = 77;
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	REQUIRE(xenbus_back_read_frontend(xs, FE_DIR, 2, &fe, why));
+	CHECK(fe.ctrl_ring && fe.ctrl_ring_ref == 4242 &&
+	      fe.evtchn_ctrl == 77);
+	/* Reconnecting without one leaves no stale key behind. */
+	k.ctrl_ring = false;
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	CHECK(!exists("ctrl-ring-ref") && !exists("event-channel-ctrl"));
+	REQUIRE(xenbus_back_read_frontend(xs, FE_DIR, 2, &fe, why));
+	CHECK(!fe.ctrl_ring);
+	/* A ring without its event channel is refused, by name. */
+	set_key("ctrl-ring-ref", "12");
+	CHECK(refused(2, "event-channel-ctrl"));
+	set_key("event-channel-ctrl", "-1");
+	CHECK(refused(2, "event-channel-ctrl"));
+	remove_key("ctrl-ring-ref");
+	remove_key("event-channel-ctrl");
+}
+
 /* Domain 0's handle, for both ends' keys: each case reads what it wrote. */
 static int
 setup(const char *argv0)
@@ -298,4 +333,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_backend_offers_its_queue_count);
 	RUN(test_backend_offers_gso_when_asked);
 	RUN(test_frontend_offloads_round_trip);
+	RUN(test_control_ring_keys_round_trip);
 }
