@@ -31,6 +31,7 @@
 #include <xengnttab.h>
 
 #include "netif_copy.h"
+#include "netif_gref_map.h"
 #include "netif_gso.h"
 #include "netif_offload.h"
 #include "netif_ring.h"
@@ -97,6 +98,18 @@ netif_tx_packet_ring_slots(const struct netif_tx_packet *pkt)
 	return pkt->nr_slots + pkt->nr_extras;
 }
 
+/*
+ * A burst's static grants: read once, after the burst announced itself
+ * (xn_queue_enter's sequentially consistent store), so that the control
+ * thread's wait for the queue covers the table read here.
+ */
+static inline const struct netif_gref_map *
+netif_back_statics(struct netif_gref_map *const *statics)
+{
+	return statics == NULL ? NULL :
+		__atomic_load_n(statics, __ATOMIC_SEQ_CST);
+}
+
 /* Mbufs of @data_room bytes needed to hold a packet of @len bytes. */
 static inline unsigned int
 netif_mbufs_for(uint32_t len, uint16_t data_room)
@@ -106,14 +119,16 @@ netif_mbufs_for(uint32_t len, uint16_t data_room)
 
 /*
  * Chain @mbufs (freshly allocated, enough of them for pkt->len, see netif_mbufs_for()) into
- * one packet and append to @segs the grant copies that fill it from the
- * frontend's (@frontend) granted pages. Returns the number of segments
- * written, at most @max_segs, or -1 if @max_segs is too small.
+ * one packet and fill it from the frontend's (@frontend) granted pages:
+ * a page in @statics (its static grants, may be NULL) is copied at once,
+ * any other gets a grant copy appended to @segs. Returns the number of
+ * segments written, at most @max_segs, or -1 if @max_segs is too small.
  * Zero-length slots produce no segment (XSA-448).
  */
 int netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 			     struct rte_mbuf **mbufs, unsigned int nb_mbufs,
 			     domid_t frontend,
+			     const struct netif_gref_map *statics,
 			     xengnttab_grant_copy_segment_t *segs,
 			     unsigned int max_segs);
 
@@ -139,8 +154,9 @@ struct netif_rx_slot {
 /*
  * Consume one RX request per slot the packet @m needs, and one more after
  * the first for the GSO extra when @off has a GSO type (the caller checked
- * they are posted: netif_rx_requests_for()), and append the grant copies
- * that write @m into the granted pages densely. Records each data slot in
+ * they are posted: netif_rx_requests_for()), and write @m into the granted
+ * pages densely: at once into a page of @statics (may be NULL), through
+ * grant copies appended to @segs into any other. Records each data slot in
  * @slots, the first with @off's flags, so that the response can be
  * written, in the slot of its request, once the copies are done. Returns
  * the number of data slots, or -1 if @max_segs is too small (then nothing
@@ -149,6 +165,7 @@ struct netif_rx_slot {
 int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
 			     const struct rte_mbuf *m,
 			     const struct netif_offload *off, domid_t frontend,
+			     const struct netif_gref_map *statics,
 			     xengnttab_grant_copy_segment_t *segs,
 			     unsigned int *nb_segs, unsigned int max_segs,
 			     struct netif_rx_slot *slots);
@@ -194,6 +211,7 @@ struct netif_back_tx_stats {
 	uint64_t malformed;		/* protocol violations: @error set */
 	uint64_t gso_packets;		/* large segments received */
 	uint64_t gso_checksum_fixup;	/* of which without csum_blank */
+	uint64_t static_packets;	/* read from static grants alone */
 };
 
 struct netif_back_tx {
@@ -204,6 +222,8 @@ struct netif_back_tx {
 	uint16_t port;			/* written to every received mbuf */
 	uint32_t offloads;		/* NETIF_RX_*: what the application enabled */
 	uint32_t gso_offered;		/* NETIF_PEER_GSO_*: the frontend's to use */
+	/* The queue pair's static grants (netif_statics.h); NULL: none. */
+	struct netif_gref_map **statics;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_tx_stats stats;
 	struct netif_copy copy;
@@ -255,6 +275,7 @@ struct netif_back_rx_stats {
 	uint64_t malformed;		/* protocol violations: @error set */
 	uint64_t gso_packets;		/* sent as large segments */
 	uint64_t gso_cut;		/* cut in software (netif_gso.h) */
+	uint64_t static_packets;	/* written to static grants alone */
 };
 
 /* Most frames one push cuts large segments into. */
@@ -265,6 +286,8 @@ struct netif_back_rx {
 	domid_t frontend;
 	uint32_t peer;			/* NETIF_PEER_*: what the frontend takes */
 	struct netif_gso *gso;		/* NULL: large segments not cut */
+	/* The queue pair's static grants (netif_statics.h); NULL: none. */
+	struct netif_gref_map **statics;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_rx_stats stats;
 	struct netif_copy copy;

@@ -37,6 +37,7 @@ rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 int
 netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			 const struct netif_offload *off, domid_t frontend,
+			 const struct netif_gref_map *statics,
 			 xengnttab_grant_copy_segment_t *segs,
 			 unsigned int *nb_segs, unsigned int max_segs,
 			 struct netif_rx_slot *slots)
@@ -52,8 +53,10 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		struct netif_rx_slot *slot = &slots[s];
 		netif_rx_request_t req;
 		uint16_t page_off = 0;
+		uint8_t *page;
 
 		RING_COPY_REQUEST(ring, ring->req_cons, &req);
+		page = netif_gref_map_find(statics, req.gref, true);
 		slot->idx = ring->req_cons++;
 		slot->id = req.id;
 		slot->first_seg = n;
@@ -71,6 +74,15 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			}
 			len = RTE_MIN((uint16_t)(m->data_len - m_off),
 				      (uint16_t)(NETIF_PAGE_SIZE - page_off));
+			if (page != NULL) {
+				rte_memcpy(page + page_off,
+					   rte_pktmbuf_mtod_offset(m, char *,
+								   m_off),
+					   len);
+				page_off += len;
+				m_off += len;
+				continue;
+			}
 			seg = &segs[n++];
 			seg->source.virt = rte_pktmbuf_mtod_offset(m, char *,
 								   m_off);

@@ -30,7 +30,8 @@ netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
  * room, -1 when it cannot be cut at all.
  */
 static int
-rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m, int *avail,
+rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
+	       const struct netif_gref_map *statics, int *avail,
 	       unsigned int *nb_slots)
 {
 	struct netif_offload off[NETIF_GSO_SEGS_MAX];
@@ -64,7 +65,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m, int *avail,
 	}
 	for (i = 0; i < (unsigned int)n; i++)
 		*nb_slots += netif_back_rx_build_copy(&rx->ring, out[i], &off[i],
-						      rx->frontend, c->segs,
+						      rx->frontend, statics, c->segs,
 						      &c->n, NETIF_COPY_SEGS_MAX,
 						      &rx->slots[*nb_slots]);
 	*avail -= need;
@@ -80,6 +81,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m, int *avail,
 static unsigned int
 rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
+	const struct netif_gref_map *statics = netif_back_statics(rx->statics);
 	struct netif_copy *c = &rx->copy;
 	unsigned int n, nb_slots = 0;
 	int avail;
@@ -114,7 +116,8 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			rx->stats.drop_bad_offload++;
 			continue;
 		case NETIF_OFFLOAD_SEGMENT:
-			used = rx_collect_cut(rx, m, &avail, &nb_slots);
+			used = rx_collect_cut(rx, m, statics, &avail,
+					      &nb_slots);
 			if (used == 0) {
 				rx->stats.ring_full++;
 				goto full;
@@ -129,12 +132,14 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			break;
 		}
 		used = netif_back_rx_build_copy(&rx->ring, m, &off,
-						rx->frontend, c->segs, &c->n,
+						rx->frontend, statics, c->segs, &c->n,
 						NETIF_COPY_SEGS_MAX,
 						&rx->slots[nb_slots]);
 		if (used < 0)
 			break;	/* the batch is full: the packet waits */
 		rx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
+		rx->stats.static_packets += statics != NULL &&
+			rx->slots[nb_slots].first_seg == c->n;
 		nb_slots += used;
 		avail -= need;
 	}

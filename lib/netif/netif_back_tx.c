@@ -179,7 +179,8 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 int
 netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 			 struct rte_mbuf **mbufs, unsigned int nb_mbufs,
-			 domid_t frontend, xengnttab_grant_copy_segment_t *segs,
+			 domid_t frontend, const struct netif_gref_map *statics,
+			 xengnttab_grant_copy_segment_t *segs,
 			 unsigned int max_segs)
 {
 	unsigned int s, m = 0, n = 0;
@@ -188,6 +189,9 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 	cur->pkt_len = pkt->len;
 	for (s = 0; s < pkt->nr_slots; s++) {
 		const struct netif_tx_slot *slot = &pkt->slots[s];
+		/* Parsing checked offset + size against the page. */
+		const uint8_t *page = netif_gref_map_find(statics, slot->gref,
+							  false);
 		uint16_t done = 0;
 
 		while (done < slot->size) {
@@ -203,9 +207,17 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 				mbufs[0]->nb_segs++;
 				room = rte_pktmbuf_tailroom(cur);
 			}
+			len = RTE_MIN(room, (uint16_t)(slot->size - done));
+			if (page != NULL) {
+				rte_memcpy(rte_pktmbuf_mtod_offset(cur, char *,
+								   cur->data_len),
+					   page + slot->offset + done, len);
+				cur->data_len += len;
+				done += len;
+				continue;
+			}
 			if (n == max_segs)
 				return -1;
-			len = RTE_MIN(room, (uint16_t)(slot->size - done));
 			seg = &segs[n++];
 			seg->source.foreign.ref = slot->gref;
 			seg->source.foreign.offset = slot->offset + done;

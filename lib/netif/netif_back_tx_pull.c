@@ -85,6 +85,7 @@ tx_return_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 static unsigned int
 tx_collect(struct netif_back_tx *tx, uint16_t max)
 {
+	const struct netif_gref_map *statics = netif_back_statics(tx->statics);
 	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
 	struct netif_copy *c = &tx->copy;
 	unsigned int n = 0;
@@ -119,7 +120,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 				break;
 			}
 			built = netif_back_tx_build_copy(pkt, mbufs, nb_mbufs,
-							 tx->frontend,
+							 tx->frontend, statics,
 							 netif_copy_next(c),
 							 netif_copy_room(c));
 			if (built < 0) {
@@ -130,6 +131,8 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			tx->first_seg[n] = c->n;
 			tx->heads[n++] = mbufs[0];
 			c->n += built;
+			tx->stats.static_packets += statics != NULL &&
+						    built == 0;
 		}
 		tx->ring.req_cons += netif_tx_packet_ring_slots(pkt);
 		avail -= netif_tx_packet_ring_slots(pkt);

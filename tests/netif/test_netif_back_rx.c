@@ -78,7 +78,7 @@ test_small_packet_takes_one_slot(void)
 	ring_reset(4);
 	REQUIRE(m != NULL);
 	CHECK(netif_back_rx_requests(&back) == 4);
-	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, NULL, segs, &nb_segs,
 				       RTE_DIM(segs), slots) == 1);
 	CHECK(nb_segs == 1);
 	CHECK(segs[0].flags == GNTCOPY_dest_gref);
@@ -101,7 +101,7 @@ test_jumbo_packet_is_packed_densely(void)
 
 	ring_reset(8);
 	REQUIRE(m != NULL);
-	REQUIRE(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
+	REQUIRE(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, NULL, segs, &nb_segs,
 					 RTE_DIM(segs), slots) == 3);
 	CHECK(slots[0].size == 4096 && slots[1].size == 4096);
 	CHECK(slots[2].size == 808);
@@ -132,7 +132,7 @@ test_responses_sit_in_the_slot_of_their_request(void)
 	ring_reset(3);
 	/* Start mid-ring so the slot index is not trivially zero. */
 	REQUIRE(m != NULL);
-	REQUIRE(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
+	REQUIRE(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, NULL, segs, &nb_segs,
 					 RTE_DIM(segs), slots) == 2);
 	netif_back_rx_respond(&back, &slots[1], true);
 	netif_back_rx_respond(&back, &slots[0], false);
@@ -165,7 +165,7 @@ test_gso_extra_follows_the_first_slot(void)
 	ring_reset(4);
 	REQUIRE(m != NULL);
 	CHECK(netif_rx_requests_for(5000, &gso) == 3);
-	REQUIRE(netif_back_rx_build_copy(&back, m, &gso, FRONTEND, segs,
+	REQUIRE(netif_back_rx_build_copy(&back, m, &gso, FRONTEND, NULL, segs,
 					 &nb_segs, RTE_DIM(segs), slots) == 2);
 	CHECK(back.req_cons == 3);
 	/* The extra's request (gref 501) gets no data. */
@@ -200,7 +200,7 @@ test_too_few_segments_consume_nothing(void)
 
 	ring_reset(8);
 	REQUIRE(m != NULL);
-	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, segs, &nb_segs,
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, NULL, segs, &nb_segs,
 				       RTE_DIM(segs), slots) < 0);
 	CHECK(back.req_cons == 0 && nb_segs == 0);
 	rte_pktmbuf_free(m);

@@ -400,7 +400,7 @@ test_copies_stay_inside_slots_and_mbufs(void)
 	n = netif_mbufs_for(pkt.len, room);
 	REQUIRE(n <= RTE_DIM(m));
 	REQUIRE(rte_pktmbuf_alloc_bulk(test_pool, m, n) == 0);
-	nsegs = netif_back_tx_build_copy(&pkt, m, n, FRONTEND, segs,
+	nsegs = netif_back_tx_build_copy(&pkt, m, n, FRONTEND, NULL, segs,
 					 RTE_DIM(segs));
 	REQUIRE(nsegs > 0);
 	for (i = 0; i < (unsigned int)nsegs; i++) {
@@ -420,7 +420,7 @@ test_copies_stay_inside_slots_and_mbufs(void)
 		total += cur->data_len;
 	}
 	CHECK(total == 9000);
-	CHECK(netif_back_tx_build_copy(&pkt, m, n, FRONTEND, segs, 2) < 0);
+	CHECK(netif_back_tx_build_copy(&pkt, m, n, FRONTEND, NULL, segs, 2) < 0);
 	rte_pktmbuf_free(m[0]);
 }
 

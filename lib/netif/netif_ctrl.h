@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The control ring of a vif (netif.h, feature-ctrl-ring), both ends. It is
+ * event driven, not polled: the backend answers every request waiting when
+ * the frontend's event arrives and re-arms its event index before it stops
+ * (the RING_FINAL_CHECK pattern), so that no request waits for an event
+ * that never comes; the frontend collects responses the same way. As on
+ * the data rings, each request or response is copied once out of shared
+ * memory and the peer's producer index is checked against the ring, so a
+ * corrupt index is an error instead of a loop over garbage (XSA-39).
+ * Control thread only, nothing here calls the hypervisor.
+ */
+
+#ifndef NETIF_CTRL_H
+#define NETIF_CTRL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "netif_ring.h"
+
+#define NETIF_CTRL_RING_SIZE \
+	__CONST_RING_SIZE(xen_netif_ctrl, NETIF_PAGE_SIZE)
+
+/*
+ * Answer @req into @rsp (status and data) and return true, or return false
+ * when its type is not served (it is then answered NOT_SUPPORTED).
+ */
+typedef bool (*netif_ctrl_serve_t)(void *opaque,
+				   const struct xen_netif_ctrl_request *req,
+				   struct xen_netif_ctrl_response *rsp);
+
+struct netif_ctrl_back {
+	xen_netif_ctrl_back_ring_t ring;
+	const char *error;		/* first protocol violation seen */
+	uint64_t requests;		/* answered */
+	uint64_t not_supported;		/* of which of a type not served */
+};
+
+/*
+ * Attach to the frontend's control ring @sring where it stands; -EPROTO
+ * when its indexes are impossible.
+ */
+int netif_ctrl_back_attach(struct netif_ctrl_back *c,
+			   xen_netif_ctrl_sring_t *sring);
+
+/*
+ * Answer every request waiting, in ring order, through @serve, publish the
+ * responses and re-arm the event index. Returns whether the frontend asked
+ * to be notified. A producer index beyond the ring sets @error and stops.
+ */
+bool netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
+			   void *opaque);
+
+struct netif_ctrl_front {
+	xen_netif_ctrl_front_ring_t ring;
+	uint16_t next_id;
+	const char *error;		/* first protocol violation seen */
+};
+
+/* Initialise the (shared, zeroed) page @sring as our control ring. */
+void netif_ctrl_front_attach(struct netif_ctrl_front *c,
+			     xen_netif_ctrl_sring_t *sring);
+
+/*
+ * Queue a request of @type with @data; its id in *@id. False when every
+ * slot waits for a response.
+ */
+bool netif_ctrl_front_queue(struct netif_ctrl_front *c, uint16_t type,
+			    uint32_t data0, uint32_t data1, uint32_t data2,
+			    uint16_t *id);
+
+/* Publish what was queued; whether the backend asked to be notified. */
+bool netif_ctrl_front_push(struct netif_ctrl_front *c);
+
+/*
+ * Copy at most @max responses out into @rsp and re-arm the event index
+ * once none is left; returns how many, or -1 (and @error set) when the
+ * backend's producer index answers more than we asked.
+ */
+int netif_ctrl_front_responses(struct netif_ctrl_front *c,
+			       struct xen_netif_ctrl_response *rsp,
+			       unsigned int max);
+
+#endif /* NETIF_CTRL_H */

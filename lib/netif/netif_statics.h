@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Static grants, the backend's side (netif.h, XEN_NETIF_CTRL_TYPE_*_GREF_
+ * MAPPING): a frontend names grants on its control ring and the backend
+ * keeps them mapped, so that requests naming them are served with a plain
+ * memory copy instead of a grant copy, with no hypercall per packet. Linux
+ * netback never implemented it (it answers NOT_SUPPORTED); both our PMDs
+ * do.
+ *
+ * Each ADD is mapped in one call per access mode and kept as a batch; the
+ * data path looks grants up in an immutable table (netif_gref_map.h) that
+ * every change replaces. The old table is freed, and a batch whose every
+ * grant was deleted is unmapped, only after the caller's quiesce hook says
+ * no burst of the queue pair can still be reading them. Everything read
+ * from the frontend (the request, its grant list) is copied once into our
+ * memory and validated there. Control thread only.
+ */
+
+#ifndef NETIF_STATICS_H
+#define NETIF_STATICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xen/xen.h>
+#include <xen/io/netif.h>
+
+#include "netif_gref_map.h"
+#include "xa.h"
+
+/* Queue pairs of one vif (XENBUS_VIF_MAX_QUEUES). */
+#define NETIF_STATICS_MAX_QUEUES 8
+/* Grants one queue pair may keep mapped (GET_GREF_MAPPING_SIZE). */
+#define NETIF_STATICS_PER_QUEUE 1024u
+/* Entries one ADD or DEL may list: one page of struct xen_netif_gref. */
+#define NETIF_STATICS_LIST_MAX \
+	((uint32_t)(XA_PAGE_SIZE / sizeof(struct xen_netif_gref)))
+
+struct netif_statics_batch;
+
+/* One queue pair's static grants. */
+struct netif_statics_queue {
+	/* Published with release order: what the queue pair's bursts read. */
+	struct netif_gref_map *map;
+	struct netif_statics_batch *batches;
+	uint64_t grants;		/* mapped now */
+	uint64_t maps;			/* map calls */
+	uint64_t unmaps;		/* unmap calls */
+};
+
+struct netif_statics_stats {
+	uint64_t requests;		/* static grant requests answered */
+	uint64_t refused;		/* of which not SUCCESS */
+};
+
+struct netif_statics {
+	struct xa_handle *xa;
+	domid_t frontend;
+	unsigned int nb_queues;
+	/* Return once no burst of queue pair @q can read its old table. */
+	void (*quiesce)(void *opaque, unsigned int q);
+	void *opaque;
+	struct netif_statics_queue *q[NETIF_STATICS_MAX_QUEUES];
+	struct netif_statics_stats stats;
+};
+
+/*
+ * Serve @nb_queues queue pairs of frontend @frontend through @xa, each
+ * queue's state in @queues[i] (empty: nothing mapped).
+ */
+void netif_statics_connect(struct netif_statics *s, struct xa_handle *xa,
+			   domid_t frontend, unsigned int nb_queues,
+			   struct netif_statics_queue *const *queues);
+
+/*
+ * Answer @req if it is a static grant request (GET_GREF_MAPPING_SIZE,
+ * ADD_GREF_MAPPING, DEL_GREF_MAPPING): fills @rsp's status and data and
+ * returns true. Any other type is not ours: returns false.
+ */
+bool netif_statics_serve(struct netif_statics *s,
+			 const struct xen_netif_ctrl_request *req,
+			 struct xen_netif_ctrl_response *rsp);
+
+/*
+ * Unmap and forget every static grant; no burst may be running (the
+ * port's gate is closed).
+ */
+void netif_statics_release(struct netif_statics *s);
+
+#endif /* NETIF_STATICS_H */
