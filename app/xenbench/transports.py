@@ -47,6 +47,7 @@ XSTATS_SHOWN = ["notifications_sent", "grant_copy_calls", "grant_copy_ops"]
 # Each a hypercall on Xen (a map or unmap of a ring page, a grant-copy call
 # of up to 16 segments per hypercall in the kernel, an event notification).
 HYPERCALL_XSTATS = ["grant_copy_calls", "grant_maps", "grant_unmaps",
+                    "static_grant_maps", "static_grant_unmaps",
                     "notifications_sent", "notifications_failed"]
 XSTATS_SHOWN += [x for x in HYPERCALL_XSTATS if x not in XSTATS_SHOWN]
 

@@ -15,7 +15,11 @@
  * segments): a GSO size of 0 or a type outside the protocol disconnects
  * it as Linux does; a GSO extra on a frame without TCP, or with segments
  * no frame could hold, drops the packet; headers cut by a tiny first
- * slot still reach the application whole in its first segment.
+ * slot still reach the application whole in its first segment. On its
+ * control ring, a producer index beyond the ring disconnects it too, and
+ * static grants it did not give (or gave read-only, asked writable) are
+ * refused while it stays connected; those it did give serve its packets
+ * without a grant copy.
  */
 
 #include <stdio.h>
@@ -27,6 +31,7 @@
 #include <rte_log.h>
 #include <rte_tcp.h>
 
+#include "netif_ctrl.h"
 #include "netif_ring.h"
 #include "test.h"
 #include "test_eal.h"
@@ -49,6 +54,14 @@ struct hostile {
 	evtchn_port_t port;
 	netif_tx_front_ring_t tx;
 	netif_rx_front_ring_t rx;
+	/* With a control ring (hostile_offer_ctrl). */
+	bool with_ctrl;
+	xen_netif_ctrl_sring_t *ctrl_sring;
+	grant_ref_t ctrl_ref;
+	evtchn_port_t ctrl_port;
+	struct netif_ctrl_front ctrl;
+	struct xen_netif_gref *list;
+	grant_ref_t list_ref;
 };
 
 static struct hostile evil;
@@ -97,6 +110,19 @@ hostile_offer(void)
 #define KEY(k, fmt, v) \
 	(snprintf(path, sizeof(path), "%s/" k, evil.dir), \
 	 xa_xs_printf(evil.xa, XBT_NULL, path, fmt, v))
+	if (evil.with_ctrl) {
+		evil.ctrl_sring = xa_gnt_share(evil.xa, 0, 1, &evil.ctrl_ref,
+					       true);
+		evil.list = xa_gnt_share(evil.xa, 0, 1, &evil.list_ref, true);
+		evil.ctrl_port = xa_evtchn_bind_unbound(evil.xa, 0);
+		if (evil.ctrl_sring == NULL || evil.list == NULL ||
+		    evil.ctrl_port == (evtchn_port_t)-1)
+			return false;
+		netif_ctrl_front_attach(&evil.ctrl, evil.ctrl_sring);
+		if (!KEY("ctrl-ring-ref", "%u", evil.ctrl_ref) ||
+		    !KEY("event-channel-ctrl", "%u", evil.ctrl_port))
+			return false;
+	}
 	if (!KEY("tx-ring-ref", "%u", evil.ring_refs[0]) ||
 	    !KEY("rx-ring-ref", "%u", evil.ring_refs[1]) ||
 	    !KEY("event-channel", "%u", evil.port) ||
@@ -122,6 +148,18 @@ hostile_disconnect(void)
 	xa_evtchn_unbind(evil.xa, evil.port);
 	xa_gnt_unshare(evil.xa, evil.rings, 2);
 	xa_gnt_unshare(evil.xa, evil.data, DATA_PAGES);
+	if (evil.with_ctrl) {
+		char path[128];
+
+		xa_evtchn_unbind(evil.xa, evil.ctrl_port);
+		xa_gnt_unshare(evil.xa, evil.ctrl_sring, 1);
+		xa_gnt_unshare(evil.xa, evil.list, 1);
+		snprintf(path, sizeof(path), "%s/ctrl-ring-ref", evil.dir);
+		xa_xs_rm(evil.xa, XBT_NULL, path);
+		snprintf(path, sizeof(path), "%s/event-channel-ctrl", evil.dir);
+		xa_xs_rm(evil.xa, XBT_NULL, path);
+		evil.with_ctrl = false;
+	}
 	xenbus_switch_state(evil.xa, evil.dir, XenbusStateInitialising);
 }
 
@@ -553,6 +591,99 @@ test_gso_packets_that_cannot_be_segments_are_dropped(void)
 	hostile_disconnect();
 }
 
+/* One control request, answered within 5 s; its status, or UINT32_MAX. */
+static uint32_t
+ctrl_request(uint16_t type, uint32_t d0, uint32_t d1, uint32_t d2,
+	     uint32_t *data)
+{
+	struct xen_netif_ctrl_response rsp;
+	uint16_t id;
+
+	if (!netif_ctrl_front_queue(&evil.ctrl, type, d0, d1, d2, &id))
+		return UINT32_MAX;
+	if (netif_ctrl_front_push(&evil.ctrl))
+		xa_evtchn_notify(evil.xa, evil.ctrl_port);
+	for (unsigned int ms = 0; ms < 5000; ms++) {
+		if (netif_ctrl_front_responses(&evil.ctrl, &rsp, 1) == 1 &&
+		    rsp.id == id) {
+			if (data != NULL)
+				*data = rsp.data;
+			return rsp.status;
+		}
+		rte_delay_us_sleep(1000);
+	}
+	return UINT32_MAX;
+}
+
+static void
+test_ctrl_producer_beyond_ring_disconnects(void)
+{
+	size_t start;
+
+	evil.with_ctrl = true;
+	REQUIRE(hostile_connect());
+	start = test_log_mark();
+	evil.ctrl_sring->req_prod = NETIF_CTRL_RING_SIZE + 3;
+	xa_evtchn_notify(evil.xa, evil.ctrl_port);
+	CHECK(wait_backend_state(XenbusStateClosing));
+	CHECK(strstr(test_log_since(start),
+		     "control request producer index beyond the ring") !=
+	      NULL);
+	CHECK(pair_wait_link(victim, false, 10000));
+	CHECK(honest_pair_still_works());
+	hostile_disconnect();
+}
+
+static void
+test_ctrl_static_grants_it_did_not_give_are_refused(void)
+{
+	struct rte_mbuf *m;
+	uint32_t size = 0;
+	int16_t status;
+
+	evil.with_ctrl = true;
+	REQUIRE(hostile_connect());
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 0, 0, 0,
+			   &size) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(size > 0);
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 1, 0, 0,
+			   NULL) == XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	/* A grant never given, then a read-only one asked writable. */
+	evil.list[0] = (struct xen_netif_gref){ .ref = 7777 };
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0,
+			   evil.list_ref, 1, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	evil.list[0] = (struct xen_netif_gref){ .ref = evil.data_refs[1] };
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0,
+			   evil.list_ref, 1, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	CHECK(pair_xstat(victim, "rx_q0_static_grants") == 0);
+	/* A list longer than its page. */
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0,
+			   evil.list_ref, 100000, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	/* Hash requests are not served (yet): NOT_SUPPORTED. */
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, 1, 0, 0,
+			   NULL) == XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED);
+	/* Given read-only and asked so: its packets skip the grant copy. */
+	evil.list[0].flags = XEN_NETIF_CTRLF_GREF_readonly;
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0,
+			   evil.list_ref, 1, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(pair_xstat(victim, "rx_q0_static_grants") == 1);
+	m = send_one(60, 0, &status);
+	CHECK(status == NETIF_RSP_OKAY && m != NULL &&
+	      memcmp(rte_pktmbuf_mtod(m, uint8_t *),
+		     (uint8_t *)evil.data + NETIF_PAGE_SIZE, 60) == 0);
+	rte_pktmbuf_free(m);
+	CHECK(pair_xstat(victim, "rx_q0_static_packets") >= 1);
+	CHECK(xenbus_read_state(evil.xa, evil.be_dir) ==
+	      XenbusStateConnected);
+	CHECK(honest_pair_still_works());
+	hostile_disconnect();
+	CHECK(pair_xstat(victim, "rx_q0_static_grants") == 0);
+}
+
 /*
  * The victim port (served to the hostile domain, its application taking
  * large segments), an honest pair beside it, the hostile domain's own Xen
@@ -619,4 +750,6 @@ TEST_MAIN(setup, teardown)
 	RUN(test_tx_gso_unknown_type_disconnects);
 	RUN(test_gso_headers_cut_by_a_tiny_first_slot_arrive_whole);
 	RUN(test_gso_packets_that_cannot_be_segments_are_dropped);
+	RUN(test_ctrl_producer_beyond_ring_disconnects);
+	RUN(test_ctrl_static_grants_it_did_not_give_are_refused);
 }

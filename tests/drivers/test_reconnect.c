@@ -6,7 +6,8 @@
  * frontend keeps running; each time the link follows, traffic resumes
  * intact, and nothing stays mapped, granted or bound in the simulator.
  * Ports removed before they were ever configured go away cleanly too.
- * The backend counts each ring map and unmap on the queue it serves.
+ * The backend counts each ring map and unmap on the queue it serves, and
+ * keeps the static grants the frontend asks each backend it meets for.
  */
 
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include <rte_ethdev.h>
 
+#include "netif_ring.h"
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
@@ -110,6 +112,10 @@ test_restarted_backend_reconnects(void)
 	CHECK(pair_wait_link(back, true, 10000));
 	CHECK(pair_wait_link(front, true, 10000));
 	CHECK(traffic_flows());
+	/* The frontend asked the new backend for its static grants too. */
+	CHECK(pair_xstat(back, "rx_q0_static_grants") ==
+	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
+	CHECK(pair_xstat(back, "rx_q0_static_packets") > 0);
 }
 
 static void

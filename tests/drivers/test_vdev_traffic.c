@@ -4,7 +4,10 @@
  * End to end in one process: a netback port and a netfront port over one
  * simulator instance pass at least a million packets each way, of every
  * length from 60 to 9000 bytes (up to three slots), with every byte and
- * the order checked and nothing lost, and the counters agree.
+ * the order checked and nothing lost, and the counters agree. Our two
+ * PMDs use static grants: the backend maps the frontend's buffer pages
+ * once and copies every packet without a grant copy; with
+ * static_grants=0 on the frontend it grant-copies, one call per burst.
  * XEN_TEST_PACKETS overrides the count (for slow sanitizer builds).
  */
 
@@ -14,6 +17,7 @@
 
 #include <rte_ethdev.h>
 
+#include "netif_ring.h"
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
@@ -22,28 +26,46 @@
 static int back, front;
 static uint64_t packets = 1000000;
 
+static uint64_t
+xstat_of(int port, const char *q, const char *what)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%s", q, what);
+	return pair_xstat(port, name);
+}
+
 /*
  * One grant-copy call per burst: fewer calls than packets, at least one
  * segment per packet; at most one notification per burst, and a polling
  * frontend never asks for more than the first one.
  */
 static void
-check_batching(const char *q)
+check_batching(int port, const char *q, uint64_t n)
 {
-	char name[64];
-	uint64_t calls, ops, sent;
+	uint64_t calls = xstat_of(port, q, "grant_copy_calls");
+	uint64_t ops = xstat_of(port, q, "grant_copy_ops");
 
-	snprintf(name, sizeof(name), "%s_grant_copy_calls", q);
-	calls = pair_xstat(back, name);
-	snprintf(name, sizeof(name), "%s_grant_copy_ops", q);
-	ops = pair_xstat(back, name);
-	snprintf(name, sizeof(name), "%s_notifications_sent", q);
-	sent = pair_xstat(back, name);
-	snprintf(name, sizeof(name), "%s_malformed_requests", q);
-	CHECK(pair_xstat(back, name) == 0);
-	CHECK(calls != UINT64_MAX && calls > 0 && calls < packets);
-	CHECK(ops >= packets);
-	CHECK(sent <= calls);
+	CHECK(xstat_of(port, q, "malformed_requests") == 0);
+	CHECK(calls != UINT64_MAX && calls > 0 && calls < n);
+	CHECK(ops >= n);
+	CHECK(xstat_of(port, q, "notifications_sent") <= calls);
+	CHECK(xstat_of(port, q, "static_packets") == 0);
+}
+
+/* Static grants: every packet copied from or to a mapped page, no call. */
+static void
+check_static(const char *q)
+{
+	CHECK(xstat_of(back, q, "malformed_requests") == 0);
+	CHECK(xstat_of(back, q, "grant_copy_calls") == 0);
+	CHECK(xstat_of(back, q, "grant_copy_ops") == 0);
+	CHECK(xstat_of(back, q, "static_packets") == packets);
+	CHECK(xstat_of(back, q, "notifications_sent") < packets);
+	CHECK(pair_xstat(back, "rx_q0_static_grants") ==
+	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
+	CHECK(pair_xstat(front, "rx_q0_static_grants") ==
+	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
 }
 
 static void
@@ -51,6 +73,9 @@ test_link_comes_up_on_both_ends(void)
 {
 	CHECK(pair_wait_link(back, true, 10000));
 	CHECK(pair_wait_link(front, true, 10000));
+	/* Static grants: one map call per access mode, nothing unmapped. */
+	CHECK(pair_xstat(back, "rx_q0_static_grant_maps") == 2);
+	CHECK(pair_xstat(back, "rx_q0_static_grant_unmaps") == 0);
 }
 
 static void
@@ -67,7 +92,7 @@ test_frontend_to_backend_loses_nothing(void)
 	CHECK(fs.opackets == packets && bs.ipackets == packets);
 	CHECK(fs.obytes == bs.ibytes);
 	CHECK(bs.ierrors == 0 && fs.oerrors == 0);
-	check_batching("rx_q0");
+	check_static("rx_q0");
 }
 
 static void
@@ -83,7 +108,35 @@ test_backend_to_frontend_loses_nothing(void)
 	REQUIRE(rte_eth_stats_get(back, &bs) == 0);
 	CHECK(bs.opackets == packets && fs.ipackets == packets);
 	CHECK(bs.obytes == fs.ibytes);
-	check_batching("tx_q0");
+	check_static("tx_q0");
+}
+
+/* A frontend that asks for no static grants: grant copies, batched. */
+static void
+test_without_static_grants_the_backend_grant_copies(void)
+{
+	uint64_t n = packets / 10;
+	char inst[64], args[160];
+	int b, f;
+
+	snprintf(inst, sizeof(inst), "%s-copy", pair_sim_instance());
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", inst);
+	b = pair_create("net_xen_netback1", args, test_pool);
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s,static_grants=0", inst);
+	f = pair_create("net_xen_netfront1", args, test_pool);
+	REQUIRE(b >= 0 && f >= 0);
+	REQUIRE(pair_wait_link(b, true, 10000) &&
+		pair_wait_link(f, true, 10000));
+	CHECK(pair_transfer(f, b, test_pool, 0, n, 128) == n);
+	CHECK(pair_transfer(b, f, test_pool, 0, n, 128) == n);
+	check_batching(b, "rx_q0", n);
+	check_batching(b, "tx_q0", n);
+	CHECK(pair_xstat(b, "rx_q0_static_grants") == 0);
+	CHECK(pair_xstat(f, "rx_q0_static_grants") == 0);
+	pair_destroy("net_xen_netfront1", f);
+	pair_destroy("net_xen_netback1", b);
+	xsim_instance_destroy(inst);
 }
 
 /* Both ends connected; XEN_TEST_PACKETS packets a direction if set. */
@@ -117,4 +170,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_link_comes_up_on_both_ends);
 	RUN(test_frontend_to_backend_loses_nothing);
 	RUN(test_backend_to_frontend_loses_nothing);
+	RUN(test_without_static_grants_the_backend_grant_copies);
 }

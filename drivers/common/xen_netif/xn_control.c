@@ -61,22 +61,37 @@ queue_of_evtchn(const struct xn_port *p, evtchn_port_t port)
 }
 
 static void
+serve_ctrl(struct xn_port *p)
+{
+	p->ops->ctrl(p);
+}
+
+static void
 on_event_channel(void *arg)
 {
 	struct xn_port *p = arg;
 	struct xn_queue *q;
+	bool ctrl = false;
 	int port;
 
-	/* The bursts poll: an event is only counted, and unmasked again. */
+	/*
+	 * The bursts poll: a queue's event is only counted, and unmasked
+	 * again. The control ring is served here, on the control thread.
+	 */
 	pthread_mutex_lock(&p->lock);
 	while ((port = xa_evtchn_pending(p->xa)) >= 0) {
 		q = queue_of_evtchn(p, port);
 		if (q != NULL)
 			__atomic_fetch_add(&q->notify.received, 1,
 					   __ATOMIC_RELAXED);
+		else if ((evtchn_port_t)port == p->ctrl_evtchn)
+			ctrl = true;
 		xa_evtchn_unmask(p->xa, port);
 	}
 	pthread_mutex_unlock(&p->lock);
+	/* Unmasked first: an event raised while we serve is not lost. */
+	if (ctrl && p->ops->ctrl != NULL)
+		xn_control_call(p, serve_ctrl);
 }
 
 static void

@@ -351,6 +351,7 @@ allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	p->ops = pmd->ops;
 	p->logtype = *pmd->logtype;
 	p->fail_fd = -1;
+	p->ctrl_evtchn = XN_NO_EVTCHN;
 	return dev;
 }
 

@@ -69,6 +69,7 @@ struct xn_queue {
 	uint16_t queue_id;
 	enum xn_ring kind;
 	uint32_t busy;			/* inside a burst (xn_queue_enter) */
+	uint32_t left;			/* bursts that left (xn_queue_quiesce) */
 	/* Our end of the channel of this queue's ring, set on connect. */
 	evtchn_port_t evtchn;
 	void *ring;			/* of type @kind */
@@ -112,6 +113,8 @@ struct xn_port_ops {
 	void (*failed)(struct xn_port *p, const char *why);
 	/* Optional: dev_stop closed the gate; the rings are the caller's. */
 	void (*stopped)(struct xn_port *p);
+	/* Optional: an event on the control ring's channel (ctrl_evtchn). */
+	void (*ctrl)(struct xn_port *p);
 };
 
 /* A PMD as the common code sees it. */
@@ -157,6 +160,8 @@ struct xn_port {
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
+	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
+	evtchn_port_t ctrl_evtchn;
 	struct rte_intr_handle *xs_intr;
 	struct rte_intr_handle *evtchn_intr;
 	struct rte_intr_handle *fail_intr;
@@ -191,7 +196,23 @@ xn_queue_enter(struct xn_queue *q)
 static inline void
 xn_queue_leave(struct xn_queue *q)
 {
+	__atomic_store_n(&q->left, q->left + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Control thread: return once every burst that might have read what the
+ * caller replaced (with a sequentially consistent store) has left @q;
+ * bursts that enter later see the new value. The gate stays open.
+ */
+static inline void
+xn_queue_quiesce(const struct xn_queue *q)
+{
+	uint32_t left = __atomic_load_n(&q->left, __ATOMIC_SEQ_CST);
+
+	while (__atomic_load_n(&q->busy, __ATOMIC_SEQ_CST) &&
+	       __atomic_load_n(&q->left, __ATOMIC_ACQUIRE) == left)
+		rte_pause();
 }
 
 /* Notify the peer if publishing asked for it, and count what was done. */

@@ -44,6 +44,7 @@ add_basic(struct rte_eth_stats *st, bool rx, unsigned int qid,
 
 	switch (basic) {
 	case XN_BASIC_NONE:
+	case XN_BASIC_GAUGE:
 		break;
 	case XN_BASIC_PACKETS:
 		*(rx ? &st->ipackets : &st->opackets) += v;
@@ -90,7 +91,9 @@ reset_queue(struct xn_queue *q, const struct xn_stat *table, unsigned int n)
 	unsigned int s;
 
 	for (s = 0; s < n; s++)
-		__atomic_store_n(counter(q, &table[s]), 0, __ATOMIC_RELAXED);
+		if (table[s].basic != XN_BASIC_GAUGE)
+			__atomic_store_n(counter(q, &table[s]), 0,
+					 __ATOMIC_RELAXED);
 	for (s = 0; s < RTE_DIM(queue_stats); s++)
 		__atomic_store_n(counter(q, &queue_stats[s]), 0,
 				 __ATOMIC_RELAXED);

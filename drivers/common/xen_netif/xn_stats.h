@@ -24,6 +24,7 @@ enum xn_basic {
 	XN_BASIC_BYTES,
 	XN_BASIC_ERRORS,
 	XN_BASIC_NOMBUF,	/* Rx only */
+	XN_BASIC_GAUGE,		/* a level, not a count: never reset */
 };
 
 struct xn_stat {

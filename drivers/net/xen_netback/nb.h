@@ -19,6 +19,8 @@
 #include <stdint.h>
 
 #include "netif_back.h"
+#include "netif_ctrl.h"
+#include "netif_statics.h"
 #include "xenbus_back.h"
 #include "xn_port.h"
 
@@ -34,6 +36,8 @@ extern int nb_logtype;
 struct nb_rxq {
 	struct xn_rxq x;
 	struct netif_back_tx ring;
+	/* The queue pair's static grants, read by both of its rings. */
+	struct netif_statics_queue statics;
 };
 
 /* Guest RX: packets from the application into posted buffers. */
@@ -70,6 +74,10 @@ struct nb_port {
 	bool gso_offered;		/* the feature-gso-* keys we wrote */
 	enum xenbus_state state;
 	struct xenbus_back_frontend fe;
+	/* The frontend's control ring, mapped while connected, or NULL. */
+	xen_netif_ctrl_sring_t *ctrl_sring;
+	struct netif_ctrl_back ctrl;
+	struct netif_statics statics;
 	struct nb_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -92,5 +100,16 @@ void nb_xenbus_uninit(struct nb_port *p);
 void nb_xenbus_step(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */
 void nb_xenbus_frontend_failed(struct xn_port *xn, const char *why);
+
+/* nb_ctrl.c */
+/*
+ * Map and bind the frontend's control ring when it has one, and serve
+ * what it queued already; false (logged) when it is unusable.
+ */
+bool nb_ctrl_connect(struct nb_port *p);
+/* Unmap the static grants and the ring; the gate is closed. */
+void nb_ctrl_release(struct nb_port *p);
+/* xn_port_ops.ctrl: serve the control ring. */
+void nb_ctrl_serve(struct xn_port *xn);
 
 #endif /* NB_H */

@@ -133,6 +133,7 @@ static const struct xn_port_ops nb_ops = {
 	.rx_release = nb_rx_release,
 	.update = nb_xenbus_step,
 	.failed = nb_xenbus_frontend_failed,
+	.ctrl = nb_ctrl_serve,
 };
 
 #define RXQ(f) offsetof(struct nb_rxq, ring.f)
@@ -153,6 +154,13 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "drop_copy_failed", RXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
 	{ "gso_packets", RXQ(stats.gso_packets), XN_BASIC_NONE },
 	{ "gso_checksum_fixup", RXQ(stats.gso_checksum_fixup), XN_BASIC_NONE },
+	{ "static_packets", RXQ(stats.static_packets), XN_BASIC_NONE },
+	{ "static_grants", offsetof(struct nb_rxq, statics.grants),
+	  XN_BASIC_GAUGE },
+	{ "static_grant_maps", offsetof(struct nb_rxq, statics.maps),
+	  XN_BASIC_NONE },
+	{ "static_grant_unmaps", offsetof(struct nb_rxq, statics.unmaps),
+	  XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, RXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };
@@ -173,6 +181,7 @@ static const struct xn_stat nb_tx_stats[] = {
 	{ "drop_copy_failed", TXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
 	{ "gso_packets", TXQ(stats.gso_packets), XN_BASIC_NONE },
 	{ "gso_cut", TXQ(stats.gso_cut), XN_BASIC_NONE },
+	{ "static_packets", TXQ(stats.static_packets), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, TXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };

@@ -60,6 +60,7 @@ disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 		return;
 	/* Closes the gate and waits: no burst touches a ring below. */
 	xn_port_disconnected(&p->xn);
+	nb_ctrl_release(p);
 	for (i = 0; i < nb_pairs; i++)
 		release_pair(p, &p->pairs[i]);
 	NB_LOG(INFO, "%s: disconnected from %s", p->be_dir, p->fe_dir);
@@ -150,6 +151,10 @@ connect_frontend(struct nb_port *p)
 			disconnect_frontend(p, i + 1);
 			return false;
 		}
+	if (!nb_ctrl_connect(p)) {
+		disconnect_frontend(p, p->fe.nb_queues);
+		return false;
+	}
 	xn_port_apply_rx_offloads(&p->xn);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
 	/* A frontend connects before we do: it serves its rings already. */

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "netif_ctrl.h"
 #include "netif_front.h"
 #include "xenbus_front.h"
 #include "xn_port.h"
@@ -28,6 +29,8 @@ extern int nf_logtype;
 struct nf_rxq {
 	struct xn_rxq x;
 	struct netif_front_rx ring;
+	/* Grants of the pair the backend confirmed it keeps mapped. */
+	uint64_t static_grants;
 };
 
 struct nf_txq {
@@ -45,11 +48,16 @@ struct nf_pair {
 	grant_ref_t sring_refs[2];
 	grant_ref_t tx_refs[NETIF_TX_RING_SIZE];
 	grant_ref_t rx_refs[NETIF_RX_RING_SIZE];
+	/* The list of its buffer grants that ADD_GREF_MAPPING names. */
+	struct xen_netif_gref *statics_list;
+	grant_ref_t statics_list_ref;
+	uint16_t statics_id;		/* the request's id */
 };
 
 /* The devargs of the netfront's own. */
 struct nf_config {
 	domid_t domid;			/* simulator: the domain we act as */
+	bool no_statics;		/* static_grants=0 */
 };
 
 struct nf_adapter {
@@ -63,6 +71,10 @@ struct nf_adapter {
 	char be_dir[XENBUS_PATH_MAX];
 	domid_t backend_id;
 	enum xenbus_state state;	/* what we published */
+	/* Our control ring while connected with one, else NULL. */
+	xen_netif_ctrl_sring_t *ctrl_sring;
+	grant_ref_t ctrl_ref;
+	struct netif_ctrl_front ctrl;
 	struct nf_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -83,5 +95,20 @@ void nf_xenbus_update(struct xn_port *xn);
 void nf_xenbus_backend_failed(struct xn_port *xn, const char *why);
 /* xn_port_ops.stopped: let the backend take what the TX rings hold. */
 void nf_xenbus_drain(struct xn_port *xn);
+
+/* nf_ctrl.c */
+/* Grants the control ring and static grants of @nb_queues pairs take. */
+uint32_t nf_ctrl_grants(unsigned int nb_queues);
+/*
+ * Share and bind our control ring, and queue an ADD_GREF_MAPPING of each
+ * pair's buffer grants (the pairs are shared already); fills the ring's
+ * keys in @keys. False with @why on failure.
+ */
+bool nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
+		     const char **why);
+/* Give back the ring, its channel and the lists; idempotent. */
+void nf_ctrl_release(struct nf_adapter *ad);
+/* xn_port_ops.ctrl: collect the backend's answers. */
+void nf_ctrl_responses(struct xn_port *xn);
 
 #endif /* NF_H */

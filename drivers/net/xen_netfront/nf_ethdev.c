@@ -20,6 +20,7 @@
 RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 
 #define NF_ARG_DOMID "domid"
+#define NF_ARG_STATIC_GRANTS "static_grants"
 
 /* Domains the simulator lets a frontend act as. */
 #define NF_SIM_DOMID_MIN 1
@@ -41,9 +42,22 @@ arg_domid(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_static_grants(const char *key, const char *value, void *opaque)
+{
+	struct nf_adapter *ad = opaque;
+	unsigned long v;
+
+	if (xn_devarg_uint(nf_logtype, key, value, 0, 1, &v) != 0)
+		return -EINVAL;
+	ad->cfg.no_statics = v == 0;
+	return 0;
+}
+
 /* On Xen the domain is the one we run in, told by xenstore. */
 static const struct xn_devarg nf_args[] = {
 	{ NF_ARG_DOMID, arg_domid, true },
+	{ NF_ARG_STATIC_GRANTS, arg_static_grants, false },
 };
 
 static int
@@ -94,6 +108,7 @@ static const struct xn_port_ops nf_ops = {
 	.update = nf_xenbus_update,
 	.failed = nf_xenbus_backend_failed,
 	.stopped = nf_xenbus_drain,
+	.ctrl = nf_ctrl_responses,
 };
 
 #define RXQ(f) offsetof(struct nf_rxq, ring.stats.f)
@@ -106,6 +121,8 @@ static const struct xn_stat nf_rx_stats[] = {
 	{ "mbuf_alloc_failed", RXQ(mbuf_alloc_failed), XN_BASIC_NOMBUF },
 	{ "drop_bad_offload", RXQ(drop_bad_offload), XN_BASIC_ERRORS },
 	{ "gso_packets", RXQ(gso_packets), XN_BASIC_NONE },
+	{ "static_grants", offsetof(struct nf_rxq, static_grants),
+	  XN_BASIC_GAUGE },
 };
 
 static const struct xn_stat nf_tx_stats[] = {
@@ -150,4 +167,5 @@ static struct rte_vdev_driver nf_vdev_driver = {
 RTE_PMD_REGISTER_VDEV(net_xen_netfront, nf_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netfront,
 	NF_ARG_DOMID "=<1-63> "
+	NF_ARG_STATIC_GRANTS "=<0|1> "
 	XN_PARAM_STRING);

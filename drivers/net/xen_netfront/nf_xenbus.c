@@ -68,6 +68,7 @@ nf_release(struct nf_adapter *ad)
 {
 	unsigned int i;
 
+	nf_ctrl_release(ad);
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = &ad->pairs[i];
 
@@ -160,9 +161,10 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
  * otherwise say what to do instead of failing halfway with ENOSPC.
  */
 static bool
-nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues)
+nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool statics)
 {
-	uint32_t need = nb_queues * NETIF_FRONT_GRANTS_PER_PAIR;
+	uint32_t need = nb_queues * NETIF_FRONT_GRANTS_PER_PAIR +
+			(statics ? nf_ctrl_grants(nb_queues) : 0);
 	uint32_t limit, used;
 
 	if (xa_gnt_share_limit(ad->xn.xa, &limit, &used) < 0) {
@@ -177,9 +179,10 @@ nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues)
 		       ad->fe_dir, limit, used + need, nb_queues);
 		return true;
 	}
-	NF_LOG(ERR, "%s: %u queue pairs need %u grants (%u each) and %u are shared already, but the limit is %u and cannot be raised here (%s): as root, echo %u > /sys/module/xen_gntalloc/parameters/limit, or load xen_gntalloc with limit=%u, or use fewer queues",
-	       ad->fe_dir, nb_queues, need, NETIF_FRONT_GRANTS_PER_PAIR, used,
-	       limit, strerror(errno), used + need, used + need);
+	NF_LOG(ERR, "%s: %u queue pairs need %u grants (%u each%s) and %u are shared already, but the limit is %u and cannot be raised here (%s): as root, echo %u > /sys/module/xen_gntalloc/parameters/limit, or load xen_gntalloc with limit=%u, or use fewer queues",
+	       ad->fe_dir, nb_queues, need, NETIF_FRONT_GRANTS_PER_PAIR,
+	       statics ? ", and the control ring's" : "", used, limit,
+	       strerror(errno), used + need, used + need);
 	return false;
 }
 
@@ -191,9 +194,10 @@ static bool
 nf_connect(struct nf_adapter *ad)
 {
 	struct xenbus_front_backend be;
-	struct xenbus_front_keys keys;
+	struct xenbus_front_keys keys = { 0 };
 	const char *why;
 	unsigned int i;
+	bool statics;
 
 	if (!xenbus_front_read_backend(ad->xn.xa, ad->be_dir, &be, &why)) {
 		NF_LOG(ERR, "%s: refusing backend %s: %s", ad->fe_dir,
@@ -201,7 +205,8 @@ nf_connect(struct nf_adapter *ad)
 		return false;
 	}
 	keys.nb_queues = RTE_MIN((unsigned int)ad->xn.cfg.queues, be.max_queues);
-	if (!nf_grant_budget(ad, keys.nb_queues))
+	statics = be.ctrl_ring && !ad->cfg.no_statics;
+	if (!nf_grant_budget(ad, keys.nb_queues, statics))
 		return false;
 	keys.split_evtchn = be.split_evtchn;
 	/*
@@ -225,6 +230,8 @@ nf_connect(struct nf_adapter *ad)
 			(be.gso_tcpv4 ? NETIF_PEER_GSO_TCPV4 : 0) |
 			(be.gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
 	}
+	if (statics && !nf_ctrl_connect(ad, &keys, &why))
+		goto fail;
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))
 		goto fail;

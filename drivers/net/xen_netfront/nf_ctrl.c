@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The control ring of xen_netfront, on the control thread: static grants.
+ * With a backend that offers feature-ctrl-ring, each queue pair asks it to
+ * keep the pair's buffer pages mapped (ADD_GREF_MAPPING: TX pages
+ * read-only, RX pages writable), so that our own netback serves the pair
+ * with plain memory copies and no hypercall per packet. A backend that
+ * does not keep them (Linux netback answers NOT_SUPPORTED) goes on with
+ * grant copies, as before: the answer changes nothing on our side but the
+ * static_grants counter.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "nf.h"
+
+uint32_t
+nf_ctrl_grants(unsigned int nb_queues)
+{
+	/* The ring's page, and a page per pair for its list. */
+	return 1 + nb_queues;
+}
+
+static bool
+nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
+{
+	struct nf_pair *pr = &ad->pairs[i];
+	struct xen_netif_gref *list;
+	unsigned int n = 0, k;
+
+	RTE_BUILD_BUG_ON(NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE >
+			 XA_PAGE_SIZE / sizeof(*list));
+	*why = "cannot share the static grants' list";
+	list = xa_gnt_share(ad->xn.xa, ad->backend_id, 1,
+			    &pr->statics_list_ref, true);
+	if (list == NULL)
+		return false;
+	pr->statics_list = list;
+	for (k = 0; k < NETIF_TX_RING_SIZE; k++)
+		list[n++] = (struct xen_netif_gref){
+			.ref = pr->tx_refs[k],
+			.flags = XEN_NETIF_CTRLF_GREF_readonly,
+		};
+	for (k = 0; k < NETIF_RX_RING_SIZE; k++)
+		list[n++] = (struct xen_netif_gref){ .ref = pr->rx_refs[k] };
+	*why = "control ring full";
+	return netif_ctrl_front_queue(&ad->ctrl,
+				      XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, i,
+				      pr->statics_list_ref, n,
+				      &pr->statics_id);
+}
+
+bool
+nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
+		const char **why)
+{
+	unsigned int i;
+
+	*why = "cannot share the control ring";
+	ad->ctrl_sring = xa_gnt_share(ad->xn.xa, ad->backend_id, 1,
+				      &ad->ctrl_ref, true);
+	if (ad->ctrl_sring == NULL)
+		return false;
+	*why = "cannot allocate the control event channel";
+	ad->xn.ctrl_evtchn = xa_evtchn_bind_unbound(ad->xn.xa, ad->backend_id);
+	if (ad->xn.ctrl_evtchn == XN_NO_EVTCHN)
+		return false;
+	netif_ctrl_front_attach(&ad->ctrl, ad->ctrl_sring);
+	for (i = 0; i < keys->nb_queues; i++)
+		if (!nf_ctrl_queue_add(ad, i, why))
+			return false;
+	/* Not connected yet: the backend answers what waits when it is. */
+	netif_ctrl_front_push(&ad->ctrl);
+	keys->ctrl_ring = true;
+	keys->ctrl_ring_ref = ad->ctrl_ref;
+	keys->evtchn_ctrl = ad->xn.ctrl_evtchn;
+	return true;
+}
+
+void
+nf_ctrl_release(struct nf_adapter *ad)
+{
+	unsigned int i;
+
+	for (i = 0; i < XN_MAX_QUEUES; i++) {
+		struct nf_pair *pr = &ad->pairs[i];
+
+		pr->rxq.static_grants = 0;
+		if (pr->statics_list != NULL &&
+		    xa_gnt_unshare(ad->xn.xa, pr->statics_list, 1) < 0)
+			NF_LOG(WARNING, "%s: cannot unshare a static grants' list: %s",
+			       ad->fe_dir, strerror(errno));
+		pr->statics_list = NULL;
+	}
+	if (ad->xn.ctrl_evtchn != XN_NO_EVTCHN &&
+	    xa_evtchn_unbind(ad->xn.xa, ad->xn.ctrl_evtchn) < 0)
+		NF_LOG(WARNING, "%s: cannot unbind the control channel: %s",
+		       ad->fe_dir, strerror(errno));
+	ad->xn.ctrl_evtchn = XN_NO_EVTCHN;
+	if (ad->ctrl_sring != NULL &&
+	    xa_gnt_unshare(ad->xn.xa, ad->ctrl_sring, 1) < 0)
+		NF_LOG(WARNING, "%s: cannot unshare the control ring: %s",
+		       ad->fe_dir, strerror(errno));
+	ad->ctrl_sring = NULL;
+}
+
+/* The answer @rsp to pair @i's ADD_GREF_MAPPING. */
+static void
+nf_ctrl_added(struct nf_adapter *ad, unsigned int i,
+	      const struct xen_netif_ctrl_response *rsp)
+{
+	struct nf_pair *pr = &ad->pairs[i];
+
+	if (rsp->status == XEN_NETIF_CTRL_STATUS_SUCCESS) {
+		__atomic_store_n(&pr->rxq.static_grants,
+				 NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE,
+				 __ATOMIC_RELAXED);
+		NF_LOG(INFO, "%s: queue pair %u: the backend keeps its %u buffer grants mapped",
+		       ad->fe_dir, i,
+		       (unsigned int)(NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE));
+	} else {
+		NF_LOG(INFO, "%s: queue pair %u: no static grants (status %u): the backend copies",
+		       ad->fe_dir, i, rsp->status);
+	}
+}
+
+void
+nf_ctrl_responses(struct xn_port *xn)
+{
+	struct nf_adapter *ad = nf_adapter(xn);
+	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
+	unsigned int i, k;
+	int n;
+
+	if (ad->ctrl_sring == NULL)
+		return;
+	n = netif_ctrl_front_responses(&ad->ctrl, rsp, RTE_DIM(rsp));
+	if (n < 0) {
+		nf_xenbus_backend_failed(xn, ad->ctrl.error);
+		return;
+	}
+	/* Answers may come in any order: matched by id. */
+	for (k = 0; k < (unsigned int)n; k++)
+		for (i = 0; i < xn->nb_pairs; i++)
+			if (rsp[k].id == ad->pairs[i].statics_id &&
+			    rsp[k].type == XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
+				nf_ctrl_added(ad, i, &rsp[k]);
+}
