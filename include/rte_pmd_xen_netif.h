@@ -9,6 +9,15 @@
  * header gives the names ethdev hands back: the mbuf dynamic flag of
  * EtherType grouping and the extended statistics.
  *
+ * Zero copy (net_xen_netfront, devarg zero_copy=1, the default): once the
+ * link is up, rte_eth_rx_queue_info_get() reports as the queue's mp the
+ * pool of mbufs on pages granted to the backend that the queue receives
+ * into. A packet whose segments all come from the pool of the queue pair
+ * it is sent on (forwarded from that queue's Rx, or allocated there by
+ * the application) is sent without a copy, its mbufs freed once the
+ * backend is done with them; any other is copied. Mbufs the application
+ * keeps from the pool are buffers the queue cannot post.
+ *
  * Installed with a pkg-config file: `pkg-config --cflags xen-dpdk-pmd`.
  */
 

@@ -44,6 +44,7 @@ netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
 	FRONT_RING_INIT(&tx->ring, sring, NETIF_PAGE_SIZE);
 	tx->pages = pages;
 	tx->grefs = grefs;
+	tx->zc = NULL;
 	tx->pushed = 0;
 	tx->nb_free = NETIF_TX_RING_SIZE;
 	for (id = 0; id < NETIF_TX_RING_SIZE; id++) {
@@ -51,6 +52,18 @@ netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
 		tx->id_state[id] = TX_ID_FREE;
 	}
 	tx->error = NULL;
+}
+
+void
+netif_front_tx_detach(struct netif_front_tx *tx)
+{
+	unsigned int id;
+
+	for (id = 0; id < NETIF_TX_RING_SIZE; id++) {
+		if (tx->held[id] != NULL)
+			rte_pktmbuf_free_seg(tx->held[id]);
+		tx->held[id] = NULL;
+	}
 }
 
 unsigned int
@@ -81,6 +94,10 @@ netif_front_tx_collect(struct netif_front_tx *tx)
 		if (tx->id_state[rsp.id] == TX_ID_HEAD &&
 		    rsp.status != NETIF_RSP_OKAY)
 			tx->stats.errors++;
+		if (tx->held[rsp.id] != NULL) {
+			rte_pktmbuf_free_seg(tx->held[rsp.id]);
+			tx->held[rsp.id] = NULL;
+		}
 		tx->id_state[rsp.id] = TX_ID_FREE;
 		tx->free_ids[tx->nb_free++] = rsp.id;
 		freed++;
@@ -164,6 +181,56 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 	}
 }
 
+/* Whether @m can be sent from its own pages: see netif_front_tx_enqueue(). */
+static inline bool
+tx_zero_copy_ok(const struct netif_front_tx *tx, const struct rte_mbuf *m)
+{
+	const struct rte_mbuf *seg;
+
+	if (tx->zc == NULL || m->nb_segs > NETIF_MAX_SLOTS)
+		return false;
+	for (seg = m; seg != NULL; seg = seg->next)
+		if (!netif_front_pool_owns(tx->zc, seg) || seg->data_len == 0)
+			return false;
+	return true;
+}
+
+/* One packet, a request per segment naming its page, its segments held. */
+static void
+tx_pkt2zc(struct netif_front_tx *tx, struct rte_mbuf *m,
+	  const struct netif_offload *off)
+{
+	bool gso = off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	uint16_t flags = (off->csum_blank ? NETTXF_csum_blank : 0) |
+			 (off->data_validated ? NETTXF_data_validated : 0) |
+			 (gso ? NETTXF_extra_info : 0);
+	uint32_t pkt_len = m->pkt_len;
+	struct rte_mbuf *seg, *next;
+	bool first = true;
+
+	for (seg = m; seg != NULL; seg = next) {
+		uint16_t id = tx->free_ids[--tx->nb_free];
+		netif_tx_request_t req = {
+			.gref = netif_front_pool_gref(tx->zc, seg),
+			.offset = seg->data_off,
+			.flags = flags | (seg->next != NULL ? NETTXF_more_data : 0),
+			.id = id,
+			.size = first ? pkt_len : seg->data_len,
+		};
+
+		next = seg->next;
+		tx->held[id] = seg;
+		tx->id_state[id] = first ? TX_ID_HEAD : TX_ID_FRAG;
+		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
+		tx->ring.req_prod_pvt++;
+		if (unlikely(gso) && first)
+			tx_gso_extra(tx, off);
+		flags = 0;
+		first = false;
+	}
+	tx->stats.zero_copy_packets++;
+}
+
 /*
  * A large segment the backend cannot take, cut into frames (@tx->gso) that
  * go into the ring together. Returns 1 when they went, 0 when they wait
@@ -213,7 +280,8 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
-		unsigned int slots = netif_slots_for(len);
+		bool zc = tx_zero_copy_ok(tx, m);
+		unsigned int slots = zc ? m->nb_segs : netif_slots_for(len);
 		/* A large segment may become a GSO extra: room for it first. */
 		unsigned int extras = !!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
 							RTE_MBUF_F_RX_LRO));
@@ -251,10 +319,14 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		tx_pkt2requests(tx, m, slots, &off);
 		tx->stats.packets++;
 		tx->stats.bytes += len;
 		tx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
+		if (zc) {
+			tx_pkt2zc(tx, m, &off);
+			continue;
+		}
+		tx_pkt2requests(tx, m, slots, &off);
 		rte_pktmbuf_free(m);
 	}
 	return i;
@@ -279,10 +351,30 @@ netif_front_rx_attach(struct netif_front_rx *rx, netif_rx_sring_t *sring,
 {
 	SHARED_RING_INIT(sring);
 	FRONT_RING_INIT(&rx->ring, sring, NETIF_PAGE_SIZE);
+	rx->zc = NULL;
 	rx->pages = pages;
 	rx->grefs = grefs;
 	rx->port = port;
 	rx->error = NULL;
+}
+
+void
+netif_front_rx_attach_zc(struct netif_front_rx *rx, netif_rx_sring_t *sring,
+			 struct netif_front_pool *zc, uint16_t port)
+{
+	netif_front_rx_attach(rx, sring, NULL, NULL, port);
+	rx->zc = zc;
+}
+
+void
+netif_front_rx_detach(struct netif_front_rx *rx)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(rx->posted); i++) {
+		rte_pktmbuf_free(rx->posted[i]);
+		rx->posted[i] = NULL;
+	}
 }
 
 /* One received packet's responses, copied out of the ring. */
@@ -374,6 +466,18 @@ rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod, struct rx_chain *c)
 	return c->nr_ring;
 }
 
+/* Zero copy: a chain dropped before it was looked at gives its mbufs back. */
+static void
+rx_drop_posted(struct netif_front_rx *rx, const struct rx_chain *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_data; i++) {
+		rte_pktmbuf_free_seg(rx->posted[c->slot[i]]);
+		rx->posted[c->slot[i]] = NULL;
+	}
+}
+
 /* Total length of a chain, or -1 (counted) if the packet must be dropped. */
 static int32_t
 rx_chain_len(struct netif_front_rx *rx, const netif_rx_response_t *rsps,
@@ -452,6 +556,42 @@ nomem:
 }
 
 /*
+ * Zero copy: the packet is the chain of the mbufs its slots were posted
+ * with, each holding what the backend wrote at the response's offset.
+ * Every slot's mbuf leaves the ring, received or freed.
+ */
+static struct rte_mbuf *
+rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
+{
+	int32_t len = rx_chain_len(rx, c->rsps, c->nr_data);
+	struct rte_mbuf *head = NULL, *prev = NULL, *m;
+	unsigned int i;
+
+	for (i = 0; i < c->nr_data; i++) {
+		m = rx->posted[c->slot[i]];
+		rx->posted[c->slot[i]] = NULL;
+		if (len < 0) {
+			rte_pktmbuf_free_seg(m);
+			continue;
+		}
+		m->data_off = c->rsps[i].offset;
+		m->data_len = c->rsps[i].status;
+		if (prev == NULL)
+			head = m;
+		else
+			prev->next = m;
+		prev = m;
+	}
+	if (head == NULL)
+		return NULL;
+	head->nb_segs = c->nr_data;
+	head->pkt_len = len;
+	head->port = rx->port;
+	rx->stats.zero_copy_packets++;
+	return head;
+}
+
+/*
  * Classify a received packet and apply its offload; false (counted) when
  * it cannot take it.
  */
@@ -495,10 +635,15 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		slots = rx_copy_chain(rx, prod, &c);
 		if (slots <= 0)
 			break;
-		if (unlikely(c.bad_extra))
+		if (unlikely(c.bad_extra)) {
 			rx->stats.malformed++;
-		else
+			if (rx->zc != NULL)
+				rx_drop_posted(rx, &c);
+		} else if (rx->zc != NULL) {
+			m = rx_chain2zc(rx, &c);
+		} else {
 			m = rx_chain2mbuf(rx, mp, &c);
+		}
 		rx->ring.rsp_cons += slots;
 		if (m == NULL)
 			continue;
@@ -508,6 +653,40 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 			rte_pktmbuf_free(m);
 	}
 	return nb;
+}
+
+/*
+ * Zero copy: mbufs for the @n slots from @prod on, as many as the pool
+ * has (the rest are posted by a later push); returns how many. A slot an
+ * extra took still holds the mbuf it was posted with: it is posted again.
+ */
+static unsigned int
+rx_post_zc(struct netif_front_rx *rx, RING_IDX prod, unsigned int n)
+{
+	struct rte_mbuf *m[NETIF_RX_RING_SIZE];
+	unsigned int mask = RING_SIZE(&rx->ring) - 1, want = 0, got, i;
+
+	for (i = 0; i < n; i++)
+		want += rx->posted[(prod + i) & mask] == NULL;
+	got = want;
+	if (rte_pktmbuf_alloc_bulk(rx->zc->mp, m, want) != 0) {
+		for (got = 0; got < want; got++) {
+			m[got] = rte_pktmbuf_alloc(rx->zc->mp);
+			if (m[got] == NULL)
+				break;
+		}
+		rx->stats.post_short++;
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf **slot = &rx->posted[(prod + i) & mask];
+
+		if (*slot != NULL)
+			continue;
+		if (got == 0)
+			break;
+		*slot = m[--got];
+	}
+	return i;
 }
 
 unsigned int
@@ -520,10 +699,21 @@ netif_front_rx_push(struct netif_front_rx *rx, bool *notify)
 	*notify = false;
 	if (n == 0 || rx->error != NULL)
 		return 0;
+	if (rx->zc != NULL) {
+		end = prod + rx_post_zc(rx, prod, n);
+		n = end - prod;
+		if (n == 0)
+			return 0;
+	}
 	/* Request id = ring slot, so the page of a response is its slot's. */
 	for (; prod != end; prod++) {
 		uint16_t id = prod & (RING_SIZE(&rx->ring) - 1);
-		netif_rx_request_t req = { .id = id, .gref = rx->grefs[id] };
+		netif_rx_request_t req = {
+			.id = id,
+			.gref = rx->zc != NULL ?
+				netif_front_pool_gref(rx->zc, rx->posted[id]) :
+				rx->grefs[id],
+		};
 
 		*RING_GET_REQUEST(&rx->ring, prod) = req;
 	}

@@ -30,6 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "netif_front_pool.h"
 #include "netif_gso.h"
 #include "netif_offload.h"
 #include "netif_ring.h"
@@ -54,6 +55,7 @@ struct netif_front_tx_stats {
 	uint64_t drop_no_gso;	/* large segments nobody could cut */
 	uint64_t gso_packets;	/* sent as large segments */
 	uint64_t gso_cut;	/* cut in software (netif_gso.h) */
+	uint64_t zero_copy_packets; /* sent from the pages of @zc */
 };
 
 struct netif_front_tx {
@@ -62,6 +64,13 @@ struct netif_front_tx {
 	struct netif_gso *gso;		/* NULL: large segments not cut */
 	uint8_t *pages;			/* page of request id i at i * 4096 */
 	const grant_ref_t *grefs;	/* grant of the page of each id */
+	/*
+	 * Zero copy: a packet all of whose segments are mbufs of @zc is sent
+	 * by naming their pages, each segment held in @held[id] until the
+	 * backend answers its request. NULL: every packet is copied.
+	 */
+	struct netif_front_pool *zc;
+	struct rte_mbuf *held[NETIF_TX_RING_SIZE];
 	RING_IDX pushed;		/* last req_prod we published */
 	uint16_t nb_free;
 	uint16_t free_ids[NETIF_TX_RING_SIZE];
@@ -78,6 +87,8 @@ struct netif_front_rx_stats {
 	uint64_t mbuf_alloc_failed; /* packets dropped for want of mbufs */
 	uint64_t drop_bad_offload; /* netif_offload_rx() refused it */
 	uint64_t gso_packets;	/* large segments received */
+	uint64_t zero_copy_packets; /* handed over in the buffers posted */
+	uint64_t post_short;	/* pushes that found the granted pool dry */
 };
 
 struct netif_front_rx {
@@ -85,11 +96,18 @@ struct netif_front_rx {
 	struct rte_mempool *mp;		/* where received packets go */
 	uint32_t offloads;		/* NETIF_RX_*: what the application enabled */
 	uint32_t gso_asked;		/* NETIF_PEER_GSO_*: what we asked for */
-	uint8_t *pages;			/* page of ring slot i at i * 4096 */
+	/*
+	 * Zero copy: slot i's buffer is posted[i], an mbuf of @zc, handed to
+	 * the application as it is. Copy (@zc NULL): slot i's buffer is the
+	 * page at @pages + i * 4096, copied into mbufs of @mp.
+	 */
+	struct netif_front_pool *zc;
+	uint8_t *pages;
 	const grant_ref_t *grefs;	/* grant of the page of each slot */
 	uint16_t port;			/* written to every received mbuf */
 	const char *error;		/* first protocol violation seen */
 	struct netif_front_rx_stats stats;
+	struct rte_mbuf *posted[NETIF_RX_RING_SIZE];
 };
 
 /*
@@ -100,6 +118,9 @@ struct netif_front_rx {
 void netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
 			   void *pages, const grant_ref_t *grefs);
 
+/* Free the segments sent without a copy and not answered (ring let go). */
+void netif_front_tx_detach(struct netif_front_tx *tx);
+
 /*
  * Consume the TX responses the backend has produced and return their ids to
  * the free list. Returns the number of ids freed.
@@ -107,8 +128,10 @@ void netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
 unsigned int netif_front_tx_collect(struct netif_front_tx *tx);
 
 /*
- * Turn packets into requests: each packet is copied densely into the pages
- * of free ids, ceil(len / 4096) slots, its offload requests turned into
+ * Turn packets into requests: a packet all of whose segments are mbufs of
+ * @zc (at most 18, none empty) takes a slot per segment naming its page,
+ * and is kept until answered; any other is copied densely into the pages
+ * of free ids, ceil(len / 4096) slots. Its offload requests are turned into
  * flags and a GSO extra for what the backend takes (netif_offload_tx();
  * a large segment it cannot take cut with @gso when there is one), and
  * its mbuf freed. Packets longer than NETIF_FRONT_MAX_PKT_LEN, and
@@ -141,6 +164,17 @@ void netif_front_rx_attach(struct netif_front_rx *rx, netif_rx_sring_t *sring,
 			   void *pages, const grant_ref_t *grefs, uint16_t port);
 
 /*
+ * The same in zero-copy mode: every buffer posted is an mbuf of @zc, and
+ * a packet is received in the mbufs its data was written to.
+ */
+void netif_front_rx_attach_zc(struct netif_front_rx *rx,
+			      netif_rx_sring_t *sring,
+			      struct netif_front_pool *zc, uint16_t port);
+
+/* Give back the mbufs posted and not received (the ring is let go). */
+void netif_front_rx_detach(struct netif_front_rx *rx);
+
+/*
  * Turn complete RX response chains into mbufs from @mp, at most @nb_pkts
  * packets, each classified (netif_l2_classify()) with its offload applied
  * (netif_offload_rx()). A chain whose last response is not produced yet is
@@ -153,8 +187,9 @@ uint16_t netif_front_rx_receive(struct netif_front_rx *rx,
 				struct rte_mbuf **pkts, uint16_t nb_pkts);
 
 /*
- * Post a request for every ring slot whose response was consumed, then
- * publish them. Returns how many were published; *notify as for TX.
+ * Post a request for every ring slot whose response was consumed (in
+ * zero-copy mode, for as many as the pool has mbufs for), then publish
+ * them. Returns how many were published; *notify as for TX.
  */
 unsigned int netif_front_rx_push(struct netif_front_rx *rx, bool *notify);
 

@@ -118,9 +118,9 @@ test_each_queue_pair_carries_its_own_traffic(void)
 	CHECK(pair_xstat(mp.back, "tx_q0_static_packets") == 0);
 	CHECK(pair_xstat(mp.back, "tx_q1_grant_copy_ops") == 0);
 	CHECK(pair_xstat(mp.back, "rx_q0_static_grants") ==
-	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
+	      PAIR_STATIC_GRANTS);
 	CHECK(pair_xstat(mp.back, "rx_q1_static_grants") ==
-	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
+	      PAIR_STATIC_GRANTS);
 	CHECK(pair_xstat(mp.front, "rx_q1_packets") == PACKETS);
 	CHECK(pair_xstat(mp.front, "rx_q2_packets") == UINT64_MAX);
 	mq_close(&mp);
@@ -229,8 +229,11 @@ test_eight_queue_pairs_raise_the_grant_limit(void)
 
 	REQUIRE(mq_open(&mp, "eight", 8, 8));
 	REQUIRE(guest_grants(mp.inst, &limit, &used));
-	/* And the control ring's page and a list page per pair. */
-	CHECK(used == 8 * NETIF_FRONT_GRANTS_PER_PAIR + 1 + 8);
+	/*
+	 * Each pair's rings, TX pages and zero-copy pool, two list pages
+	 * each, and the control ring's page.
+	 */
+	CHECK(used == 8 * (2 + PAIR_STATIC_GRANTS + 2) + 1);
 	CHECK(limit >= used && limit > XA_GNT_SHARE_LIMIT_DEFAULT);
 	CHECK(only_queue_moves(mp.front, mp.back, 7, 8, 0));
 	CHECK(only_queue_moves(mp.back, mp.front, 0, 8, PACKETS));
@@ -250,8 +253,8 @@ test_fixed_grant_limit_refuses_with_what_it_needs(void)
 		0);
 	mark = test_log_mark();
 	CHECK(!mq_open(&mp, "fixed", 2, 2));
-	snprintf(want, sizeof(want), "2 queue pairs need %u grants",
-		 2 * NETIF_FRONT_GRANTS_PER_PAIR + 1 + 2);
+	snprintf(want, sizeof(want), "2 queue pairs need %u more grants",
+		 2 * (2 + PAIR_STATIC_GRANTS + 2) + 1);
 	CHECK(strstr(test_log_since(mark), want) != NULL);
 	CHECK(strstr(test_log_since(mark), "xen_gntalloc") != NULL);
 	/* Nothing was shared halfway. */

@@ -7,7 +7,10 @@
  * the order checked and nothing lost, and the counters agree. Our two
  * PMDs use static grants: the backend maps the frontend's buffer pages
  * once and copies every packet without a grant copy; with
- * static_grants=0 on the frontend it grant-copies, one call per burst.
+ * static_grants=0 on the frontend it grant-copies, one call per burst. The
+ * netfront receives into mbufs on pages it grants; an application that
+ * holds all of them stalls the queue until it frees them, losing nothing,
+ * and sends mbufs of that pool from their own pages.
  * XEN_TEST_PACKETS overrides the count (for slow sanitizer builds).
  */
 
@@ -62,10 +65,8 @@ check_static(const char *q)
 	CHECK(xstat_of(back, q, "grant_copy_ops") == 0);
 	CHECK(xstat_of(back, q, "static_packets") == packets);
 	CHECK(xstat_of(back, q, "notifications_sent") < packets);
-	CHECK(pair_xstat(back, "rx_q0_static_grants") ==
-	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
-	CHECK(pair_xstat(front, "rx_q0_static_grants") ==
-	      NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE);
+	CHECK(pair_xstat(back, "rx_q0_static_grants") == PAIR_STATIC_GRANTS);
+	CHECK(pair_xstat(front, "rx_q0_static_grants") == PAIR_STATIC_GRANTS);
 }
 
 static void
@@ -73,8 +74,11 @@ test_link_comes_up_on_both_ends(void)
 {
 	CHECK(pair_wait_link(back, true, 10000));
 	CHECK(pair_wait_link(front, true, 10000));
-	/* Static grants: one map call per access mode, nothing unmapped. */
-	CHECK(pair_xstat(back, "rx_q0_static_grant_maps") == 2);
+	/*
+	 * Static grants: one map call per list page and access mode (TX
+	 * pages read-only, then the pool's writable), nothing unmapped.
+	 */
+	CHECK(pair_xstat(back, "rx_q0_static_grant_maps") == 3);
 	CHECK(pair_xstat(back, "rx_q0_static_grant_unmaps") == 0);
 }
 
@@ -109,6 +113,8 @@ test_backend_to_frontend_loses_nothing(void)
 	CHECK(bs.opackets == packets && fs.ipackets == packets);
 	CHECK(bs.obytes == fs.ibytes);
 	check_static("tx_q0");
+	/* Received in the mbufs the backend wrote into. */
+	CHECK(pair_xstat(front, "rx_q0_zero_copy_packets") == packets);
 }
 
 /* A frontend that asks for no static grants: grant copies, batched. */
@@ -137,6 +143,107 @@ test_without_static_grants_the_backend_grant_copies(void)
 	pair_destroy("net_xen_netfront1", f);
 	pair_destroy("net_xen_netback1", b);
 	xsim_instance_destroy(inst);
+}
+
+/*
+ * The netfront's receive pool, as ethdev reports it: mbufs from it (as an
+ * application allocates them, or as it forwards what it received) are sent
+ * from their own pages, without a copy; mbufs of another pool are copied.
+ */
+static void
+test_mbufs_of_the_granted_pool_are_sent_without_a_copy(void)
+{
+	struct rte_eth_rxq_info qi;
+	uint64_t n = 20000, zc, copied;
+	struct rte_mbuf *pkts[32];
+	uint16_t got, sent;
+
+	REQUIRE(rte_eth_rx_queue_info_get(front, 0, &qi) == 0);
+	CHECK(qi.mp != NULL && qi.mp != test_pool);
+	zc = pair_xstat(front, "tx_q0_zero_copy_packets");
+	/* Every length up to 9000 B, chains of the pool's 4 KiB mbufs. */
+	CHECK(pair_transfer(front, back, qi.mp, 0, n, 32) == n);
+	CHECK(pair_xstat(front, "tx_q0_zero_copy_packets") == zc + n);
+	/* Forwarded as received: back to the backend from the Rx queue. */
+	CHECK(pair_transfer(back, front, test_pool, 0, 1, 1) == 1);
+	copied = pair_xstat(front, "tx_q0_zero_copy_packets");
+	pkts[0] = pair_frame(test_pool, "\xff\xff\xff\xff\xff\xff"
+			     "\x02\x02\x02\x02\x02\x02\x88\xb5", 60);
+	REQUIRE(pkts[0] != NULL);
+	REQUIRE(rte_eth_tx_burst(back, 0, pkts, 1) == 1);
+	got = 0;
+	for (unsigned int ms = 0; ms < 5000 && got == 0; ms++) {
+		got = rte_eth_rx_burst(front, 0, pkts, 1);
+		rte_delay_us_sleep(got == 0 ? 1000 : 0);
+	}
+	REQUIRE(got == 1);
+	CHECK(pkts[0]->pool == qi.mp);
+	sent = rte_eth_tx_burst(front, 0, pkts, 1);
+	CHECK(sent == 1);
+	got = 0;
+	for (unsigned int ms = 0; ms < 5000 && got == 0; ms++) {
+		rte_eth_tx_burst(front, 0, pkts, 0);	/* collect answers */
+		got = rte_eth_rx_burst(back, 0, pkts, 1);
+		rte_delay_us_sleep(got == 0 ? 1000 : 0);
+	}
+	CHECK(got == 1 && pkts[0]->pkt_len == 60);
+	if (got == 1)
+		rte_pktmbuf_free(pkts[0]);
+	CHECK(pair_xstat(front, "tx_q0_zero_copy_packets") == copied + 1);
+	/* An mbuf of another pool is copied. */
+	CHECK(pair_transfer(front, back, test_pool, 0, 100, 32) == 100);
+	CHECK(pair_xstat(front, "tx_q0_zero_copy_packets") == copied + 1);
+}
+
+/*
+ * The netfront receives into its granted pool's mbufs: an application
+ * that holds every one of them stalls the queue (counted, nothing lost),
+ * and frees them to resume it.
+ */
+static void
+test_application_holding_every_buffer_stalls_then_resumes(void)
+{
+	static struct rte_mbuf *held[PAIR_STATIC_GRANTS];
+	uint8_t frame[PAIR_MIN_LEN] = { [12] = 0x88, [13] = 0xb5 };
+	uint64_t sent = 0, got = 0, idle = 0;
+	unsigned int n_held = 0;
+	struct rte_mbuf *m;
+	uint16_t n;
+
+	rte_eth_xstats_reset(back);
+	rte_eth_xstats_reset(front);
+	for (unsigned int ms = 0; ms < 2000; ms++) {
+		for (unsigned int i = 0; i < 32; i++) {
+			m = pair_frame(test_pool, frame, sizeof(frame));
+			if (m == NULL)
+				break;
+			if (rte_eth_tx_burst(back, 0, &m, 1) == 0) {
+				rte_pktmbuf_free(m);
+				break;
+			}
+			sent++;
+		}
+		n = rte_eth_rx_burst(front, 0, &held[n_held],
+				     RTE_DIM(held) - n_held);
+		n_held += n;
+		rte_delay_us_sleep(n == 0 ? 1000 : 0);
+	}
+	/* Every buffer of the pool held: nothing more could be posted. */
+	CHECK(n_held > 0 && n_held < RTE_DIM(held));
+	CHECK(pair_xstat(front, "rx_q0_zero_copy_post_short") > 0);
+	CHECK(pair_xstat(back, "tx_q0_ring_full") > 0);
+	rte_pktmbuf_free_bulk(held, n_held);
+	got = n_held;
+	/* Freed: the rest arrives, none lost. */
+	while (got < sent && idle < 2000) {
+		n = rte_eth_rx_burst(front, 0, held, 32);
+		rte_pktmbuf_free_bulk(held, n);
+		got += n;
+		idle = n == 0 ? idle + 1 : 0;
+		rte_delay_us_sleep(n == 0 ? 1000 : 0);
+	}
+	CHECK(got == sent);
+	CHECK(pair_transfer(back, front, test_pool, 0, 10000, 128) == 10000);
 }
 
 /* Both ends connected; XEN_TEST_PACKETS packets a direction if set. */
@@ -170,5 +277,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_link_comes_up_on_both_ends);
 	RUN(test_frontend_to_backend_loses_nothing);
 	RUN(test_backend_to_frontend_loses_nothing);
+	RUN(test_mbufs_of_the_granted_pool_are_sent_without_a_copy);
+	RUN(test_application_holding_every_buffer_stalls_then_resumes);
 	RUN(test_without_static_grants_the_backend_grant_copies);
 }

@@ -17,8 +17,16 @@
 #include <rte_mempool.h>
 
 #include "mixed_frames.h"
+#include "netif_ring.h"
 #include "test_eal.h"
 #include "xsim.h"
+
+/*
+ * Grants the netfront asks our netback to keep mapped per queue pair: its
+ * TX pages and the pages of its zero-copy RX pool (twice the ring).
+ */
+#define PAIR_STATIC_GRANTS \
+	((unsigned int)(NETIF_TX_RING_SIZE + 2 * NETIF_RX_RING_SIZE))
 
 /* Packets carry this EtherType (IEEE local experimental 1). */
 #define PAIR_ETHERTYPE 0x88b5

@@ -239,8 +239,11 @@ xn_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_eth_rxq_info *info)
 {
 	const struct xn_rxq *q = dev->data->rx_queues[qid];
+	struct xn_port *p = xn_port(dev);
 
-	info->mp = q->mp;
+	info->mp = p->ops->rx_pool != NULL ? p->ops->rx_pool(p, qid) : NULL;
+	if (info->mp == NULL)
+		info->mp = q->mp;
 	info->nb_desc = NETIF_RX_RING_SIZE;
 	info->scattered_rx = 1;
 	info->conf.offloads = dev->data->dev_conf.rxmode.offloads;

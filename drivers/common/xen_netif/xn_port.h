@@ -115,6 +115,11 @@ struct xn_port_ops {
 	void (*stopped)(struct xn_port *p);
 	/* Optional: an event on the control ring's channel (ctrl_evtchn). */
 	void (*ctrl)(struct xn_port *p);
+	/*
+	 * Optional: the pool Rx queue @qid receives into when it is not the
+	 * one it was set up with (NULL: that one).
+	 */
+	struct rte_mempool *(*rx_pool)(struct xn_port *p, uint16_t qid);
 };
 
 /* A PMD as the common code sees it. */

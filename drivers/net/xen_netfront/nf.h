@@ -38,6 +38,11 @@ struct nf_txq {
 	struct netif_front_tx ring;
 };
 
+/* RX buffers of the zero-copy pool: the ring's, and as many in flight. */
+#define NF_ZC_PAGES (2 * NETIF_RX_RING_SIZE)
+/* TX pages and zero-copy pages, listed for static grants, 512 a page. */
+#define NF_STATICS_LISTS 2
+
 /* One queue pair: its queues, and what it shares with the backend. */
 struct nf_pair {
 	struct nf_rxq rxq;
@@ -48,16 +53,23 @@ struct nf_pair {
 	grant_ref_t sring_refs[2];
 	grant_ref_t tx_refs[NETIF_TX_RING_SIZE];
 	grant_ref_t rx_refs[NETIF_RX_RING_SIZE];
-	/* The list of its buffer grants that ADD_GREF_MAPPING names. */
+	/*
+	 * Zero copy: the RX buffers are mbufs of @zc, kept until the port
+	 * closes (the application may hold them), granted to @zc->backend.
+	 */
+	struct netif_front_pool *zc;
+	/* The lists of its buffer grants that ADD_GREF_MAPPING names. */
 	struct xen_netif_gref *statics_list;
-	grant_ref_t statics_list_ref;
-	uint16_t statics_id;		/* the request's id */
+	grant_ref_t statics_list_refs[NF_STATICS_LISTS];
+	uint16_t statics_ids[NF_STATICS_LISTS];	/* the requests' ids */
+	uint16_t statics_entries[NF_STATICS_LISTS];
 };
 
 /* The devargs of the netfront's own. */
 struct nf_config {
 	domid_t domid;			/* simulator: the domain we act as */
 	bool no_statics;		/* static_grants=0 */
+	bool no_zero_copy;		/* zero_copy=0 */
 };
 
 struct nf_adapter {

@@ -19,22 +19,29 @@
 uint32_t
 nf_ctrl_grants(unsigned int nb_queues)
 {
-	/* The ring's page, and a page per pair for its list. */
-	return 1 + nb_queues;
+	/* The ring's page, and each pair's list pages. */
+	return 1 + NF_STATICS_LISTS * nb_queues;
 }
 
+/*
+ * Queue the ADD_GREF_MAPPING requests of pair @i: its TX pages read-only,
+ * and writable its RX buffers, the zero-copy pool's pages when it receives
+ * into them; one request per list page.
+ */
 static bool
 nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 {
+	const uint32_t per_list = XA_PAGE_SIZE / sizeof(struct xen_netif_gref);
 	struct nf_pair *pr = &ad->pairs[i];
+	const struct netif_front_pool *zc = pr->rxq.ring.zc;
 	struct xen_netif_gref *list;
 	unsigned int n = 0, k;
 
-	RTE_BUILD_BUG_ON(NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE >
-			 XA_PAGE_SIZE / sizeof(*list));
-	*why = "cannot share the static grants' list";
-	list = xa_gnt_share(ad->xn.xa, ad->backend_id, 1,
-			    &pr->statics_list_ref, true);
+	RTE_BUILD_BUG_ON(NETIF_TX_RING_SIZE + NF_ZC_PAGES >
+			 NF_STATICS_LISTS * XA_PAGE_SIZE / sizeof(*list));
+	*why = "cannot share the static grants' lists";
+	list = xa_gnt_share(ad->xn.xa, ad->backend_id, NF_STATICS_LISTS,
+			    pr->statics_list_refs, true);
 	if (list == NULL)
 		return false;
 	pr->statics_list = list;
@@ -43,13 +50,23 @@ nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 			.ref = pr->tx_refs[k],
 			.flags = XEN_NETIF_CTRLF_GREF_readonly,
 		};
-	for (k = 0; k < NETIF_RX_RING_SIZE; k++)
-		list[n++] = (struct xen_netif_gref){ .ref = pr->rx_refs[k] };
+	for (k = 0; k < (zc != NULL ? zc->nb_pages : NETIF_RX_RING_SIZE); k++)
+		list[n++] = (struct xen_netif_gref){
+			.ref = zc != NULL ? zc->refs[k] : pr->rx_refs[k],
+		};
 	*why = "control ring full";
-	return netif_ctrl_front_queue(&ad->ctrl,
-				      XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, i,
-				      pr->statics_list_ref, n,
-				      &pr->statics_id);
+	for (k = 0; k < NF_STATICS_LISTS; k++) {
+		pr->statics_entries[k] = n > k * per_list ?
+			RTE_MIN(n - k * per_list, per_list) : 0;
+		if (pr->statics_entries[k] > 0 &&
+		    !netif_ctrl_front_queue(&ad->ctrl,
+					    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING,
+					    i, pr->statics_list_refs[k],
+					    pr->statics_entries[k],
+					    &pr->statics_ids[k]))
+			return false;
+	}
+	return true;
 }
 
 bool
@@ -89,7 +106,8 @@ nf_ctrl_release(struct nf_adapter *ad)
 
 		pr->rxq.static_grants = 0;
 		if (pr->statics_list != NULL &&
-		    xa_gnt_unshare(ad->xn.xa, pr->statics_list, 1) < 0)
+		    xa_gnt_unshare(ad->xn.xa, pr->statics_list,
+				   NF_STATICS_LISTS) < 0)
 			NF_LOG(WARNING, "%s: cannot unshare a static grants' list: %s",
 			       ad->fe_dir, strerror(errno));
 		pr->statics_list = NULL;
@@ -106,20 +124,18 @@ nf_ctrl_release(struct nf_adapter *ad)
 	ad->ctrl_sring = NULL;
 }
 
-/* The answer @rsp to pair @i's ADD_GREF_MAPPING. */
+/* The answer @rsp to list @k of pair @i's ADD_GREF_MAPPING requests. */
 static void
-nf_ctrl_added(struct nf_adapter *ad, unsigned int i,
+nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
 	      const struct xen_netif_ctrl_response *rsp)
 {
 	struct nf_pair *pr = &ad->pairs[i];
 
 	if (rsp->status == XEN_NETIF_CTRL_STATUS_SUCCESS) {
-		__atomic_store_n(&pr->rxq.static_grants,
-				 NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE,
-				 __ATOMIC_RELAXED);
-		NF_LOG(INFO, "%s: queue pair %u: the backend keeps its %u buffer grants mapped",
-		       ad->fe_dir, i,
-		       (unsigned int)(NETIF_TX_RING_SIZE + NETIF_RX_RING_SIZE));
+		__atomic_fetch_add(&pr->rxq.static_grants,
+				   pr->statics_entries[k], __ATOMIC_RELAXED);
+		NF_LOG(INFO, "%s: queue pair %u: the backend keeps %u buffer grants mapped",
+		       ad->fe_dir, i, pr->statics_entries[k]);
 	} else {
 		NF_LOG(INFO, "%s: queue pair %u: no static grants (status %u): the backend copies",
 		       ad->fe_dir, i, rsp->status);
@@ -131,7 +147,7 @@ nf_ctrl_responses(struct xn_port *xn)
 {
 	struct nf_adapter *ad = nf_adapter(xn);
 	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
-	unsigned int i, k;
+	unsigned int i, j, k;
 	int n;
 
 	if (ad->ctrl_sring == NULL)
@@ -142,9 +158,12 @@ nf_ctrl_responses(struct xn_port *xn)
 		return;
 	}
 	/* Answers may come in any order: matched by id. */
-	for (k = 0; k < (unsigned int)n; k++)
+	for (j = 0; j < (unsigned int)n; j++)
 		for (i = 0; i < xn->nb_pairs; i++)
-			if (rsp[k].id == ad->pairs[i].statics_id &&
-			    rsp[k].type == XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
-				nf_ctrl_added(ad, i, &rsp[k]);
+			for (k = 0; k < NF_STATICS_LISTS; k++)
+				if (ad->pairs[i].statics_entries[k] > 0 &&
+				    rsp[j].id == ad->pairs[i].statics_ids[k] &&
+				    rsp[j].type ==
+				    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
+					nf_ctrl_added(ad, i, k, &rsp[j]);
 }

@@ -21,6 +21,7 @@ RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 
 #define NF_ARG_DOMID "domid"
 #define NF_ARG_STATIC_GRANTS "static_grants"
+#define NF_ARG_ZERO_COPY "zero_copy"
 
 /* Domains the simulator lets a frontend act as. */
 #define NF_SIM_DOMID_MIN 1
@@ -54,10 +55,23 @@ arg_static_grants(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_zero_copy(const char *key, const char *value, void *opaque)
+{
+	struct nf_adapter *ad = opaque;
+	unsigned long v;
+
+	if (xn_devarg_uint(nf_logtype, key, value, 0, 1, &v) != 0)
+		return -EINVAL;
+	ad->cfg.no_zero_copy = v == 0;
+	return 0;
+}
+
 /* On Xen the domain is the one we run in, told by xenstore. */
 static const struct xn_devarg nf_args[] = {
 	{ NF_ARG_DOMID, arg_domid, true },
 	{ NF_ARG_STATIC_GRANTS, arg_static_grants, false },
+	{ NF_ARG_ZERO_COPY, arg_zero_copy, false },
 };
 
 static int
@@ -94,6 +108,17 @@ nf_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 	netif_front_rx_setup(&nf_adapter(xn)->pairs[qid].rxq.ring, mp);
 }
 
+/* Zero copy: the granted pool the queue receives into (and sends from). */
+static struct rte_mempool *
+nf_rx_pool(struct xn_port *xn, uint16_t qid)
+{
+	const struct netif_front_pool *zc =
+		__atomic_load_n(&nf_adapter(xn)->pairs[qid].rxq.ring.zc,
+				__ATOMIC_RELAXED);
+
+	return zc != NULL ? zc->mp : NULL;
+}
+
 static void
 nf_uninit(struct xn_port *xn)
 {
@@ -109,6 +134,7 @@ static const struct xn_port_ops nf_ops = {
 	.failed = nf_xenbus_backend_failed,
 	.stopped = nf_xenbus_drain,
 	.ctrl = nf_ctrl_responses,
+	.rx_pool = nf_rx_pool,
 };
 
 #define RXQ(f) offsetof(struct nf_rxq, ring.stats.f)
@@ -121,6 +147,8 @@ static const struct xn_stat nf_rx_stats[] = {
 	{ "mbuf_alloc_failed", RXQ(mbuf_alloc_failed), XN_BASIC_NOMBUF },
 	{ "drop_bad_offload", RXQ(drop_bad_offload), XN_BASIC_ERRORS },
 	{ "gso_packets", RXQ(gso_packets), XN_BASIC_NONE },
+	{ "zero_copy_packets", RXQ(zero_copy_packets), XN_BASIC_NONE },
+	{ "zero_copy_post_short", RXQ(post_short), XN_BASIC_NONE },
 	{ "static_grants", offsetof(struct nf_rxq, static_grants),
 	  XN_BASIC_GAUGE },
 };
@@ -135,6 +163,7 @@ static const struct xn_stat nf_tx_stats[] = {
 	{ "drop_no_gso", TXQ(drop_no_gso), XN_BASIC_ERRORS },
 	{ "gso_packets", TXQ(gso_packets), XN_BASIC_NONE },
 	{ "gso_cut", TXQ(gso_cut), XN_BASIC_NONE },
+	{ "zero_copy_packets", TXQ(zero_copy_packets), XN_BASIC_NONE },
 };
 #undef RXQ
 #undef TXQ
@@ -168,4 +197,5 @@ RTE_PMD_REGISTER_VDEV(net_xen_netfront, nf_vdev_driver);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netfront,
 	NF_ARG_DOMID "=<1-63> "
 	NF_ARG_STATIC_GRANTS "=<0|1> "
+	NF_ARG_ZERO_COPY "=<0|1> "
 	XN_PARAM_STRING);

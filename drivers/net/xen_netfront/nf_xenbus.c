@@ -79,6 +79,9 @@ nf_release(struct nf_adapter *ad)
 		nf_unshare(ad, &pr->srings, 2);
 		nf_unshare(ad, &pr->tx_pages, NETIF_TX_RING_SIZE);
 		nf_unshare(ad, &pr->rx_pages, NETIF_RX_RING_SIZE);
+		/* Zero copy: the pool stays, the buffers posted go back. */
+		netif_front_rx_detach(&pr->rxq.ring);
+		netif_front_tx_detach(&pr->txq.ring);
 	}
 }
 
@@ -107,13 +110,51 @@ nf_bind(struct nf_adapter *ad, evtchn_port_t *port)
 }
 
 /*
- * Share queue pair @pr's rings (with every RX buffer already posted) and
+ * Whether queue pair @i receives without a copy: into mbufs of its pool,
+ * created for this backend on first use. A pool granted to another domain
+ * (the vif moved) stays until the port closes: copies until then.
+ */
+static bool
+nf_zero_copy(struct nf_adapter *ad, unsigned int i)
+{
+	struct nf_pair *pr = &ad->pairs[i];
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	if (ad->cfg.no_zero_copy)
+		return false;
+	if (pr->zc != NULL)
+		return pr->zc->backend == ad->backend_id;
+	snprintf(name, sizeof(name), "xnf%u_zc%u", ad->xn.dev->data->port_id,
+		 i);
+	pr->zc = netif_front_pool_create(name, ad->xn.xa, ad->backend_id,
+					 NF_ZC_PAGES, SOCKET_ID_ANY);
+	if (pr->zc == NULL)
+		NF_LOG(NOTICE, "%s: queue pair %u: no zero-copy pool (%s): copying",
+		       ad->fe_dir, i, strerror(errno));
+	return pr->zc != NULL;
+}
+
+/* Grants queue pair @i shares to connect, beyond any it keeps shared. */
+static uint32_t
+nf_pair_grants(const struct nf_adapter *ad, unsigned int i)
+{
+	const struct netif_front_pool *zc = ad->pairs[i].zc;
+
+	if (ad->cfg.no_zero_copy || (zc != NULL && zc->backend != ad->backend_id))
+		return NETIF_FRONT_GRANTS_PER_PAIR;
+	return 2 + NETIF_TX_RING_SIZE + (zc == NULL ? NF_ZC_PAGES : 0);
+}
+
+/*
+ * Share queue pair @i's rings (with every RX buffer already posted) and
  * bind its event channels; @why says what failed.
  */
 static bool
-nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
+nf_connect_pair(struct nf_adapter *ad, unsigned int i, bool split,
 		struct xenbus_front_queue *keys, const char **why)
 {
+	struct nf_pair *pr = &ad->pairs[i];
+	bool zc = nf_zero_copy(ad, i);
 	bool notify;
 
 	*why = "cannot share the ring pages";
@@ -126,8 +167,8 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
 		return false;
 	/* ...and only writes where we receive. */
 	*why = "cannot share the RX buffer pages";
-	if (!nf_share(ad, &pr->rx_pages, NETIF_RX_RING_SIZE, pr->rx_refs,
-		      true))
+	if (!zc && !nf_share(ad, &pr->rx_pages, NETIF_RX_RING_SIZE,
+			     pr->rx_refs, true))
 		return false;
 	*why = "cannot allocate an event channel";
 	if (!nf_bind(ad, &pr->txq.x.evtchn))
@@ -138,10 +179,16 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
 
 	netif_front_tx_attach(&pr->txq.ring, pr->srings, pr->tx_pages,
 			      pr->tx_refs);
-	netif_front_rx_attach(&pr->rxq.ring,
-			      (void *)((uint8_t *)pr->srings + XA_PAGE_SIZE),
-			      pr->rx_pages, pr->rx_refs,
-			      ad->xn.dev->data->port_id);
+	/* The pool's mbufs are sent from their own pages. */
+	pr->txq.ring.zc = zc ? pr->zc : NULL;
+	if (zc)
+		netif_front_rx_attach_zc(&pr->rxq.ring,
+			(void *)((uint8_t *)pr->srings + XA_PAGE_SIZE), pr->zc,
+			ad->xn.dev->data->port_id);
+	else
+		netif_front_rx_attach(&pr->rxq.ring,
+			(void *)((uint8_t *)pr->srings + XA_PAGE_SIZE),
+			pr->rx_pages, pr->rx_refs, ad->xn.dev->data->port_id);
 	/* Not connected yet: nobody to notify. */
 	netif_front_rx_push(&pr->rxq.ring, &notify);
 
@@ -163,9 +210,12 @@ nf_connect_pair(struct nf_adapter *ad, struct nf_pair *pr, bool split,
 static bool
 nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool statics)
 {
-	uint32_t need = nb_queues * NETIF_FRONT_GRANTS_PER_PAIR +
-			(statics ? nf_ctrl_grants(nb_queues) : 0);
+	uint32_t need = statics ? nf_ctrl_grants(nb_queues) : 0;
 	uint32_t limit, used;
+	unsigned int i;
+
+	for (i = 0; i < nb_queues; i++)
+		need += nf_pair_grants(ad, i);
 
 	if (xa_gnt_share_limit(ad->xn.xa, &limit, &used) < 0) {
 		NF_LOG(NOTICE, "%s: cannot read the grant limit (%s): sharing %u pages unchecked",
@@ -179,10 +229,11 @@ nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool statics)
 		       ad->fe_dir, limit, used + need, nb_queues);
 		return true;
 	}
-	NF_LOG(ERR, "%s: %u queue pairs need %u grants (%u each%s) and %u are shared already, but the limit is %u and cannot be raised here (%s): as root, echo %u > /sys/module/xen_gntalloc/parameters/limit, or load xen_gntalloc with limit=%u, or use fewer queues",
-	       ad->fe_dir, nb_queues, need, NETIF_FRONT_GRANTS_PER_PAIR,
-	       statics ? ", and the control ring's" : "", used, limit,
-	       strerror(errno), used + need, used + need);
+	NF_LOG(ERR, "%s: %u queue pairs need %u more grants (rings, buffers%s%s) and %u are shared already, but the limit is %u and cannot be raised here (%s): as root, echo %u > /sys/module/xen_gntalloc/parameters/limit, or load xen_gntalloc with limit=%u, or use fewer queues",
+	       ad->fe_dir, nb_queues, need,
+	       ad->cfg.no_zero_copy ? "" : ", zero-copy pools",
+	       statics ? ", control ring" : "", used, limit, strerror(errno),
+	       used + need, used + need);
 	return false;
 }
 
@@ -219,7 +270,7 @@ nf_connect(struct nf_adapter *ad)
 	for (i = 0; i < keys.nb_queues; i++) {
 		struct nf_pair *pr = &ad->pairs[i];
 
-		if (!nf_connect_pair(ad, pr, be.split_evtchn, &keys.queue[i],
+		if (!nf_connect_pair(ad, i, be.split_evtchn, &keys.queue[i],
 				     &why))
 			goto fail;
 		pr->rxq.ring.gso_asked = keys.gso_tcpv4 ?
@@ -492,6 +543,8 @@ nf_wait_backend_closed(struct nf_adapter *ad)
 void
 nf_xenbus_uninit(struct nf_adapter *ad)
 {
+	unsigned int i;
+
 	pthread_mutex_lock(&ad->xn.lock);
 	if (ad->plugged) {
 		nf_begin_close(ad);
@@ -501,6 +554,10 @@ nf_xenbus_uninit(struct nf_adapter *ad)
 		nf_publish(ad, XenbusStateClosed);
 		nf_watch_backend(ad, false);
 		ad->plugged = false;
+	}
+	for (i = 0; i < XN_MAX_QUEUES; i++) {
+		netif_front_pool_free(ad->pairs[i].zc);
+		ad->pairs[i].zc = NULL;
 	}
 	pthread_mutex_unlock(&ad->xn.lock);
 }

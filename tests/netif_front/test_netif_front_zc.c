@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The frontend's zero-copy receive: its RX buffers are mbufs of a pool on
+ * pages a guest domain really grants through the simulated hypervisor, and
+ * a fake backend written here with ring.h's back-ring macros writes into
+ * the page a request's grant names. A packet is handed over in the very
+ * mbufs posted, a slot is posted again from the pool, and whatever goes
+ * wrong (bad bounds, an extra taking a slot, a dry pool) loses no mbuf.
+ */
+
+#include <string.h>
+
+#include "netif_front.h"
+#include "test.h"
+#include "test_eal.h"
+#include "xsim/xsim_test.h"
+
+#define PAGE NETIF_PAGE_SIZE
+#define POOL_PAGES (2 * NETIF_RX_RING_SIZE)
+
+static struct xa_handle *guest;
+static struct netif_front_pool *pool;
+static struct netif_front_rx rx;
+static netif_rx_back_ring_t be;
+static union {
+	netif_rx_sring_t sring;
+	uint8_t page[PAGE];
+} shared;
+
+/* The page the backend writes for the request in ring slot @idx. */
+static uint8_t *
+page_of_request(RING_IDX idx)
+{
+	grant_ref_t gref = RING_GET_REQUEST(&be, idx)->gref;
+	uint32_t i;
+
+	for (i = 0; i < pool->nb_pages; i++)
+		if (pool->refs[i] == gref)
+			return pool->base + (size_t)i * PAGE;
+	return NULL;
+}
+
+static void
+rx_setup(void)
+{
+	bool notify;
+
+	netif_front_rx_detach(&rx);
+	memset(&rx.stats, 0, sizeof(rx.stats));
+	netif_front_rx_attach_zc(&rx, &shared.sring, pool, 3);
+	BACK_RING_INIT(&be, &shared.sring, PAGE);
+	netif_front_rx_push(&rx, &notify);
+}
+
+/* The backend answers the next request: @len bytes of @fill at @off. */
+static void
+respond(uint16_t off, int16_t len, uint16_t flags, uint8_t fill)
+{
+	RING_IDX idx = be.rsp_prod_pvt++;
+	uint16_t id = RING_GET_REQUEST(&be, idx)->id;
+	uint8_t *page = page_of_request(idx);
+	netif_rx_response_t *rsp = RING_GET_RESPONSE(&be, idx);
+
+	REQUIRE(page != NULL);
+	if (len > 0 && off + len <= (int)PAGE)
+		memset(page + off, fill, len);
+	*rsp = (netif_rx_response_t){
+		.id = id, .offset = off, .flags = flags, .status = len,
+	};
+}
+
+static void
+publish(void)
+{
+	RING_PUSH_RESPONSES(&be);
+}
+
+static unsigned int
+in_use(void)
+{
+	return rte_mempool_in_use_count(pool->mp);
+}
+
+static void
+every_request_names_a_page_of_the_pool(void)
+{
+	RING_IDX i;
+
+	rx_setup();
+	CHECK(shared.sring.req_prod == NETIF_RX_RING_SIZE);
+	for (i = 0; i < NETIF_RX_RING_SIZE; i++)
+		CHECK(page_of_request(i) != NULL);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+static void
+packet_is_the_mbuf_written_into(void)
+{
+	struct rte_mbuf *m;
+	uint8_t *page;
+	bool notify;
+
+	rx_setup();
+	page = page_of_request(0);
+	respond(0, 100, 0, 0x5a);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, &m, 1) == 1);
+	CHECK(m->buf_addr == page && m->data_off == 0);
+	CHECK(m->pkt_len == 100 && m->data_len == 100 && m->port == 3);
+	CHECK(rte_pktmbuf_mtod(m, uint8_t *)[99] == 0x5a);
+	CHECK(rx.stats.zero_copy_packets == 1 && rx.stats.packets == 1);
+	/* The slot is posted again with another mbuf of the pool. */
+	CHECK(netif_front_rx_push(&rx, &notify) == 1);
+	CHECK(page_of_request(NETIF_RX_RING_SIZE) != NULL);
+	CHECK(page_of_request(NETIF_RX_RING_SIZE) != page);
+	CHECK(in_use() == NETIF_RX_RING_SIZE + 1);
+	rte_pktmbuf_free(m);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+static void
+chain_of_slots_is_a_chain_of_the_posted_mbufs(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	respond(0, PAGE, NETRXF_more_data, 1);
+	respond(0, PAGE, NETRXF_more_data, 2);
+	respond(16, 808, 0, 3);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, &m, 1) == 1);
+	CHECK(m->nb_segs == 3 && m->pkt_len == 2 * PAGE + 808);
+	CHECK(m->next->next->data_off == 16 &&
+	      rte_pktmbuf_mtod(m->next->next, uint8_t *)[0] == 3);
+	rte_pktmbuf_free(m);
+	CHECK(in_use() == NETIF_RX_RING_SIZE - 3);
+}
+
+/* Bad bounds or an error status: the packet's mbufs go back to the pool. */
+static void
+dropped_packets_give_their_mbufs_back(void)
+{
+	struct rte_mbuf *m;
+	bool notify;
+
+	rx_setup();
+	respond(4000, 200, 0, 1);		/* past its page */
+	respond(0, NETIF_RSP_ERROR, 0, 1);
+	respond(0, 60, NETRXF_more_data, 1);	/* then past its page */
+	respond(4090, 60, 0, 1);
+	publish();
+	CHECK(netif_front_rx_receive(&rx, NULL, &m, 1) == 0);
+	CHECK(rx.stats.malformed == 2 && rx.stats.errors == 1);
+	CHECK(in_use() == NETIF_RX_RING_SIZE - 4);
+	CHECK(netif_front_rx_push(&rx, &notify) == 4);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+/* A GSO extra takes a slot and its request: that mbuf is posted again. */
+static void
+an_extras_slot_keeps_its_mbuf(void)
+{
+	struct netif_extra_info *extra;
+	struct rte_mbuf *m;
+	bool notify;
+
+	rx_setup();
+	rx.gso_asked = 0;	/* not asked: the packet is dropped */
+	respond(0, 60, NETRXF_extra_info, 1);
+	extra = (void *)RING_GET_RESPONSE(&be, be.rsp_prod_pvt++);
+	*extra = (struct netif_extra_info){
+		.type = XEN_NETIF_EXTRA_TYPE_GSO,
+		.u.gso = { .size = 1448, .type = XEN_NETIF_GSO_TYPE_TCPV4 },
+	};
+	publish();
+	CHECK(netif_front_rx_receive(&rx, NULL, &m, 1) == 0);
+	CHECK(rx.stats.malformed == 1);
+	CHECK(netif_front_rx_push(&rx, &notify) == 2);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+/* An application holding every mbuf: fewer posted, counted, then more. */
+static void
+dry_pool_posts_what_it_can(void)
+{
+	struct rte_mbuf *held[POOL_PAGES];
+	unsigned int n = POOL_PAGES - NETIF_RX_RING_SIZE, i;
+	bool notify;
+
+	rx_setup();
+	REQUIRE(rte_pktmbuf_alloc_bulk(pool->mp, held, n - 2) == 0);
+	for (i = 0; i < 10; i++)
+		respond(0, 60, 0, 1);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, &held[n - 2], 10) == 10);
+	/* Two left in the pool for ten slots. */
+	CHECK(netif_front_rx_push(&rx, &notify) == 2);
+	CHECK(rx.stats.post_short == 1);
+	CHECK(netif_front_rx_push(&rx, &notify) == 0);
+	rte_pktmbuf_free_bulk(held, n + 8);
+	CHECK(netif_front_rx_push(&rx, &notify) == 8);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+static int
+setup(const char *argv0)
+{
+	if (test_eal_pool_setup(argv0) != 0 || xsim_test_setup(argv0) != 0)
+		return -1;
+	guest = open_dom(1);
+	if (guest == NULL)
+		return -1;
+	pool = netif_front_pool_create("test_zc", guest, 0, POOL_PAGES,
+				       SOCKET_ID_ANY);
+	return pool != NULL ? 0 : -1;
+}
+
+static void
+teardown(void)
+{
+	netif_front_rx_detach(&rx);
+	netif_front_pool_free(pool);
+	xa_close(guest);
+	xsim_test_teardown();
+	test_eal_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
+	RUN(every_request_names_a_page_of_the_pool);
+	RUN(packet_is_the_mbuf_written_into);
+	RUN(chain_of_slots_is_a_chain_of_the_posted_mbufs);
+	RUN(dropped_packets_give_their_mbufs_back);
+	RUN(an_extras_slot_keeps_its_mbuf);
+	RUN(dry_pool_posts_what_it_can);
+}
