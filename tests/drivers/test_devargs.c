@@ -119,6 +119,11 @@ test_netfront_rejects_bad_devargs(void)
 	CHECK(refused(NF, "handle=70000,provider=sim", "handle", NULL));
 	CHECK(refused(NF, "domid=0,provider=sim", "domid", NULL));
 	CHECK(refused(NF, "colour=blue", "handle", NULL));
+	/* The switches of static grants and zero copy: 0 or 1 only. */
+	CHECK(refused(NF, "provider=sim,static_grants=2", "static_grants=2",
+		      "[0, 1]"));
+	CHECK(refused(NF, "provider=sim,zero_copy=01", "zero_copy=01", NULL));
+	CHECK(refused(NF, "provider=sim,zero_copy=", "zero_copy", NULL));
 }
 
 /* What batch= and group_ethertype= refuse, the same on both PMDs. */

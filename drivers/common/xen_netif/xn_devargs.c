@@ -49,6 +49,17 @@ xn_devarg_uint(int logtype, const char *key, const char *value,
 	return 0;
 }
 
+int
+xn_devarg_flag(int logtype, const char *key, const char *value, bool *on)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(logtype, key, value, 0, 1, &v) != 0)
+		return -EINVAL;
+	*on = v;
+	return 0;
+}
+
 static int
 arg_handle(const char *key, const char *value, void *opaque)
 {
@@ -105,12 +116,9 @@ static int
 arg_group(const char *key, const char *value, void *opaque)
 {
 	struct shared_args *a = opaque;
-	unsigned long v;
 
-	if (xn_devarg_uint(a->logtype, key, value, 0, 1, &v) != 0)
-		return -EINVAL;
-	a->cfg->group_ethertype = v;
-	return 0;
+	return xn_devarg_flag(a->logtype, key, value,
+			      &a->cfg->group_ethertype);
 }
 
 static int

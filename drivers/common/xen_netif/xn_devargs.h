@@ -73,4 +73,8 @@ int xn_devargs_parse(const char *args, const struct xn_devarg *own,
 int xn_devarg_uint(int logtype, const char *key, const char *value,
 		   unsigned long min, unsigned long max, unsigned long *out);
 
+/* The same for a switch: 0 or 1 into *@on. */
+int xn_devarg_flag(int logtype, const char *key, const char *value,
+		   bool *on);
+
 #endif /* XN_DEVARGS_H */

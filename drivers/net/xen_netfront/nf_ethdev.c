@@ -43,28 +43,30 @@ arg_domid(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* A switch that is on unless its devarg says 0. */
+static int
+arg_unless_zero(const char *key, const char *value, bool *off)
+{
+	bool on;
+
+	if (xn_devarg_flag(nf_logtype, key, value, &on) != 0)
+		return -EINVAL;
+	*off = !on;
+	return 0;
+}
+
 static int
 arg_static_grants(const char *key, const char *value, void *opaque)
 {
-	struct nf_adapter *ad = opaque;
-	unsigned long v;
-
-	if (xn_devarg_uint(nf_logtype, key, value, 0, 1, &v) != 0)
-		return -EINVAL;
-	ad->cfg.no_statics = v == 0;
-	return 0;
+	return arg_unless_zero(key, value,
+			       &((struct nf_adapter *)opaque)->cfg.no_statics);
 }
 
 static int
 arg_zero_copy(const char *key, const char *value, void *opaque)
 {
-	struct nf_adapter *ad = opaque;
-	unsigned long v;
-
-	if (xn_devarg_uint(nf_logtype, key, value, 0, 1, &v) != 0)
-		return -EINVAL;
-	ad->cfg.no_zero_copy = v == 0;
-	return 0;
+	return arg_unless_zero(key, value,
+			       &((struct nf_adapter *)opaque)->cfg.no_zero_copy);
 }
 
 /* On Xen the domain is the one we run in, told by xenstore. */
