@@ -153,6 +153,7 @@ test_without_static_grants_the_backend_grant_copies(void)
 static void
 test_mbufs_of_the_granted_pool_are_sent_without_a_copy(void)
 {
+	uint8_t frame[PAIR_MIN_LEN] = { [12] = 0x88, [13] = 0xb5 };
 	struct rte_eth_rxq_info qi;
 	uint64_t n = 20000, zc, copied;
 	struct rte_mbuf *pkts[32];
@@ -167,8 +168,7 @@ test_mbufs_of_the_granted_pool_are_sent_without_a_copy(void)
 	/* Forwarded as received: back to the backend from the Rx queue. */
 	CHECK(pair_transfer(back, front, test_pool, 0, 1, 1) == 1);
 	copied = pair_xstat(front, "tx_q0_zero_copy_packets");
-	pkts[0] = pair_frame(test_pool, "\xff\xff\xff\xff\xff\xff"
-			     "\x02\x02\x02\x02\x02\x02\x88\xb5", 60);
+	pkts[0] = pair_frame(test_pool, frame, sizeof(frame));
 	REQUIRE(pkts[0] != NULL);
 	REQUIRE(rte_eth_tx_burst(back, 0, pkts, 1) == 1);
 	got = 0;
