@@ -8,9 +8,13 @@
 #                        other, each stopped with SIGINT after SECS seconds
 #                        (e.g. icmpecho:300 or txonly:20,rxonly:150)
 #   xdp.txpkts=64        frame length for txonly
+#   xdp.queues=N         queue pairs: queues=N in the netfront's devargs and
+#                        --rxq=N --txq=N for testpmd (default: 1)
 # For each run it prints "DOMU-TESTPMD-UP <mode>" once forwarding started (or
-# "DOMU-TESTPMD-EXITED <mode>" if testpmd did not get that far) and
-# "DOMU-RESULT testpmd-<mode> rc=.. rx=.. tx=.. secs=.." at the end, then
+# "DOMU-TESTPMD-EXITED <mode>" if testpmd did not get that far) and at the
+# end the netfront's log lines ("DOMU-NETFRONT <line>"), gntalloc's limit
+# ("DOMU-GNTALLOC-LIMIT after-<mode> N"; "boot N" once before the first
+# run) and "DOMU-RESULT testpmd-<mode> rc=.. rx=.. tx=.. secs=..", then
 # "DOMU-DONE" after the last run.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
@@ -22,7 +26,10 @@ echo "DOMU-UP uptime=$(up) run=$(arg run)"
 for m in $(cat /lib/modules/order); do insmod /lib/modules/$m || echo "DOMU-INIT insmod $m failed"; done
 mount -t xenfs xenfs /proc/xen
 ls -l /dev/xen
-txpkts=$(arg txpkts)
+txpkts=$(arg txpkts) q=$(arg queues)
+# every page the netfront shares counts against it (514 per queue pair)
+limit() { cat /sys/module/xen_gntalloc/parameters/limit 2>/dev/null || echo none; }
+echo "DOMU-GNTALLOC-LIMIT boot $(limit)"
 # the sum of the "<what>-packets:" counters of testpmd's final port statistics
 count() { sed -n "/Forward statistics for port/,/^ *+\{10,\}/s/.*$1-packets: *\([0-9]*\).*/\1/p" /tmp/testpmd.log | head -1; }
 for run in $(arg run | tr ',' ' '); do
@@ -30,8 +37,9 @@ for run in $(arg run | tr ',' ' '); do
 	t0=$(up)
 	dpdk-testpmd --no-huge -m 96 --no-pci --lcores 0@0,1@0 --file-prefix domu \
 		-d /opt/xen-dpdk-pmd/librte_net_xen_netfront.so --log-level=pmd.net.xen_netfront:info \
-		--vdev net_xen_netfront0,handle=0,provider=xen \
+		--vdev net_xen_netfront0,handle=0,provider=xen${q:+,queues=$q} \
 		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period 10 --total-num-mbufs=4096 \
+		${q:+--rxq=$q --txq=$q} \
 		</dev/null >/tmp/testpmd.log 2>&1 &
 	pid=$!
 	i=0
@@ -48,6 +56,8 @@ for run in $(arg run | tr ',' ' '); do
 	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
 	kill -KILL $pid 2>/dev/null; wait $pid; rc=$?
 	grep -vE '^ *(Rx|Tx)-pps|^ *$|Throughput' /tmp/testpmd.log | tail -60
+	grep 'xen_netfront' /tmp/testpmd.log | head -20 | sed 's/^/DOMU-NETFRONT /'
+	echo "DOMU-GNTALLOC-LIMIT after-$mode $(limit)"
 	echo "DOMU-RESULT testpmd-$mode rc=$rc rx=$(count RX) tx=$(count TX) secs=$(awk "BEGIN{print $(up)-$t1}")"
 done
 echo "DOMU-DONE uptime=$(up)"
