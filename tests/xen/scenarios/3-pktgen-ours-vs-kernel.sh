@@ -10,11 +10,6 @@
 SECS=${XDP_PKTGEN_SECS:-20}
 SIZE=${XDP_PKTGEN_SIZE:-60}
 args="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.pktgen=$SECS:$SIZE"
-# pktgen_result <guest>: "sent usec" from the guest's pktgen line
-pktgen_result() {
-	r=$(grep 'DOMU-RESULT pktgen' $CONSOLE_DIR/guest-$1.log)
-	echo "$r" | sed -n 's/.*sent=\([0-9]*\) usec=\([0-9]*\).*/\1 \2/p'
-}
 pps() { awk "BEGIN{printf \"%.0f\", $1 * 1000000 / $2}"; }
 
 # ours

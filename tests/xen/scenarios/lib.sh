@@ -167,6 +167,13 @@ kernel_vif_up() {
 	ip addr add $2 dev vif$1.0 && ip link set vif$1.0 up || fail "vif$1.0 setup"
 }
 
+# pktgen_result <guest>: "sent usec" from the guest's pktgen line (the
+# stock Linux guest's xdp.pktgen=SECS:SIZE)
+pktgen_result() {
+	r=$(grep 'DOMU-RESULT pktgen' $CONSOLE_DIR/guest-$1.log)
+	echo "$r" | sed -n 's/.*sent=\([0-9]*\) usec=\([0-9]*\).*/\1 \2/p'
+}
+
 # vif_offloads <domid>: the offload keys both ends of the guest's vif 0
 # wrote, one table row "| key | backend | frontend |" each ("-": none)
 vif_offloads() {
