@@ -10,6 +10,13 @@
 #   xdp.txpkts=64        frame length for txonly
 #   xdp.queues=N         queue pairs: queues=N in the netfront's devargs and
 #                        --rxq=N --txq=N for testpmd (default: 1)
+#   xdp.static_grants=0  static_grants=0 in the netfront's devargs: the backend
+#                        grant-copies every packet (default: the PMD's, 1)
+#   xdp.xstats=NAME[,NAME...] testpmd shows these xstats of the port with its
+#                        statistics, every 2 s instead of 10; after each run
+#                        "DOMU-XSTAT <mode> <name> last=N max=M" (the last
+#                        and the largest value shown, e.g. for a gauge that
+#                        falls to 0 when testpmd closes the port)
 # For each run it prints "DOMU-TESTPMD-UP <mode>" once forwarding started (or
 # "DOMU-TESTPMD-EXITED <mode>" if testpmd did not get that far) and at the
 # end the netfront's log lines ("DOMU-NETFRONT <line>"), gntalloc's limit
@@ -26,7 +33,8 @@ echo "DOMU-UP uptime=$(up) run=$(arg run)"
 for m in $(cat /lib/modules/order); do insmod /lib/modules/$m || echo "DOMU-INIT insmod $m failed"; done
 mount -t xenfs xenfs /proc/xen
 ls -l /dev/xen
-txpkts=$(arg txpkts) q=$(arg queues)
+txpkts=$(arg txpkts) q=$(arg queues) sg=$(arg static_grants) xs=$(arg xstats)
+period=10; [ -z "$xs" ] || period=2
 # every page the netfront shares counts against it (514 per queue pair)
 limit() { cat /sys/module/xen_gntalloc/parameters/limit 2>/dev/null || echo none; }
 echo "DOMU-GNTALLOC-LIMIT boot $(limit)"
@@ -37,9 +45,9 @@ for run in $(arg run | tr ',' ' '); do
 	t0=$(up)
 	dpdk-testpmd --no-huge -m 96 --no-pci --lcores 0@0,1@0 --file-prefix domu \
 		-d /opt/xen-dpdk-pmd/librte_net_xen_netfront.so --log-level=pmd.net.xen_netfront:info \
-		--vdev net_xen_netfront0,handle=0,provider=xen${q:+,queues=$q} \
-		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period 10 --total-num-mbufs=4096 \
-		${q:+--rxq=$q --txq=$q} \
+		--vdev net_xen_netfront0,handle=0,provider=xen${q:+,queues=$q}${sg:+,static_grants=$sg} \
+		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period $period --total-num-mbufs=4096 \
+		${q:+--rxq=$q --txq=$q} ${xs:+--display-xstats=$xs} \
 		</dev/null >/tmp/testpmd.log 2>&1 &
 	pid=$!
 	i=0
@@ -56,7 +64,11 @@ for run in $(arg run | tr ',' ' '); do
 	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
 	kill -KILL $pid 2>/dev/null; wait $pid; rc=$?
 	grep -vE '^ *(Rx|Tx)-pps|^ *$|Throughput' /tmp/testpmd.log | tail -60
-	grep 'xen_netfront' /tmp/testpmd.log | head -20 | sed 's/^/DOMU-NETFRONT /'
+	grep 'xen_netfront' /tmp/testpmd.log | head -40 | sed 's/^/DOMU-NETFRONT /'
+	for x in $(echo $xs | tr ',' ' '); do
+		grep -E "^ +$x +[0-9]" /tmp/testpmd.log | awk -v m=$mode -v x=$x \
+			'{ l = $2; if ($2 + 0 > n + 0) n = $2 } END { print "DOMU-XSTAT " m " " x " last=" (l == "" ? "none" : l) " max=" (n == "" ? 0 : n) }'
+	done
 	echo "DOMU-GNTALLOC-LIMIT after-$mode $(limit)"
 	echo "DOMU-RESULT testpmd-$mode rc=$rc rx=$(count RX) tx=$(count TX) secs=$(awk "BEGIN{print $(up)-$t1}")"
 done
