@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Scenario 5s: what static grants buy, with 64-byte frames, in one boot.
+# Our netfront in a DPDK guest against our netback in Dom0 (testpmd at both
+# ends, as in scenario 5), twice: with static grants (the netfront's
+# default: the netback keeps the guest's buffer pages mapped and copies
+# with memcpy) and with xdp.static_grants=0 (grant-copy hypercalls). Each
+# time guest -> Dom0 (guest txonly, Dom0 rxonly), then Dom0 -> guest (Dom0's
+# testpmd restarted in txonly under the running guest's rxonly), each for
+# XDP_RUN_SECS (default 10). Then the kernel's xen-netback in the same
+# boot: a stock Linux guest's pktgen into it (scenario 3's method), and the
+# same DPDK guest's txonly, both counted on the Dom0 end of the vif.
+#
+# Passes on correctness only: traffic in every phase; between our PMDs
+# nothing lost (what one side sent, the other received); with static
+# grants the netback's static_packets counting the traffic and its
+# grant-copy calls ~0 (at most 1 per 100 packets); without, static_packets
+# 0 and grant copies. The rates (Dom0's median per-second receive or send
+# rate while traffic flowed; the counts over the whole run beside them) and
+# their ratios are reported, never judged: TCG speed, compare only within
+# one boot.
+. /host/scenarios/lib.sh
+SECS=${XDP_RUN_SECS:-10}
+# the guest's rxonly outlasts Dom0's restart (~7 s) and txonly run
+SLACK=${XDP_RX_SLACK:-40}
+SIZE=${XDP_PKTGEN_SIZE:-64}
+SAMPLER=
+trap 'kill $SAMPLER 2>/dev/null; collect; cleanup' EXIT
+# the netback's counters Dom0's testpmd shows every second
+NB_X=rx_q0_packets,rx_q0_static_packets,rx_q0_static_grants,rx_q0_static_grant_maps,rx_q0_grant_copy_calls,rx_q0_notifications_sent,tx_q0_packets,tx_q0_static_packets,tx_q0_grant_copy_calls,tx_q0_notifications_sent
+# and the netfront's, shown by the guest's testpmd (DOMU-XSTAT lines)
+NF_X=rx_q0_packets,rx_q0_zero_copy_packets,rx_q0_static_grants,tx_q0_packets,tx_q0_zero_copy_packets
+problems=
+problem() { note "PROBLEM: $*"; problems="$problems; $*"; }
+
+# xstat <log> <name> [max]: the last (with max: the largest) value of an
+# xstat in testpmd's periodic statistics (0 when never shown)
+xstat() {
+	grep -E "^ +$2 +[0-9]" $1 | awk -v max="${3:-}" \
+		'{ l = $2; if ($2 + 0 > n + 0) n = $2 } END { print (max != "" ? n + 0 : l + 0) }'
+}
+# guest_xstat <mode> <name>: the netfront's xstat after the guest's run
+guest_xstat() { sed -n "s/.*DOMU-XSTAT $1 $2 last=\([0-9]*\).*/\1/p" $con | head -1; }
+guest_xstat_max() { sed -n "s/.*DOMU-XSTAT $1 $2 .*max=\([0-9]*\).*/\1/p" $con | head -1; }
+# median_rate: the median of the rates read (one a line) while traffic
+# flowed: those of at least a tenth of the largest, without the first and
+# the last of them (partial seconds) when there are 3 or more
+median_rate() {
+	awk '{ r[k++] = int($1); if (int($1) > top) top = int($1) } END {
+		for (i = 0; i < k; i++) if (top > 0 && r[i] * 10 >= top) v[n++] = r[i]
+		s = 0; e = n; if (n >= 3) { s = 1; e = n - 1 }
+		m = e - s; if (m <= 0) { print 0; exit }
+		for (i = s; i < e; i++) w[i - s] = v[i]
+		for (i = 1; i < m; i++) { x = w[i]; for (j = i - 1; j >= 0 && w[j] > x; j--) w[j + 1] = w[j]; w[j + 1] = x }
+		print (m % 2 ? w[int(m / 2)] : int((w[m / 2 - 1] + w[m / 2]) / 2)) }'
+}
+# testpmd_rate <log> Rx|Tx: median of testpmd's per-second <dir>-pps figures
+testpmd_rate() { awk -v k="$2-pps:" '$1 == k { print $2 }' $1 | median_rate; }
+# sample_vif <domid> <file>: "uptime rx_packets" of vif<domid>.0 (what Dom0
+# received from the guest) about every second, in the background
+sample_vif() {
+	: > $2
+	(while :; do echo "$(up) $(cat /sys/class/net/vif$1.0/statistics/rx_packets 2>/dev/null || echo 0)"; sleep 1; done) > $2 &
+	SAMPLER=$!
+}
+stop_sampler() { kill $SAMPLER 2>/dev/null; wait $SAMPLER 2>/dev/null; SAMPLER=; }
+# vif_rate <file>: median per-second rate of sample_vif's counts
+vif_rate() { awk 'NR > 1 && $1 > t { print int(($2 - c) / ($1 - t)) } { t = $1; c = $2 }' $1 | median_rate; }
+ratio() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
+per() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.3f\", $1 / $2; else print \"-\" }"; }
+avg() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.0f\", $1 / $2; else print 0 }"; }
+set_() { eval "$1=\$2"; }
+
+# ours_pair <tag> <static_grants 0|1>: a DPDK guest s5s-<tag> against our
+# netback, guest -> Dom0 then Dom0 -> guest. Sets <tag>_<figure> for the
+# table (f2b: guest -> Dom0, b2f: Dom0 -> guest).
+ours_pair() {
+	tag=$1 sg=$2 domu=s5s-$1
+	vdev=$(ours_vdev $domu)
+	BACKEND_APP_ARGS="--display-xstats=$NB_X"
+	start_backend s5s$tag rxonly --vdev $vdev
+	guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" \
+		"xdp.run=txonly:$SECS,rxonly:$((SECS + SLACK)) xdp.static_grants=$sg xdp.xstats=$NF_X"
+	create_guest $domu
+	wait_guest $domu 'DOMU-RESULT testpmd-txonly' $TESTPMD_PID
+	# Dom0's per-second statistics past the last frame
+	sleep 2
+	stop_testpmd
+	log=$S/testpmd-$tag-rxonly.log; mv $S/testpmd.log $log
+	grep -E 'xen_netback' $log | head -20
+	tx=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
+	secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
+	rx=$(port_count $log 0 RX)
+	pk=$(xstat $log rx_q0_packets)
+	set_ ${tag}_f2b_sent ${tx:-0}
+	set_ ${tag}_f2b_got ${rx:-0}
+	set_ ${tag}_f2b_pps $(testpmd_rate $log Rx)
+	set_ ${tag}_f2b_avg $(avg ${rx:-0} ${secs:-0})
+	set_ ${tag}_f2b_pk $pk
+	set_ ${tag}_f2b_static $(xstat $log rx_q0_static_packets)
+	set_ ${tag}_f2b_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
+	set_ ${tag}_f2b_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
+	set_ ${tag}_f2b_grants $(xstat $log rx_q0_static_grants max)
+	set_ ${tag}_f2b_maps $(xstat $log rx_q0_static_grant_maps)
+	set_ ${tag}_f2b_zc $(guest_xstat txonly tx_q0_zero_copy_packets)
+	set_ ${tag}_f2b_nfgrants $(guest_xstat_max txonly rx_q0_static_grants)
+	note "$tag guest->Dom0: guest sent ${tx:-?}, Dom0 received ${rx:-?} in ${secs:-?}s"
+
+	wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED) rxonly'
+	grep -q 'DOMU-TESTPMD-EXITED rxonly' $con && { tail -40 $con; fail "$tag: testpmd rxonly in the guest exited"; }
+	start_backend s5s${tag}b txonly --vdev $vdev
+	t=$(up)
+	sleep $SECS
+	secs=$(since $t)
+	stop_testpmd
+	log=$S/testpmd-$tag-txonly.log; mv $S/testpmd.log $log
+	grep -E 'xen_netback' $log | head -20
+	grep -q 'DOMU-RESULT testpmd-rxonly' $con &&
+		problem "$tag: the guest's rxonly ended before Dom0's txonly (raise XDP_RX_SLACK, now $SLACK)"
+	wait_guest $domu DOMU-DONE
+	grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
+	tx=$(port_count $log 0 TX)
+	rx=$(sed -n 's/.*DOMU-RESULT testpmd-rxonly .*rx=\([0-9]*\).*/\1/p' $con)
+	set_ ${tag}_b2f_sent ${tx:-0}
+	set_ ${tag}_b2f_got ${rx:-0}
+	set_ ${tag}_b2f_pps $(testpmd_rate $log Tx)
+	set_ ${tag}_b2f_avg $(avg ${tx:-0} $secs)
+	set_ ${tag}_b2f_pk $(xstat $log tx_q0_packets)
+	set_ ${tag}_b2f_static $(xstat $log tx_q0_static_packets)
+	set_ ${tag}_b2f_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
+	set_ ${tag}_b2f_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
+	set_ ${tag}_b2f_grants $(xstat $log rx_q0_static_grants max)
+	set_ ${tag}_b2f_maps $(xstat $log rx_q0_static_grant_maps)
+	set_ ${tag}_b2f_zc $(guest_xstat rxonly rx_q0_zero_copy_packets)
+	set_ ${tag}_b2f_nfgrants $(guest_xstat_max rxonly rx_q0_static_grants)
+	note "$tag Dom0->guest: Dom0 sent ${tx:-?} in ${secs}s, guest received ${rx:-?}"
+	timeout 60 xl destroy $domu
+
+	# correctness
+	for d in f2b b2f; do
+		eval "sent=\$${tag}_${d}_sent got=\$${tag}_${d}_got pk=\$${tag}_${d}_pk st=\$${tag}_${d}_static gcc=\$${tag}_${d}_gcc grants=\$${tag}_${d}_grants"
+		[ "$sent" -gt 0 ] || problem "$tag $d: nothing sent"
+		[ "$sent" = "$got" ] || problem "$tag $d: sent $sent, received $got"
+		if [ $sg = 1 ]; then
+			[ "$st" -gt 0 ] || problem "$tag $d: static grants on, static_packets 0 (grants mapped: $grants)"
+			[ $((gcc * 100)) -le "$pk" ] || problem "$tag $d: static grants on, $gcc grant-copy calls for $pk packets"
+		else
+			[ "$st" = 0 ] || problem "$tag $d: static grants off, static_packets $st"
+			[ "$gcc" -gt 0 ] || problem "$tag $d: static grants off, no grant-copy calls"
+			[ "$grants" = 0 ] || problem "$tag $d: static grants off, $grants grants mapped"
+		fi
+	done
+}
+
+# (a), (c): static grants (the netfront's default, said explicitly)
+ours_pair on 1
+# (b), (c): without
+ours_pair off 0
+
+# (d) the kernel's xen-netback: first a stock Linux guest's pktgen
+kernel_netback
+trap 'kill $SAMPLER 2>/dev/null; collect; cleanup; rmmod xen-netback 2>/dev/null' EXIT
+domu=s5s-kpktgen
+guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.pktgen=$SECS:$SIZE"
+create_guest $domu
+kernel_vif_up $domid 10.0.0.1/24
+sample_vif $domid $S/vif-kpktgen.txt
+wait_guest $domu DOMU-DONE
+stop_sampler
+grep -E 'DOMU-|pps' $con
+set -- $(pktgen_result $domu); kp_sent=${1:-0} kp_usec=${2:-0}
+kp_got=$(cat /sys/class/net/vif$domid.0/statistics/rx_packets)
+kp_pps=$(vif_rate $S/vif-kpktgen.txt)
+kp_avg=$(awk "BEGIN{ if ($kp_usec > 0) printf \"%.0f\", ${kp_got:-0} * 1000000 / $kp_usec; else print 0 }")
+timeout 60 xl destroy $domu
+[ "$kp_sent" -gt 0 ] || problem "kernel pktgen: the guest sent nothing"
+[ "${kp_got:-0}" -gt 0 ] || problem "kernel pktgen: vif received nothing of $kp_sent"
+
+# then the DPDK guest's txonly (its netfront asks for static grants; Linux
+# netback answers NOT_SUPPORTED)
+domu=s5s-kdpdk
+guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$SECS xdp.xstats=$NF_X"
+create_guest $domu
+kernel_vif_up $domid 10.0.0.1/24
+sample_vif $domid $S/vif-kdpdk.txt
+wait_guest $domu DOMU-DONE
+sleep 1
+stop_sampler
+grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
+kd_sent=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
+secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
+kd_got=$(cat /sys/class/net/vif$domid.0/statistics/rx_packets)
+kd_pps=$(vif_rate $S/vif-kdpdk.txt)
+kd_avg=$(avg ${kd_got:-0} ${secs:-0})
+kd_nfgrants=$(guest_xstat_max txonly rx_q0_static_grants)
+kd_zc=$(guest_xstat txonly tx_q0_zero_copy_packets)
+timeout 60 xl destroy $domu
+[ "${kd_sent:-0}" -gt 0 ] || problem "kernel, DPDK guest: the guest sent nothing"
+[ "${kd_got:-0}" -gt 0 ] || problem "kernel, DPDK guest: vif received nothing of ${kd_sent:-0}"
+
+echo
+echo "| phase | backend | static grants | Dom0 pps (median of 1 s) | pps (count / run) | sent | received | netback static_packets / packets | grant_copy_calls | notifications_sent | hcall/pkt | static_grants mapped (netback / netfront) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for r in "a guest->Dom0|ours|on|on_f2b" "b guest->Dom0|ours|off|off_f2b" "c Dom0->guest|ours|on|on_b2f" "c Dom0->guest|ours|off|off_b2f"; do
+	IFS='|' read ph be sgs v <<-EOF
+	$r
+	EOF
+	eval "pps=\$${v}_pps a=\$${v}_avg sent=\$${v}_sent got=\$${v}_got pk=\$${v}_pk st=\$${v}_static gcc=\$${v}_gcc ns=\$${v}_ns grants=\$${v}_grants nfg=\$${v}_nfgrants"
+	echo "| $ph | $be | $sgs | $pps | $a | $sent | $got | $st / $pk | $gcc | $ns | $(per $((gcc + ns)) $pk) | $grants / ${nfg:-?} |"
+done
+echo "| d guest->Dom0 | kernel, Linux pktgen | - | $kp_pps | $kp_avg | $kp_sent | ${kp_got:-0} | - | - | - | - | - |"
+echo "| d guest->Dom0 | kernel, DPDK guest | asked | $kd_pps | $kd_avg | ${kd_sent:-0} | ${kd_got:-0} | - | - | - | - | - / ${kd_nfgrants:-?} |"
+echo
+echo "netfront zero-copy: on rxonly rx_q0_zero_copy_packets $on_b2f_zc of $on_b2f_got, off $off_b2f_zc of $off_b2f_got; txonly tx_q0_zero_copy_packets on $on_f2b_zc, off $off_f2b_zc, kernel ${kd_zc:-?}"
+echo "static grant maps (netback rx_q0_static_grant_maps): rxonly run on $on_f2b_maps off $off_f2b_maps; txonly run on $on_b2f_maps off $off_b2f_maps"
+
+sum="64 B pps (Dom0, median of 1 s): guest->Dom0 static $on_f2b_pps, no-static $off_f2b_pps (x$(ratio $on_f2b_pps $off_f2b_pps)), kernel netback DPDK guest $kd_pps (static/kernel x$(ratio $on_f2b_pps $kd_pps)), kernel netback pktgen $kp_pps (x$(ratio $on_f2b_pps $kp_pps)); Dom0->guest static $on_b2f_pps, no-static $off_b2f_pps (x$(ratio $on_b2f_pps $off_b2f_pps)); netback static_packets/packets $on_f2b_static/$on_f2b_pk and $on_b2f_static/$on_b2f_pk, grant_copy_calls $on_f2b_gcc and $on_b2f_gcc (no-static: $off_f2b_gcc, $off_b2f_gcc), hcall/pkt $(per $((on_f2b_gcc + on_f2b_ns)) $on_f2b_pk) vs $(per $((off_f2b_gcc + off_f2b_ns)) $off_f2b_pk); TCG"
+[ -z "$problems" ] || fail "${problems#; } | $sum"
+pass "$sum"
