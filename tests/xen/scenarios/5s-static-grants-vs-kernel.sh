@@ -87,7 +87,7 @@ ours_pair() {
 	sleep 2
 	stop_testpmd
 	log=$S/testpmd-$tag-rxonly.log; mv $S/testpmd.log $log
-	grep -E 'xen_netback' $log | head -20
+	grep -E 'xen_netback|ERR|WARN|rror' $log | head -30
 	tx=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
 	secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
 	rx=$(port_count $log 0 RX)
@@ -114,7 +114,7 @@ ours_pair() {
 	secs=$(since $t)
 	stop_testpmd
 	log=$S/testpmd-$tag-txonly.log; mv $S/testpmd.log $log
-	grep -E 'xen_netback' $log | head -20
+	grep -E 'xen_netback|ERR|WARN|rror' $log | head -30
 	grep -q 'DOMU-RESULT testpmd-rxonly' $con &&
 		problem "$tag: the guest's rxonly ended before Dom0's txonly (raise XDP_RX_SLACK, now $SLACK)"
 	wait_guest $domu DOMU-DONE
