@@ -71,14 +71,15 @@ per() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.3f\", $1 / $2; else print \"-\" }
 avg() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.0f\", $1 / $2; else print 0 }"; }
 set_() { eval "$1=\$2"; }
 
-# ours_pair <tag> <static_grants 0|1>: a DPDK guest s5s-<tag> against our
-# netback, guest -> Dom0 then Dom0 -> guest. Sets <tag>_<figure> for the
-# table (f2b: guest -> Dom0, b2f: Dom0 -> guest).
+# ours_pair <pair> <static_grants 0|1>: a DPDK guest s5s-<pair> against our
+# netback, guest -> Dom0 then Dom0 -> guest. Sets <pair>_<figure> for the
+# table (f2b: guest -> Dom0, b2f: Dom0 -> guest). Not "tag": start_backend
+# sets that.
 ours_pair() {
-	tag=$1 sg=$2 domu=s5s-$1
+	pair=$1 sg=$2 domu=s5s-$1
 	vdev=$(ours_vdev $domu)
 	BACKEND_APP_ARGS="--display-xstats=$NB_X"
-	start_backend s5s$tag rxonly --vdev $vdev
+	start_backend s5s$pair rxonly --vdev $vdev
 	guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" \
 		"xdp.run=txonly:$SECS,rxonly:$((SECS + SLACK)) xdp.static_grants=$sg xdp.xstats=$NF_X"
 	create_guest $domu
@@ -86,68 +87,68 @@ ours_pair() {
 	# Dom0's per-second statistics past the last frame
 	sleep 2
 	stop_testpmd
-	log=$S/testpmd-$tag-rxonly.log; mv $S/testpmd.log $log
+	log=$S/testpmd-$pair-rxonly.log; mv $S/testpmd.log $log
 	grep -E 'xen_netback|ERR|WARN|rror' $log | head -30
 	tx=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
 	secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
 	rx=$(port_count $log 0 RX)
 	pk=$(xstat $log rx_q0_packets)
-	set_ ${tag}_f2b_sent ${tx:-0}
-	set_ ${tag}_f2b_got ${rx:-0}
-	set_ ${tag}_f2b_pps $(testpmd_rate $log Rx)
-	set_ ${tag}_f2b_avg $(avg ${rx:-0} ${secs:-0})
-	set_ ${tag}_f2b_pk $pk
-	set_ ${tag}_f2b_static $(xstat $log rx_q0_static_packets)
-	set_ ${tag}_f2b_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
-	set_ ${tag}_f2b_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
-	set_ ${tag}_f2b_grants $(xstat $log rx_q0_static_grants max)
-	set_ ${tag}_f2b_maps $(xstat $log rx_q0_static_grant_maps)
-	set_ ${tag}_f2b_zc $(guest_xstat txonly tx_q0_zero_copy_packets)
-	set_ ${tag}_f2b_nfgrants $(guest_xstat_max txonly rx_q0_static_grants)
-	note "$tag guest->Dom0: guest sent ${tx:-?}, Dom0 received ${rx:-?} in ${secs:-?}s"
+	set_ ${pair}_f2b_sent ${tx:-0}
+	set_ ${pair}_f2b_got ${rx:-0}
+	set_ ${pair}_f2b_pps $(testpmd_rate $log Rx)
+	set_ ${pair}_f2b_avg $(avg ${rx:-0} ${secs:-0})
+	set_ ${pair}_f2b_pk $pk
+	set_ ${pair}_f2b_static $(xstat $log rx_q0_static_packets)
+	set_ ${pair}_f2b_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
+	set_ ${pair}_f2b_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
+	set_ ${pair}_f2b_grants $(xstat $log rx_q0_static_grants max)
+	set_ ${pair}_f2b_maps $(xstat $log rx_q0_static_grant_maps)
+	set_ ${pair}_f2b_zc $(guest_xstat txonly tx_q0_zero_copy_packets)
+	set_ ${pair}_f2b_nfgrants $(guest_xstat_max txonly rx_q0_static_grants)
+	note "$pair guest->Dom0: guest sent ${tx:-?}, Dom0 received ${rx:-?} in ${secs:-?}s"
 
 	wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED) rxonly'
-	grep -q 'DOMU-TESTPMD-EXITED rxonly' $con && { tail -40 $con; fail "$tag: testpmd rxonly in the guest exited"; }
-	start_backend s5s${tag}b txonly --vdev $vdev
+	grep -q 'DOMU-TESTPMD-EXITED rxonly' $con && { tail -40 $con; fail "$pair: testpmd rxonly in the guest exited"; }
+	start_backend s5s${pair}b txonly --vdev $vdev
 	t=$(up)
 	sleep $SECS
 	secs=$(since $t)
 	stop_testpmd
-	log=$S/testpmd-$tag-txonly.log; mv $S/testpmd.log $log
+	log=$S/testpmd-$pair-txonly.log; mv $S/testpmd.log $log
 	grep -E 'xen_netback|ERR|WARN|rror' $log | head -30
 	grep -q 'DOMU-RESULT testpmd-rxonly' $con &&
-		problem "$tag: the guest's rxonly ended before Dom0's txonly (raise XDP_RX_SLACK, now $SLACK)"
+		problem "$pair: the guest's rxonly ended before Dom0's txonly (raise XDP_RX_SLACK, now $SLACK)"
 	wait_guest $domu DOMU-DONE
 	grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
 	tx=$(port_count $log 0 TX)
 	rx=$(sed -n 's/.*DOMU-RESULT testpmd-rxonly .*rx=\([0-9]*\).*/\1/p' $con)
-	set_ ${tag}_b2f_sent ${tx:-0}
-	set_ ${tag}_b2f_got ${rx:-0}
-	set_ ${tag}_b2f_pps $(testpmd_rate $log Tx)
-	set_ ${tag}_b2f_avg $(avg ${tx:-0} $secs)
-	set_ ${tag}_b2f_pk $(xstat $log tx_q0_packets)
-	set_ ${tag}_b2f_static $(xstat $log tx_q0_static_packets)
-	set_ ${tag}_b2f_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
-	set_ ${tag}_b2f_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
-	set_ ${tag}_b2f_grants $(xstat $log rx_q0_static_grants max)
-	set_ ${tag}_b2f_maps $(xstat $log rx_q0_static_grant_maps)
-	set_ ${tag}_b2f_zc $(guest_xstat rxonly rx_q0_zero_copy_packets)
-	set_ ${tag}_b2f_nfgrants $(guest_xstat_max rxonly rx_q0_static_grants)
-	note "$tag Dom0->guest: Dom0 sent ${tx:-?} in ${secs}s, guest received ${rx:-?}"
+	set_ ${pair}_b2f_sent ${tx:-0}
+	set_ ${pair}_b2f_got ${rx:-0}
+	set_ ${pair}_b2f_pps $(testpmd_rate $log Tx)
+	set_ ${pair}_b2f_avg $(avg ${tx:-0} $secs)
+	set_ ${pair}_b2f_pk $(xstat $log tx_q0_packets)
+	set_ ${pair}_b2f_static $(xstat $log tx_q0_static_packets)
+	set_ ${pair}_b2f_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
+	set_ ${pair}_b2f_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
+	set_ ${pair}_b2f_grants $(xstat $log rx_q0_static_grants max)
+	set_ ${pair}_b2f_maps $(xstat $log rx_q0_static_grant_maps)
+	set_ ${pair}_b2f_zc $(guest_xstat rxonly rx_q0_zero_copy_packets)
+	set_ ${pair}_b2f_nfgrants $(guest_xstat_max rxonly rx_q0_static_grants)
+	note "$pair Dom0->guest: Dom0 sent ${tx:-?} in ${secs}s, guest received ${rx:-?}"
 	timeout 60 xl destroy $domu
 
 	# correctness
 	for d in f2b b2f; do
-		eval "sent=\$${tag}_${d}_sent got=\$${tag}_${d}_got pk=\$${tag}_${d}_pk st=\$${tag}_${d}_static gcc=\$${tag}_${d}_gcc grants=\$${tag}_${d}_grants"
-		[ "$sent" -gt 0 ] || problem "$tag $d: nothing sent"
-		[ "$sent" = "$got" ] || problem "$tag $d: sent $sent, received $got"
+		eval "sent=\$${pair}_${d}_sent got=\$${pair}_${d}_got pk=\$${pair}_${d}_pk st=\$${pair}_${d}_static gcc=\$${pair}_${d}_gcc grants=\$${pair}_${d}_grants"
+		[ "$sent" -gt 0 ] || problem "$pair $d: nothing sent"
+		[ "$sent" = "$got" ] || problem "$pair $d: sent $sent, received $got"
 		if [ $sg = 1 ]; then
-			[ "$st" -gt 0 ] || problem "$tag $d: static grants on, static_packets 0 (grants mapped: $grants)"
-			[ $((gcc * 100)) -le "$pk" ] || problem "$tag $d: static grants on, $gcc grant-copy calls for $pk packets"
+			[ "$st" -gt 0 ] || problem "$pair $d: static grants on, static_packets 0 (grants mapped: $grants)"
+			[ $((gcc * 100)) -le "$pk" ] || problem "$pair $d: static grants on, $gcc grant-copy calls for $pk packets"
 		else
-			[ "$st" = 0 ] || problem "$tag $d: static grants off, static_packets $st"
-			[ "$gcc" -gt 0 ] || problem "$tag $d: static grants off, no grant-copy calls"
-			[ "$grants" = 0 ] || problem "$tag $d: static grants off, $grants grants mapped"
+			[ "$st" = 0 ] || problem "$pair $d: static grants off, static_packets $st"
+			[ "$gcc" -gt 0 ] || problem "$pair $d: static grants off, no grant-copy calls"
+			[ "$grants" = 0 ] || problem "$pair $d: static grants off, $grants grants mapped"
 		fi
 	done
 }
