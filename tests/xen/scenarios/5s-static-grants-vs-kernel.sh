@@ -64,11 +64,14 @@ sample_vif() {
 	SAMPLER=$!
 }
 stop_sampler() { kill $SAMPLER 2>/dev/null; wait $SAMPLER 2>/dev/null; SAMPLER=; }
+# vif_count <file>: the largest count sample_vif saw (the vif goes away
+# when our netfront closes)
+vif_count() { awk '$2 + 0 > n + 0 { n = $2 } END { print n + 0 }' $1; }
 # vif_rate <file>: median per-second rate of sample_vif's counts
 vif_rate() { awk 'NR > 1 && $1 > t { print int(($2 - c) / ($1 - t)) } { t = $1; c = $2 }' $1 | median_rate; }
-ratio() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
-per() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.3f\", $1 / $2; else print \"-\" }"; }
-avg() { awk "BEGIN{ if ($2 + 0 > 0) printf \"%.0f\", $1 / $2; else print 0 }"; }
+ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
+per() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.3f", a / b; else print "-" }'; }
+avg() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.0f", a / b; else print 0 }'; }
 set_() { eval "$1=\$2"; }
 
 # ours_pair <pair> <static_grants 0|1>: a DPDK guest s5s-<pair> against our
@@ -170,7 +173,7 @@ wait_guest $domu DOMU-DONE
 stop_sampler
 grep -E 'DOMU-|pps' $con
 set -- $(pktgen_result $domu); kp_sent=${1:-0} kp_usec=${2:-0}
-kp_got=$(cat /sys/class/net/vif$domid.0/statistics/rx_packets)
+kp_got=$(cat /sys/class/net/vif$domid.0/statistics/rx_packets 2>/dev/null || vif_count $S/vif-kpktgen.txt)
 kp_pps=$(vif_rate $S/vif-kpktgen.txt)
 kp_avg=$(awk "BEGIN{ if ($kp_usec > 0) printf \"%.0f\", ${kp_got:-0} * 1000000 / $kp_usec; else print 0 }")
 timeout 60 xl destroy $domu
@@ -190,7 +193,7 @@ stop_sampler
 grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
 kd_sent=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
 secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
-kd_got=$(cat /sys/class/net/vif$domid.0/statistics/rx_packets)
+kd_got=$(vif_count $S/vif-kdpdk.txt)
 kd_pps=$(vif_rate $S/vif-kdpdk.txt)
 kd_avg=$(avg ${kd_got:-0} ${secs:-0})
 kd_nfgrants=$(guest_xstat_max txonly rx_q0_static_grants)
