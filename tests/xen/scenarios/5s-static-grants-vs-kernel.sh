@@ -203,7 +203,7 @@ timeout 60 xl destroy $domu
 [ "${kd_got:-0}" -gt 0 ] || problem "kernel, DPDK guest: vif received nothing of ${kd_sent:-0}"
 
 echo
-echo "| phase | backend | static grants | Dom0 pps (median of 1 s) | pps (count / run) | sent | received | netback static_packets / packets | grant_copy_calls | notifications_sent | hcall/pkt | static_grants mapped (netback / netfront) |"
+echo "| phase | backend | static grants | Dom0 pps (median of 1 s) | pps (count / run) | sent | received | netback static_packets / packets (its last 1 s display, read in that order) | grant_copy_calls | notifications_sent | hcall/pkt | static_grants mapped (netback / netfront) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "a guest->Dom0|ours|on|on_f2b" "b guest->Dom0|ours|off|off_f2b" "c Dom0->guest|ours|on|on_b2f" "c Dom0->guest|ours|off|off_b2f"; do
 	IFS='|' read ph be sgs v <<-EOF
