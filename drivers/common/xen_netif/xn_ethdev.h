@@ -24,4 +24,20 @@ int xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd);
 /* Stop, close and release the port of @vdev. */
 int xn_remove(struct rte_vdev_device *vdev);
 
+/*
+ * Register vdev driver @drv (a bare name, e.g. net_xen_netback) as the
+ * PMD @pmd: its probe and remove are xn_probe() and xn_remove().
+ */
+#define XN_PMD_REGISTER(drv, pmd) \
+	static int \
+	drv ## _probe(struct rte_vdev_device *vdev) \
+	{ \
+		return xn_probe(vdev, &(pmd)); \
+	} \
+	static struct rte_vdev_driver drv ## _driver = { \
+		.probe = drv ## _probe, \
+		.remove = xn_remove, \
+	}; \
+	RTE_PMD_REGISTER_VDEV(drv, drv ## _driver)
+
 #endif /* XN_ETHDEV_H */

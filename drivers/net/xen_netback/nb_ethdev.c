@@ -203,18 +203,7 @@ static const struct xn_pmd nb_pmd = {
 	.stats = &nb_stats,
 };
 
-static int
-nb_probe(struct rte_vdev_device *vdev)
-{
-	return xn_probe(vdev, &nb_pmd);
-}
-
-static struct rte_vdev_driver nb_driver = {
-	.probe = nb_probe,
-	.remove = xn_remove,
-};
-
-RTE_PMD_REGISTER_VDEV(net_xen_netback, nb_driver);
+XN_PMD_REGISTER(net_xen_netback, nb_pmd);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
 	ARG_DOMAIN "=<guest name> "

@@ -184,18 +184,7 @@ static const struct xn_pmd nf_pmd = {
 	.stats = &nf_stats,
 };
 
-static int
-nf_probe(struct rte_vdev_device *vdev)
-{
-	return xn_probe(vdev, &nf_pmd);
-}
-
-static struct rte_vdev_driver nf_vdev_driver = {
-	.probe = nf_probe,
-	.remove = xn_remove,
-};
-
-RTE_PMD_REGISTER_VDEV(net_xen_netfront, nf_vdev_driver);
+XN_PMD_REGISTER(net_xen_netfront, nf_pmd);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netfront,
 	NF_ARG_DOMID "=<1-63> "
 	NF_ARG_STATIC_GRANTS "=<0|1> "

@@ -110,20 +110,30 @@ nf_bind(struct nf_adapter *ad, evtchn_port_t *port)
 }
 
 /*
- * Whether queue pair @i receives without a copy: into mbufs of its pool,
- * created for this backend on first use. A pool granted to another domain
- * (the vif moved) stays until the port closes: copies until then.
+ * Whether queue pair @i may receive without a copy: asked for, and its pool
+ * (if it has one yet) granted to this backend. A pool granted to another
+ * domain (the vif moved) stays until the port closes: copies until then.
  */
+static bool
+nf_zero_copy_allowed(const struct nf_adapter *ad, unsigned int i)
+{
+	const struct netif_front_pool *zc = ad->pairs[i].zc;
+
+	return !ad->cfg.no_zero_copy &&
+	       (zc == NULL || zc->backend == ad->backend_id);
+}
+
+/* Whether queue pair @i receives into its pool, created on first use. */
 static bool
 nf_zero_copy(struct nf_adapter *ad, unsigned int i)
 {
 	struct nf_pair *pr = &ad->pairs[i];
 	char name[RTE_MEMPOOL_NAMESIZE];
 
-	if (ad->cfg.no_zero_copy)
+	if (!nf_zero_copy_allowed(ad, i))
 		return false;
 	if (pr->zc != NULL)
-		return pr->zc->backend == ad->backend_id;
+		return true;
 	snprintf(name, sizeof(name), "xnf%u_zc%u", ad->xn.dev->data->port_id,
 		 i);
 	pr->zc = netif_front_pool_create(name, ad->xn.xa, ad->backend_id,
@@ -138,11 +148,10 @@ nf_zero_copy(struct nf_adapter *ad, unsigned int i)
 static uint32_t
 nf_pair_grants(const struct nf_adapter *ad, unsigned int i)
 {
-	const struct netif_front_pool *zc = ad->pairs[i].zc;
-
-	if (ad->cfg.no_zero_copy || (zc != NULL && zc->backend != ad->backend_id))
+	if (!nf_zero_copy_allowed(ad, i))
 		return NETIF_FRONT_GRANTS_PER_PAIR;
-	return 2 + NETIF_TX_RING_SIZE + (zc == NULL ? NF_ZC_PAGES : 0);
+	return 2 + NETIF_TX_RING_SIZE +
+	       (ad->pairs[i].zc == NULL ? NF_ZC_PAGES : 0);
 }
 
 /*
