@@ -567,13 +567,13 @@ rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
 	struct rte_mbuf *head = NULL, *prev = NULL, *m;
 	unsigned int i;
 
+	if (len < 0) {
+		rx_drop_posted(rx, c);
+		return NULL;
+	}
 	for (i = 0; i < c->nr_data; i++) {
 		m = rx->posted[c->slot[i]];
 		rx->posted[c->slot[i]] = NULL;
-		if (len < 0) {
-			rte_pktmbuf_free_seg(m);
-			continue;
-		}
 		m->data_off = c->rsps[i].offset;
 		m->data_len = c->rsps[i].status;
 		if (prev == NULL)
@@ -582,8 +582,6 @@ rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
 			prev->next = m;
 		prev = m;
 	}
-	if (head == NULL)
-		return NULL;
 	head->nb_segs = c->nr_data;
 	head->pkt_len = len;
 	head->port = rx->port;

@@ -229,6 +229,22 @@ statics_entry(struct netif_statics_queue *q, grant_ref_t ref,
 }
 
 /*
+ * Mark the entry at @gone of @batch deleted (or, undoing, live again),
+ * keeping the counts; *@removed counts the deleted ones. NULL: nothing.
+ */
+static void
+statics_mark(struct netif_statics_queue *q, bool *gone,
+	     struct netif_statics_batch *batch, bool del, uint32_t *removed)
+{
+	if (gone == NULL)
+		return;
+	*gone = del;
+	batch->live += del ? -1 : 1;
+	q->grants += del ? -1 : 1;
+	*removed += del ? 1 : -1;
+}
+
+/*
  * DEL_GREF_MAPPING: each entry's status says whether it was removed; the
  * statuses are written back first, so that a list we cannot write back
  * changes nothing.
@@ -239,7 +255,7 @@ statics_del(struct netif_statics *s, unsigned int qi, grant_ref_t list_ref,
 {
 	struct netif_statics_queue *q = s->q[qi];
 	struct xen_netif_gref list[NETIF_STATICS_LIST_MAX];
-	struct netif_statics_batch *b;
+	struct netif_statics_batch *batch[NETIF_STATICS_LIST_MAX];
 	bool *gone[NETIF_STATICS_LIST_MAX];
 	uint32_t i, j;
 
@@ -248,7 +264,7 @@ statics_del(struct netif_statics *s, unsigned int qi, grant_ref_t list_ref,
 	    !statics_copy_list(s, list_ref, list, n, false))
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 	for (i = 0; i < n; i++) {
-		gone[i] = statics_entry(q, list[i].ref, &b);
+		gone[i] = statics_entry(q, list[i].ref, &batch[i]);
 		/* Listed twice: the second one finds nothing to remove. */
 		for (j = 0; gone[i] != NULL && j < i; j++)
 			if (gone[j] == gone[i])
@@ -259,29 +275,14 @@ statics_del(struct netif_statics *s, unsigned int qi, grant_ref_t list_ref,
 	}
 	if (!statics_copy_list(s, list_ref, list, n, true))
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	for (i = 0; i < n; i++) {
-		if (gone[i] == NULL)
-			continue;
-		statics_entry(q, list[i].ref, &b)[0] = true;
-		b->live--;
-		q->grants--;
-		(*removed)++;
-	}
-	if (*removed > 0 && !statics_publish(s, qi)) {
-		/* Out of memory: the old table stays, and so must its pages. */
-		for (i = 0; i < n; i++)
-			if (gone[i] != NULL)
-				*gone[i] = false;
-		for (b = q->batches; b != NULL; b = b->next) {
-			b->live = 0;
-			for (j = 0; j < b->count; j++)
-				b->live += !b->e[j].gone;
-		}
-		q->grants += *removed;
-		*removed = 0;
-		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	}
-	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+	for (i = 0; i < n; i++)
+		statics_mark(q, gone[i], batch[i], true, removed);
+	if (*removed == 0 || statics_publish(s, qi))
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+	/* Out of memory: the old table stays, and so must its pages. */
+	for (i = 0; i < n; i++)
+		statics_mark(q, gone[i], batch[i], false, removed);
+	return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 }
 
 bool
