@@ -212,7 +212,11 @@ struct netif_back_tx_stats {
 	uint64_t gso_packets;		/* large segments received */
 	uint64_t gso_checksum_fixup;	/* of which without csum_blank */
 	uint64_t static_packets;	/* read from static grants alone */
+	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
+	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
 };
+
+struct netif_lend;
 
 struct netif_back_tx {
 	netif_tx_back_ring_t ring;
@@ -224,6 +228,8 @@ struct netif_back_tx {
 	uint32_t gso_offered;		/* NETIF_PEER_GSO_*: the frontend's to use */
 	/* The queue pair's static grants (netif_statics.h); NULL: none. */
 	struct netif_gref_map **statics;
+	/* Lends what static grants hold instead of copying (netif_lend.h). */
+	struct netif_lend *lend;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_tx_stats stats;
 	struct netif_copy copy;
@@ -232,6 +238,7 @@ struct netif_back_tx {
 	/* One pull's packets and where each one's segments start. */
 	struct netif_tx_packet pkts[NETIF_BACK_BURST_MAX];
 	struct rte_mbuf *heads[NETIF_BACK_BURST_MAX];
+	struct netif_loan *loans[NETIF_BACK_BURST_MAX];	/* NULL: copied */
 	uint16_t first_seg[NETIF_BACK_BURST_MAX + 1];
 };
 
@@ -252,7 +259,7 @@ int netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
 
 /*
  * Take at most @max packets the guest sent into @pkts: parse, copy into
- * mbufs, classify them (netif_l2_classify()), complete blank checksums,
+ * mbufs (or lend them, with @lend), classify them (netif_l2_classify()), complete blank checksums,
  * answer every request and publish the answers once. Returns the packets stored; *doorbell says whether the
  * frontend asked to be notified. A protocol violation sets @error, after
  * which nothing more is done until the next connect.

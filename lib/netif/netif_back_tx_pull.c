@@ -11,6 +11,7 @@
 
 #include "netif_back.h"
 #include "netif_l2.h"
+#include "netif_lend.h"
 
 void
 netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
@@ -30,6 +31,7 @@ netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
 	tx->copy.xa = xa;
 	netif_copy_reset(&tx->copy);
 	tx->error = NULL;
+	netif_lend_connect(tx->lend);
 	return netif_back_tx_attach(&tx->ring, sring);
 }
 
@@ -112,6 +114,17 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		if (unlikely(verdict == NETIF_TX_DROP)) {
 			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
 			tx->stats.drop_bad_frame++;
+		} else if (netif_lend_fits(tx->lend, pkt, statics)) {
+			if (!tx_take_mbufs(tx, mbufs, netif_lend_mbufs(pkt))) {
+				tx->stats.mbuf_alloc_failed++;
+				break;
+			}
+			tx->loans[n] = netif_lend_build(tx->lend, pkt, statics,
+							mbufs);
+			tx->first_seg[n] = c->n;
+			tx->heads[n++] = mbufs[0];
+			tx->stats.static_packets++;
+			tx->stats.zero_copy_packets++;
 		} else {
 			/* At most NETIF_BACK_SPARE_MBUFS (the minimum room). */
 			nb_mbufs = netif_mbufs_for(pkt->len, tx->mbuf_room);
@@ -129,6 +142,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 				break;
 			}
 			tx->first_seg[n] = c->n;
+			tx->loans[n] = NULL;
 			tx->heads[n++] = mbufs[0];
 			c->n += built;
 			tx->stats.static_packets += statics != NULL &&
@@ -180,6 +194,7 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 	*doorbell = NETIF_DOORBELL_NONE;
 	if (unlikely(tx->error != NULL))
 		return 0;
+	netif_lend_answer(tx->lend, &tx->ring);
 	n = tx_collect(tx, RTE_MIN(max, NETIF_BACK_BURST_MAX));
 	call_ok = netif_copy_flush(&tx->copy);
 	for (i = 0; i < n; i++) {
@@ -204,11 +219,20 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 			pkts[nb_rx++] = m;
 			status = NETIF_RSP_OKAY;
 		}
+		if (tx->loans[i] != NULL) {
+			/* Answered once the application frees it. */
+			tx->loans[i]->status = status;
+			if (status != NETIF_RSP_OKAY)
+				rte_pktmbuf_free(m);
+			continue;
+		}
 		if (status != NETIF_RSP_OKAY)
 			rte_pktmbuf_free(m);
 		netif_back_tx_respond(&tx->ring, &tx->pkts[i], status);
 	}
 	netif_copy_reset(&tx->copy);
+	if (tx->lend != NULL)
+		tx->stats.zero_copy_slots = tx->lend->slots;
 	if (tx->ring.rsp_prod_pvt != tx->ring.sring->rsp_prod)
 		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&tx->ring));
 	tx->stats.packets += nb_rx;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "netif_lend.h"
 #include "netif_statics.h"
 
 /* The grants of one map call, at addr + i pages. */
@@ -61,6 +62,10 @@ statics_copy_list(struct netif_statics *s, grant_ref_t ref,
 	return xa_gnt_copy(s->xa, 1, &seg) == 0 && seg.status == GNTST_okay;
 }
 
+static void statics_unmap(struct netif_statics *s,
+			  struct netif_statics_queue *q,
+			  struct netif_statics_batch *b);
+
 /*
  * Put a new table of queue pair @q's live grants in place of the old one,
  * then free the old one and unmap the batches left empty, once no burst
@@ -95,9 +100,7 @@ statics_publish(struct netif_statics *s, unsigned int qi)
 			continue;
 		}
 		*pb = b->next;
-		xa_gnt_unmap(s->xa, b->addr, b->count);
-		q->unmaps++;
-		free(b);
+		statics_unmap(s, q, b);
 	}
 	return true;
 }
@@ -126,12 +129,19 @@ statics_map(struct netif_statics *s, struct netif_statics_queue *q,
 	return b;
 }
 
+/* Unmap @b now, or once the application gave its lent pages back. */
 static void
 statics_unmap(struct netif_statics *s, struct netif_statics_queue *q,
 	      struct netif_statics_batch *b)
 {
 	if (b == NULL)
 		return;
+	if (netif_lend_holds(q->lend, b->addr,
+			     (size_t)b->count * XA_PAGE_SIZE)) {
+		b->next = q->lent;
+		q->lent = b;
+		return;
+	}
 	xa_gnt_unmap(s->xa, b->addr, b->count);
 	q->unmaps++;
 	free(b);
@@ -211,20 +221,31 @@ fail:
 	return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 }
 
-/* The live entry of @ref in queue @q's batches, or NULL. */
+/*
+ * The live entry of @ref in queue @q's batches, or NULL; also NULL, with
+ * *@lent set, when its page is lent to the application.
+ */
 static bool *
 statics_entry(struct netif_statics_queue *q, grant_ref_t ref,
-	      struct netif_statics_batch **batch)
+	      struct netif_statics_batch **batch, bool *lent)
 {
 	struct netif_statics_batch *b;
 	uint32_t i;
 
 	for (b = q->batches; b != NULL; b = b->next)
-		for (i = 0; i < b->count; i++)
-			if (b->e[i].ref == ref && !b->e[i].gone) {
-				*batch = b;
-				return &b->e[i].gone;
+		for (i = 0; i < b->count; i++) {
+			const uint8_t *page = b->addr +
+					      (size_t)i * XA_PAGE_SIZE;
+
+			if (b->e[i].ref != ref || b->e[i].gone)
+				continue;
+			if (netif_lend_holds(q->lend, page, XA_PAGE_SIZE)) {
+				*lent = true;
+				return NULL;
 			}
+			*batch = b;
+			return &b->e[i].gone;
+		}
 	return NULL;
 }
 
@@ -257,6 +278,7 @@ statics_del(struct netif_statics *s, unsigned int qi, grant_ref_t list_ref,
 	struct xen_netif_gref list[NETIF_STATICS_LIST_MAX];
 	struct netif_statics_batch *batch[NETIF_STATICS_LIST_MAX];
 	bool *gone[NETIF_STATICS_LIST_MAX];
+	bool lent = false;
 	uint32_t i, j;
 
 	*removed = 0;
@@ -264,7 +286,7 @@ statics_del(struct netif_statics *s, unsigned int qi, grant_ref_t list_ref,
 	    !statics_copy_list(s, list_ref, list, n, false))
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 	for (i = 0; i < n; i++) {
-		gone[i] = statics_entry(q, list[i].ref, &batch[i]);
+		gone[i] = statics_entry(q, list[i].ref, &batch[i], &lent);
 		/* Listed twice: the second one finds nothing to remove. */
 		for (j = 0; gone[i] != NULL && j < i; j++)
 			if (gone[j] == gone[i])
@@ -275,6 +297,7 @@ statics_del(struct netif_statics *s, unsigned int qi, grant_ref_t list_ref,
 	}
 	if (!statics_copy_list(s, list_ref, list, n, true))
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	s->stats.in_use += lent;
 	for (i = 0; i < n; i++)
 		statics_mark(q, gone[i], batch[i], true, removed);
 	if (*removed == 0 || statics_publish(s, qi))
@@ -336,4 +359,31 @@ netif_statics_release(struct netif_statics *s)
 		q->grants = 0;
 	}
 	s->nb_queues = 0;
+}
+
+unsigned int
+netif_statics_reap(struct netif_statics *s)
+{
+	struct netif_statics_batch **pb, *b;
+	unsigned int i, waiting = 0;
+
+	for (i = 0; i < NETIF_STATICS_MAX_QUEUES; i++) {
+		struct netif_statics_queue *q = s->q[i];
+
+		if (q == NULL)
+			continue;
+		for (pb = &q->lent; (b = *pb) != NULL;) {
+			if (netif_lend_holds(q->lend, b->addr,
+					     (size_t)b->count * XA_PAGE_SIZE)) {
+				pb = &b->next;
+				waiting++;
+				continue;
+			}
+			*pb = b->next;
+			xa_gnt_unmap(s->xa, b->addr, b->count);
+			q->unmaps++;
+			free(b);
+		}
+	}
+	return waiting;
 }

@@ -14,7 +14,9 @@
  * grant was deleted is unmapped, only after the caller's quiesce hook says
  * no burst of the queue pair can still be reading them. Everything read
  * from the frontend (the request, its grant list) is copied once into our
- * memory and validated there. Control thread only.
+ * memory and validated there. A grant whose page is lent to the
+ * application (netif_lend.h) is not deleted, and a batch is not unmapped
+ * while any of its pages is lent. Control thread only.
  */
 
 #ifndef NETIF_STATICS_H
@@ -38,12 +40,17 @@
 	((uint32_t)(XA_PAGE_SIZE / sizeof(struct xen_netif_gref)))
 
 struct netif_statics_batch;
+struct netif_lend;
 
 /* One queue pair's static grants. */
 struct netif_statics_queue {
 	/* Published with release order: what the queue pair's bursts read. */
 	struct netif_gref_map *map;
 	struct netif_statics_batch *batches;
+	/* What lends the pages to the application (may be NULL). */
+	const struct netif_lend *lend;
+	/* Batches gone from the table, unmapped once no longer lent. */
+	struct netif_statics_batch *lent;
 	uint64_t grants;		/* mapped now */
 	uint64_t maps;			/* map calls */
 	uint64_t unmaps;		/* unmap calls */
@@ -52,6 +59,7 @@ struct netif_statics_queue {
 struct netif_statics_stats {
 	uint64_t requests;		/* static grant requests answered */
 	uint64_t refused;		/* of which not SUCCESS */
+	uint64_t in_use;		/* DELs that named a lent page */
 };
 
 struct netif_statics {
@@ -84,8 +92,15 @@ bool netif_statics_serve(struct netif_statics *s,
 
 /*
  * Unmap and forget every static grant; no burst may be running (the
- * port's gate is closed).
+ * port's gate is closed). Pages the application still holds stay mapped
+ * until netif_statics_reap() finds them given back.
  */
 void netif_statics_release(struct netif_statics *s);
+
+/*
+ * Unmap the batches that waited for the application to give their pages
+ * back and now may go; returns how many still wait.
+ */
+unsigned int netif_statics_reap(struct netif_statics *s);
 
 #endif /* NETIF_STATICS_H */

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest TX lent to the application (see netif_lend.h): the loans, their
+ * chains, and their answers.
+ */
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "netif_lend.h"
+
+struct netif_lend *
+netif_lend_create(const char *name, int socket)
+{
+	struct netif_lend *l;
+	unsigned int i;
+
+	l = rte_zmalloc_socket(name, sizeof(*l), RTE_CACHE_LINE_SIZE, socket);
+	if (l == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* Every loan fits: an enqueue never fails. */
+	l->returned = rte_ring_create(name, NETIF_LEND_SLOTS, socket,
+				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (l->returned == NULL) {
+		rte_free(l);
+		return NULL;
+	}
+	l->refs = 1;
+	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
+		l->loans[i].lend = l;
+		l->loans[i].idx = i;
+		l->free[l->nb_free++] = NETIF_LEND_SLOTS - 1 - i;
+	}
+	return l;
+}
+
+static void
+lend_unref(struct netif_lend *l)
+{
+	if (__atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	rte_ring_free(l->returned);
+	rte_free(l);
+}
+
+unsigned int
+netif_lend_destroy(struct netif_lend *l)
+{
+	unsigned int held;
+
+	if (l == NULL)
+		return 0;
+	held = __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE) - 1;
+	lend_unref(l);
+	return held;
+}
+
+void
+netif_lend_connect(struct netif_lend *l)
+{
+	if (l == NULL)
+		return;
+	l->gen++;
+	l->slots = 0;
+}
+
+/* The free callback of a loan's segments: on the thread that frees. */
+static void
+lend_returned(void *addr __rte_unused, void *opaque)
+{
+	struct netif_loan *loan = opaque;
+	struct netif_lend *l = loan->lend;
+
+	/* Its pages may be unmapped now (netif_lend_holds()). */
+	__atomic_store_n(&loan->nr_pages, 0, __ATOMIC_RELEASE);
+	rte_ring_mp_enqueue(l->returned, (void *)(uintptr_t)loan->idx);
+	lend_unref(l);
+}
+
+bool
+netif_lend_fits(const struct netif_lend *l, const struct netif_tx_packet *pkt,
+		const struct netif_gref_map *statics)
+{
+	unsigned int s;
+
+	/* Offloads are completed in the packet: they need it writable. */
+	if (l == NULL || l->nb_free == 0 || pkt->len < NETIF_LEND_MIN_LEN ||
+	    pkt->off.csum_blank ||
+	    pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE ||
+	    l->slots + pkt->nr_slots > NETIF_LEND_SLOTS)
+		return false;
+	for (s = 0; s < pkt->nr_slots; s++)
+		if (netif_gref_map_find(statics, pkt->slots[s].gref,
+					false) == NULL)
+			return false;
+	return true;
+}
+
+unsigned int
+netif_lend_mbufs(const struct netif_tx_packet *pkt)
+{
+	unsigned int s, n = 1;
+	uint32_t at = 0;
+
+	for (s = 0; s < pkt->nr_slots; s++) {
+		at += pkt->slots[s].size;
+		n += at > NETIF_LEND_HEAD;
+	}
+	return n;
+}
+
+struct netif_loan *
+netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
+		 const struct netif_gref_map *statics, struct rte_mbuf **mbufs)
+{
+	struct netif_loan *loan = &l->loans[l->free[--l->nb_free]];
+	bool iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
+	struct rte_mbuf *head = mbufs[0], *cur = head;
+	unsigned int s, m = 1;
+	uint32_t at = 0;
+
+	head->pkt_len = pkt->len;
+	for (s = 0; s < pkt->nr_slots; s++) {
+		const struct netif_tx_slot *slot = &pkt->slots[s];
+		const uint8_t *data = netif_gref_map_find(statics, slot->gref,
+							  false) +
+				      slot->offset;
+		uint16_t copy = 0;
+
+		/* Parsing checked offset + size against the page. */
+		__atomic_store_n(&loan->pages[s], data - slot->offset,
+				 __ATOMIC_RELAXED);
+		if (at < NETIF_LEND_HEAD) {
+			copy = RTE_MIN(slot->size, NETIF_LEND_HEAD - at);
+			rte_memcpy(rte_pktmbuf_mtod_offset(head, uint8_t *,
+							   head->data_len),
+				   data, copy);
+			head->data_len += copy;
+		}
+		at += slot->size;
+		if (copy == slot->size)
+			continue;
+		cur->next = mbufs[m];
+		cur = mbufs[m++];
+		rte_pktmbuf_attach_extbuf(cur, (void *)(uintptr_t)(data + copy),
+			iova_va ? (rte_iova_t)(uintptr_t)(data + copy) :
+				  RTE_BAD_IOVA,
+			slot->size - copy, &loan->shinfo);
+		cur->data_len = slot->size - copy;
+	}
+	head->nb_segs = m;
+	loan->shinfo.free_cb = lend_returned;
+	loan->shinfo.fcb_opaque = loan;
+	rte_mbuf_ext_refcnt_set(&loan->shinfo, m - 1);
+	loan->gen = l->gen;
+	loan->status = NETIF_RSP_OKAY;
+	loan->pkt = *pkt;
+	/* Seen by the control thread once the burst quiesced. */
+	__atomic_store_n(&loan->nr_pages, pkt->nr_slots, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&l->refs, 1, __ATOMIC_RELAXED);
+	l->slots += pkt->nr_slots;
+	return loan;
+}
+
+unsigned int
+netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
+{
+	void *idx[NETIF_LEND_SLOTS];
+	unsigned int i, n;
+
+	if (l == NULL)
+		return 0;
+	n = rte_ring_sc_dequeue_burst(l->returned, idx, RTE_DIM(idx), NULL);
+	for (i = 0; i < n; i++) {
+		struct netif_loan *loan = &l->loans[(uintptr_t)idx[i]];
+
+		if (loan->gen == l->gen) {
+			netif_back_tx_respond(ring, &loan->pkt, loan->status);
+			l->slots -= loan->pkt.nr_slots;
+		}
+		l->free[l->nb_free++] = loan->idx;
+	}
+	return n;
+}
+
+bool
+netif_lend_holds(const struct netif_lend *l, const uint8_t *addr, size_t len)
+{
+	unsigned int i, s, n;
+
+	if (l == NULL)
+		return false;
+	/*
+	 * A loan rewritten while we read it was given back: its pages can
+	 * only be ones still mapped, so a torn read errs on the safe side.
+	 */
+	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
+		const struct netif_loan *loan = &l->loans[i];
+
+		n = __atomic_load_n(&loan->nr_pages, __ATOMIC_ACQUIRE);
+		for (s = 0; s < n && s < NETIF_MAX_SLOTS; s++) {
+			const uint8_t *pg = __atomic_load_n(&loan->pages[s],
+							    __ATOMIC_RELAXED);
+
+			if (pg >= addr && pg < addr + len)
+				return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Guest TX lent to the application (netif_lend.h), with pages a frontend
+ * domain really grants through the simulated hypervisor and the backend
+ * maps as static grants. A packet whose slots are all mapped comes out as
+ * a copied head and external segments on the mapped pages, answered only
+ * when the application frees it; short frames, offloads and unmapped
+ * grants are copied as before; the application never holds more than half
+ * of the ring; a lent page is neither deleted (DEL answers that entry
+ * INVALID_PARAMETER) nor unmapped by a disconnect until it is given back;
+ * a reconnect never answers the old connection's loans on the new ring,
+ * and a lender destroyed under held mbufs lives until the last one is
+ * freed.
+ */
+
+#include <string.h>
+
+#include "netif_back.h"
+#include "netif_lend.h"
+#include "netif_statics.h"
+#include "test.h"
+#include "test_eal.h"
+#include "xsim/xsim_test.h"
+
+#define BACKEND 0
+#define FRONTEND 1
+#define PAGES 8
+
+static struct xa_handle *be, *fe;
+static uint8_t *pages;			/* the frontend's granted pages */
+static grant_ref_t refs[PAGES];
+static grant_ref_t unmapped_ref;	/* granted, never ADDed */
+static uint8_t *unmapped;
+static struct xen_netif_gref *list;	/* its list page */
+static grant_ref_t list_ref;
+
+static struct netif_statics st;
+static struct netif_statics_queue sq;
+static struct netif_back_tx tx;
+static union {
+	netif_tx_sring_t sring;
+	uint8_t page[NETIF_PAGE_SIZE];
+} shared;
+static netif_tx_front_ring_t front;
+
+static void
+no_quiesce(void *opaque __rte_unused, unsigned int q __rte_unused)
+{
+}
+
+static uint32_t
+gref_op(uint16_t type, unsigned int first, unsigned int n, uint32_t *status)
+{
+	struct xen_netif_ctrl_request req = {
+		.type = type, .data = { 0, list_ref, n },
+	};
+	struct xen_netif_ctrl_response rsp;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		list[i] = (struct xen_netif_gref){ .ref = refs[first + i] };
+	CHECK(netif_statics_serve(&st, &req, &rsp));
+	if (status != NULL)
+		*status = list[0].status;
+	return rsp.status;
+}
+
+/* Static grants on every page, a fresh lender @l, a fresh ring. */
+static struct netif_lend *l;
+
+static void
+start(void)
+{
+	struct netif_statics_queue *qs[1] = { &sq };
+
+	l = netif_lend_create("test_lend", SOCKET_ID_ANY);
+	REQUIRE(l != NULL);
+	memset(&sq, 0, sizeof(sq));
+	memset(&st, 0, sizeof(st));
+	st.quiesce = no_quiesce;
+	sq.lend = l;
+	netif_statics_connect(&st, be, FRONTEND, 1, qs);
+	REQUIRE(gref_op(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0, PAGES,
+			NULL) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	memset(&shared, 0, sizeof(shared));
+	SHARED_RING_INIT(&shared.sring);
+	FRONT_RING_INIT(&front, &shared.sring, NETIF_PAGE_SIZE);
+	memset(&tx, 0, sizeof(tx));
+	netif_back_tx_setup(&tx, test_pool, 0);
+	tx.lend = l;
+	REQUIRE(netif_back_tx_connect(&tx, &shared.sring, be, FRONTEND) == 0);
+	tx.statics = &sq.map;
+}
+
+static void
+stop(void)
+{
+	netif_back_tx_release(&tx);
+	netif_statics_release(&st);
+	CHECK(netif_statics_reap(&st) == 0);
+	CHECK(netif_lend_destroy(l) == 0);
+}
+
+/* Post one packet of @len bytes from page @page's start, id @id. */
+static void
+send_frame(grant_ref_t gref, uint16_t len, uint16_t id, uint16_t flags)
+{
+	netif_tx_request_t *req = RING_GET_REQUEST(&front,
+						   front.req_prod_pvt++);
+
+	*req = (netif_tx_request_t){
+		.gref = gref, .size = len, .id = id, .flags = flags,
+	};
+	RING_PUSH_REQUESTS(&front);
+}
+
+static struct rte_mbuf *
+pull_one(void)
+{
+	enum netif_doorbell bell;
+	struct rte_mbuf *m = NULL;
+
+	CHECK(netif_back_tx_pull(&tx, &m, 1, &bell) == 1);
+	return m;
+}
+
+static unsigned int
+answered(void)
+{
+	return shared.sring.rsp_prod;
+}
+
+static void
+fill(unsigned int page, uint8_t seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < NETIF_PAGE_SIZE; i++)
+		pages[page * NETIF_PAGE_SIZE + i] = (uint8_t)(i * 7 + seed);
+}
+
+static void
+test_a_mapped_packet_is_lent_and_answered_when_freed(void)
+{
+	start();
+	enum netif_doorbell bell;
+	struct rte_mbuf *m, *none[1];
+	uint8_t copy[1000];
+
+	fill(0, 1);
+	send_frame(refs[0], 1000, 7, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	CHECK(tx.stats.zero_copy_packets == 1 && tx.stats.zero_copy_slots == 1);
+	CHECK(tx.copy.stats.calls == 0);
+	/* The head is ours, the rest is the guest's page itself. */
+	CHECK(m->nb_segs == 2 && m->data_len == NETIF_LEND_HEAD &&
+	      m->pkt_len == 1000);
+	CHECK(RTE_MBUF_HAS_EXTBUF(m->next) &&
+	      rte_pktmbuf_mtod(m->next, uint8_t *) ==
+	      netif_gref_map_find(sq.map, refs[0], false) + NETIF_LEND_HEAD);
+	CHECK(memcmp(rte_pktmbuf_read(m, 0, 1000, copy), pages, 1000) == 0);
+	/* Headers cannot be changed under us; unanswered while held. */
+	pages[12] ^= 0xff;
+	CHECK(rte_pktmbuf_mtod(m, uint8_t *)[12] == (uint8_t)(12 * 7 + 1));
+	CHECK(answered() == 0);
+	CHECK(netif_back_tx_pull(&tx, none, 1, &bell) == 0 && answered() == 0);
+	rte_pktmbuf_free(m);
+	CHECK(netif_back_tx_pull(&tx, none, 1, &bell) == 0);
+	CHECK(answered() == 1);
+	CHECK(RING_GET_RESPONSE(&front, 0)->id == 7 &&
+	      RING_GET_RESPONSE(&front, 0)->status == NETIF_RSP_OKAY);
+	CHECK(tx.stats.zero_copy_slots == 0);
+	stop();
+}
+
+static void
+test_a_packet_over_three_pages_is_lent_in_four_segments(void)
+{
+	start();
+	netif_tx_request_t *req;
+	struct rte_mbuf *m;
+	static uint8_t copy[9000], want[9000];
+	unsigned int s;
+
+	for (s = 0; s < 3; s++)
+		fill(s, (uint8_t)s);
+	memcpy(want, pages, 4000);
+	memcpy(want + 4000, pages + NETIF_PAGE_SIZE, 4000);
+	memcpy(want + 8000, pages + 2 * NETIF_PAGE_SIZE, 1000);
+	for (s = 0; s < 3; s++) {
+		req = RING_GET_REQUEST(&front, front.req_prod_pvt++);
+		*req = (netif_tx_request_t){
+			.gref = refs[s], .id = s,
+			.size = s == 0 ? 9000 : s == 1 ? 4000 : 1000,
+			.flags = s < 2 ? NETTXF_more_data : 0,
+		};
+	}
+	RING_PUSH_REQUESTS(&front);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	CHECK(m->nb_segs == 4 && m->pkt_len == 9000);
+	CHECK(memcmp(rte_pktmbuf_read(m, 0, 9000, copy), want, 9000) == 0);
+	CHECK(tx.stats.zero_copy_slots == 3);
+	rte_pktmbuf_free(m);
+	CHECK(netif_lend_answer(l, &tx.ring) == 1);
+	RING_PUSH_RESPONSES(&tx.ring);
+	CHECK(answered() == 3);
+	stop();
+}
+
+static void
+test_short_offloaded_or_unmapped_packets_are_copied(void)
+{
+	start();
+	enum netif_doorbell bell;
+	struct rte_mbuf *m;
+
+	fill(0, 0);
+	send_frame(refs[0], NETIF_LEND_MIN_LEN - 1, 1, 0);
+	send_frame(refs[0], 1000, 2, NETTXF_csum_blank);
+	send_frame(unmapped_ref, 1000, 3, 0);
+	m = pull_one();
+	CHECK(m != NULL && m->nb_segs == 1 && !RTE_MBUF_HAS_EXTBUF(m));
+	rte_pktmbuf_free(m);
+	/* A blank checksum on a frame with no L4 header: copied, dropped. */
+	CHECK(netif_back_tx_pull(&tx, &m, 1, &bell) == 0);
+	CHECK(tx.stats.drop_bad_csum == 1);
+	m = pull_one();
+	CHECK(m != NULL && !RTE_MBUF_HAS_EXTBUF(m) && tx.copy.stats.calls == 1);
+	rte_pktmbuf_free(m);
+	CHECK(tx.stats.zero_copy_packets == 0 && answered() == 3);
+	stop();
+}
+
+static void
+test_the_application_holds_at_most_half_the_ring(void)
+{
+	start();
+	static struct rte_mbuf *held[NETIF_TX_RING_SIZE];
+	enum netif_doorbell bell;
+	unsigned int i, n = 0;
+	uint16_t got;
+
+	fill(0, 0);
+	for (i = 0; i < NETIF_TX_RING_SIZE - 1; i++)
+		send_frame(refs[i % PAGES], 1000, i, 0);
+	while ((got = netif_back_tx_pull(&tx, &held[n], 32, &bell)) > 0)
+		n += got;
+	CHECK(n == NETIF_TX_RING_SIZE - 1);
+	CHECK(tx.stats.zero_copy_packets == NETIF_LEND_SLOTS);
+	CHECK(tx.stats.zero_copy_slots == NETIF_LEND_SLOTS);
+	/* What was copied is answered: the guest keeps half its ring. */
+	CHECK(answered() == NETIF_TX_RING_SIZE - 1 - NETIF_LEND_SLOTS);
+	rte_pktmbuf_free_bulk(held, n);
+	CHECK(netif_back_tx_pull(&tx, held, 1, &bell) == 0);
+	CHECK(answered() == NETIF_TX_RING_SIZE - 1);
+	stop();
+}
+
+static void
+test_a_lent_page_is_not_deleted_nor_unmapped(void)
+{
+	start();
+	struct rte_mbuf *m;
+	uint32_t status;
+	uint64_t unmaps;
+
+	fill(0, 3);
+	send_frame(refs[0], 1000, 1, 0);
+	m = pull_one();
+	REQUIRE(m != NULL && RTE_MBUF_HAS_EXTBUF(m->next));
+	CHECK(gref_op(XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING, 0, 1, &status) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(status == XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	CHECK(st.stats.in_use == 1 && sq.grants == PAGES);
+	/* The guest goes: the batch stays mapped for the held packet. */
+	unmaps = sq.unmaps;
+	netif_statics_release(&st);
+	CHECK(sq.unmaps == unmaps && netif_statics_reap(&st) == 1);
+	CHECK(rte_pktmbuf_mtod(m->next, uint8_t *)[0] ==
+	      (uint8_t)(NETIF_LEND_HEAD * 7 + 3));
+	rte_pktmbuf_free(m);
+	CHECK(netif_statics_reap(&st) == 0 && sq.unmaps == unmaps + 1);
+	stop();
+}
+
+static void
+test_a_reconnect_answers_no_old_loan(void)
+{
+	start();
+	enum netif_doorbell bell;
+	struct rte_mbuf *m, *none[1];
+
+	send_frame(refs[0], 1000, 1, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	memset(&shared, 0, sizeof(shared));
+	SHARED_RING_INIT(&shared.sring);
+	FRONT_RING_INIT(&front, &shared.sring, NETIF_PAGE_SIZE);
+	REQUIRE(netif_back_tx_connect(&tx, &shared.sring, be, FRONTEND) == 0);
+	rte_pktmbuf_free(m);
+	CHECK(netif_back_tx_pull(&tx, none, 1, &bell) == 0);
+	CHECK(answered() == 0 && l->nb_free == NETIF_LEND_SLOTS);
+	stop();
+}
+
+static void
+test_a_lender_destroyed_under_held_mbufs_waits_for_them(void)
+{
+	start();
+	struct rte_mbuf *m;
+
+	send_frame(refs[0], 1000, 1, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	netif_back_tx_release(&tx);
+	netif_statics_release(&st);
+	CHECK(netif_lend_destroy(l) == 1);
+	/* The last free frees the lender (the sanitizer build sees it). */
+	rte_pktmbuf_free(m);
+	CHECK(netif_statics_reap(&st) == 0);
+}
+
+static int
+setup(const char *argv0)
+{
+	if (test_eal_pool_setup(argv0) != 0 || xsim_test_setup(argv0) != 0)
+		return -1;
+	be = open_dom(BACKEND);
+	fe = open_dom(FRONTEND);
+	if (be == NULL || fe == NULL)
+		return -1;
+	pages = xa_gnt_share(fe, BACKEND, PAGES, refs, true);
+	unmapped = xa_gnt_share(fe, BACKEND, 1, &unmapped_ref, true);
+	list = xa_gnt_share(fe, BACKEND, 1, &list_ref, true);
+	return pages != NULL && list != NULL && unmapped != NULL ? 0 : -1;
+}
+
+static void
+teardown(void)
+{
+	xa_gnt_unshare(fe, list, 1);
+	xa_gnt_unshare(fe, unmapped, 1);
+	xa_gnt_unshare(fe, pages, PAGES);
+	xa_close(fe);
+	xa_close(be);
+	xsim_test_teardown();
+	test_eal_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
+	RUN(test_a_mapped_packet_is_lent_and_answered_when_freed);
+	RUN(test_a_packet_over_three_pages_is_lent_in_four_segments);
+	RUN(test_short_offloaded_or_unmapped_packets_are_copied);
+	RUN(test_the_application_holds_at_most_half_the_ring);
+	RUN(test_a_lent_page_is_not_deleted_nor_unmapped);
+	RUN(test_a_reconnect_answers_no_old_loan);
+	RUN(test_a_lender_destroyed_under_held_mbufs_waits_for_them);
+}
