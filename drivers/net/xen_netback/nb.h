@@ -58,6 +58,7 @@ struct nb_pair {
 struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
 	char domain[NB_DOMAIN_NAME_MAX + 1];
+	bool zero_copy;			/* lend static grants' pages */
 };
 
 struct nb_port {
@@ -78,6 +79,7 @@ struct nb_port {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
 	struct netif_statics statics;
+	bool reap_armed;		/* nb_ctrl_reap() will look again */
 	struct nb_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -111,5 +113,12 @@ bool nb_ctrl_connect(struct nb_port *p);
 void nb_ctrl_release(struct nb_port *p);
 /* xn_port_ops.ctrl: serve the control ring. */
 void nb_ctrl_serve(struct xn_port *xn);
+/*
+ * Unmap the static grants the application gave back; while it holds some,
+ * look again later (under the lock).
+ */
+void nb_ctrl_reap(struct nb_port *p);
+/* The port closes: stop looking; log what the application still holds. */
+void nb_ctrl_uninit(struct nb_port *p);
 
 #endif /* NB_H */

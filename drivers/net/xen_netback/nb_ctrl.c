@@ -12,7 +12,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_alarm.h>
+
+#include "netif_lend.h"
 #include "nb.h"
+
+/* How often to look for lent pages the application gave back. */
+#define NB_REAP_PERIOD_US (100 * 1000)
 
 /* A static grant table was replaced: wait out the pair's bursts. */
 static void
@@ -52,6 +58,52 @@ nb_ctrl_serve(struct xn_port *xn)
 		       p->fe_dir, p->ctrl.error);
 		nb_xenbus_frontend_failed(xn, p->ctrl.error);
 	}
+	/* A DEL may have left a lent page to unmap later. */
+	nb_ctrl_reap(p);
+}
+
+static void
+nb_reap_alarm(void *arg)
+{
+	struct nb_port *p = arg;
+
+	pthread_mutex_lock(&p->xn.lock);
+	p->reap_armed = false;
+	nb_ctrl_reap(p);
+	pthread_mutex_unlock(&p->xn.lock);
+}
+
+void
+nb_ctrl_reap(struct nb_port *p)
+{
+	if (netif_statics_reap(&p->statics) == 0 || p->reap_armed)
+		return;
+	if (rte_eal_alarm_set(NB_REAP_PERIOD_US, nb_reap_alarm, p) == 0)
+		p->reap_armed = true;
+	else
+		NB_LOG(WARNING, "%s: cannot arm the alarm that unmaps lent pages: they stay mapped until the next disconnect",
+		       p->be_dir);
+}
+
+void
+nb_ctrl_uninit(struct nb_port *p)
+{
+	unsigned int i, held = 0;
+
+	rte_eal_alarm_cancel(nb_reap_alarm, p);
+	pthread_mutex_lock(&p->xn.lock);
+	p->reap_armed = true;	/* no more alarms */
+	if (netif_statics_reap(&p->statics) > 0)
+		NB_LOG(WARNING, "%s: the application still holds packets of the guest: their pages stay mapped",
+		       p->be_dir);
+	pthread_mutex_unlock(&p->xn.lock);
+	for (i = 0; i < XN_MAX_QUEUES; i++) {
+		held += netif_lend_destroy(p->pairs[i].rxq.ring.lend);
+		p->pairs[i].rxq.ring.lend = NULL;
+	}
+	if (held > 0)
+		NB_LOG(WARNING, "%s: closed with %u lent packets not freed",
+		       p->be_dir, held);
 }
 
 bool
@@ -89,6 +141,7 @@ nb_ctrl_connect(struct nb_port *p)
 		struct nb_pair *pr = &p->pairs[i];
 
 		queues[i] = &pr->rxq.statics;
+		pr->rxq.statics.lend = pr->rxq.ring.lend;
 		pr->rxq.ring.statics = &pr->rxq.statics.map;
 		pr->txq.ring.statics = &pr->rxq.statics.map;
 	}
@@ -120,4 +173,5 @@ nb_ctrl_release(struct nb_port *p)
 	if (p->ctrl_sring != NULL)
 		xa_gnt_unmap(p->xn.xa, p->ctrl_sring, 1);
 	p->ctrl_sring = NULL;
+	nb_ctrl_reap(p);
 }

@@ -15,6 +15,7 @@
 #include <rte_pmd_xen_netif.h>
 
 #include "nb.h"
+#include "netif_lend.h"
 #include "xn_ethdev.h"
 #include "xn_stats.h"
 
@@ -22,6 +23,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 
 #define ARG_DOMID "domid"
 #define ARG_DOMAIN "domain"
+#define ARG_ZERO_COPY "zero_copy"
 
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
 #define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
@@ -60,9 +62,17 @@ arg_domain(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_zero_copy(const char *key, const char *value, void *opaque)
+{
+	return xn_devarg_flag(nb_logtype, key, value,
+			      &((struct nb_port *)opaque)->cfg.zero_copy);
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
+	{ ARG_ZERO_COPY, arg_zero_copy, false },
 };
 
 static int
@@ -88,11 +98,35 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args)
 	return 0;
 }
 
+/* Zero copy: each queue pair's lender (netif_lend.h), for the port's life. */
+static int
+nb_lend_init(struct nb_port *p)
+{
+	char name[RTE_RING_NAMESIZE];
+	unsigned int i;
+
+	for (i = 0; p->cfg.zero_copy && i < p->xn.cfg.queues; i++) {
+		snprintf(name, sizeof(name), "xnb%u_lend%u",
+			 p->xn.dev->data->port_id, i);
+		p->pairs[i].rxq.ring.lend = netif_lend_create(name,
+			p->xn.dev->device->numa_node);
+		if (p->pairs[i].rxq.ring.lend == NULL) {
+			NB_LOG(ERR, "cannot allocate queue %u's zero-copy state: %s",
+			       i, rte_strerror(rte_errno));
+			while (i-- > 0)
+				netif_lend_destroy(p->pairs[i].rxq.ring.lend);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int
 nb_init(struct xn_port *xn)
 {
 	struct nb_port *p = nb_port(xn);
 	unsigned int i;
+	int ret;
 
 	/* Linux netback's MAC for its end of every vif. */
 	rte_ether_unformat_addr("fe:ff:ff:ff:ff:ff", xn->dev->data->mac_addrs);
@@ -103,7 +137,13 @@ nb_init(struct xn_port *xn)
 				   &pr->rxq.ring, &pr->txq.x, XN_RING_BACK_RX,
 				   &pr->txq.ring);
 	}
-	return nb_xenbus_init(p);
+	ret = nb_lend_init(p);
+	if (ret == 0) {
+		ret = nb_xenbus_init(p);
+		if (ret != 0)
+			nb_ctrl_uninit(p);
+	}
+	return ret;
 }
 
 static void
@@ -123,6 +163,7 @@ static void
 nb_uninit(struct xn_port *xn)
 {
 	nb_xenbus_uninit(nb_port(xn));
+	nb_ctrl_uninit(nb_port(xn));
 }
 
 static const struct xn_port_ops nb_ops = {
@@ -155,6 +196,8 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "gso_packets", RXQ(stats.gso_packets), XN_BASIC_NONE },
 	{ "gso_checksum_fixup", RXQ(stats.gso_checksum_fixup), XN_BASIC_NONE },
 	{ "static_packets", RXQ(stats.static_packets), XN_BASIC_NONE },
+	{ "zero_copy_packets", RXQ(stats.zero_copy_packets), XN_BASIC_NONE },
+	{ "zero_copy_slots", RXQ(stats.zero_copy_slots), XN_BASIC_GAUGE },
 	{ "static_grants", offsetof(struct nb_rxq, statics.grants),
 	  XN_BASIC_GAUGE },
 	{ "static_grant_maps", offsetof(struct nb_rxq, statics.maps),
@@ -207,4 +250,5 @@ XN_PMD_REGISTER(net_xen_netback, nb_pmd);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
 	ARG_DOMAIN "=<guest name> "
+	ARG_ZERO_COPY "=0|1 "
 	XN_PARAM_STRING);
