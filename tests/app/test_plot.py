@@ -43,8 +43,8 @@ class TestPlot(unittest.TestCase):
         self.assertIn("64", t)
         self.assertIn("1518", t)
         self.assertIn("quick preset", t)
-        for label in ("xen f2b (netfront \u2192 netback)",
-                      "xen b2f (netback \u2192 netfront)",
+        for label in ("xen f2b (netfront \u2192 netback zero_copy=1)",
+                      "xen b2f (netback zero_copy=1 \u2192 netfront)",
                       "vhost-user f2b (virtio-user \u2192 vhost)",
                       "memif b2f (memif server \u2192 memif client)"):
             self.assertIn(label, t)

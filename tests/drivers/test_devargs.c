@@ -113,6 +113,15 @@ test_netback_rejects_unknown_key(void)
 }
 
 static void
+test_netback_zero_copy_is_0_or_1(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,zero_copy=2", "zero_copy=2",
+		      "[0, 1]"));
+	CHECK(refused(NB, "domid=1,provider=sim,zero_copy=", "zero_copy",
+		      NULL));
+}
+
+static void
 test_netfront_rejects_bad_devargs(void)
 {
 	CHECK(refused(NF, "provider=kvm", "provider", "sim"));
@@ -379,6 +388,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_requires_one_guest);
 	RUN(test_netback_rejects_bad_guest_name);
 	RUN(test_netback_rejects_bad_domid);
+	RUN(test_netback_zero_copy_is_0_or_1);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);
 	RUN(test_netback_rejects_sim_instance_without_sim);
