@@ -42,8 +42,17 @@ lend_unref(struct netif_lend *l)
 {
 	if (__atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	if (l->on_last != NULL)
+		l->on_last(l->on_last_arg);
 	rte_ring_free(l->returned);
 	rte_free(l);
+}
+
+void
+netif_lend_on_last(struct netif_lend *l, void (*fn)(void *arg), void *arg)
+{
+	l->on_last = fn;
+	l->on_last_arg = arg;
 }
 
 unsigned int

@@ -65,6 +65,9 @@ struct netif_lend {
 	 * the last one frees the whole (a port closed under held mbufs).
 	 */
 	uint32_t refs;
+	/* Called as the last reference goes (netif_lend_on_last()). */
+	void (*on_last)(void *arg);
+	void *on_last_arg;
 	uint32_t gen;
 	uint16_t slots;			/* ring slots lent, not answered */
 	uint16_t nb_free;
@@ -80,6 +83,14 @@ struct netif_lend *netif_lend_create(const char *name, int socket);
  * the last mbuf the application still holds. Returns the loans still held.
  */
 unsigned int netif_lend_destroy(struct netif_lend *l);
+
+/*
+ * Have @fn(@arg) called when the last reference goes, on the thread that
+ * drops it: the owner's cleanup of what the loans still used (the mapped
+ * pages) when the application gives them back after the port closed.
+ */
+void netif_lend_on_last(struct netif_lend *l, void (*fn)(void *arg),
+			void *arg);
 
 /* A new connection: loans of the old one are freed without an answer. */
 void netif_lend_connect(struct netif_lend *l);

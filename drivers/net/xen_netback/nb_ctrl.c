@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_alarm.h>
@@ -85,24 +86,83 @@ nb_ctrl_reap(struct nb_port *p)
 		       p->be_dir);
 }
 
+/*
+ * What outlives a port closed while the application holds lent packets:
+ * the Xen access handle and the batches still mapped, released when the
+ * last lender goes, on the thread that frees the last packet. Closing the
+ * handle would unmap the pages under the application.
+ */
+struct nb_orphan {
+	struct xa_handle *xa;
+	uint32_t lenders;		/* lenders not gone yet */
+	struct netif_statics statics;
+	struct netif_statics_queue q[XN_MAX_QUEUES];
+};
+
+static void
+nb_orphan_last(void *arg)
+{
+	struct nb_orphan *o = arg;
+	unsigned int i;
+
+	if (__atomic_sub_fetch(&o->lenders, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	/* Nothing is lent any more: every batch left goes. */
+	for (i = 0; i < XN_MAX_QUEUES; i++)
+		o->q[i].lend = NULL;
+	netif_statics_reap(&o->statics);
+	xa_close(o->xa);
+	free(o);
+}
+
+/* Hand the mapped pages and the handle to the lenders; false: no memory. */
+static bool
+nb_orphan(struct nb_port *p)
+{
+	struct nb_orphan *o = calloc(1, sizeof(*o));
+	unsigned int i;
+
+	if (o == NULL)
+		return false;
+	o->xa = p->xn.xa;
+	o->statics = p->statics;
+	o->statics.xa = o->xa;
+	for (i = 0; i < XN_MAX_QUEUES; i++) {
+		o->q[i] = p->pairs[i].rxq.statics;
+		o->statics.q[i] = &o->q[i];
+		if (p->pairs[i].rxq.ring.lend != NULL)
+			o->lenders++;
+	}
+	for (i = 0; i < XN_MAX_QUEUES; i++)
+		if (p->pairs[i].rxq.ring.lend != NULL)
+			netif_lend_on_last(p->pairs[i].rxq.ring.lend,
+					   nb_orphan_last, o);
+	/* The port closes without closing the handle: the lenders will. */
+	p->xn.xa = NULL;
+	return true;
+}
+
 void
 nb_ctrl_uninit(struct nb_port *p)
 {
-	unsigned int i, held = 0;
+	unsigned int i, held = 0, waiting;
 
 	rte_eal_alarm_cancel(nb_reap_alarm, p);
 	pthread_mutex_lock(&p->xn.lock);
 	p->reap_armed = true;	/* no more alarms */
-	if (netif_statics_reap(&p->statics) > 0)
-		NB_LOG(WARNING, "%s: the application still holds packets of the guest: their pages stay mapped",
-		       p->be_dir);
+	waiting = netif_statics_reap(&p->statics);
 	pthread_mutex_unlock(&p->xn.lock);
+	if (waiting > 0 && !nb_orphan(p)) {
+		NB_LOG(ERR, "%s: out of memory: the guest's pages the application holds stay mapped for good",
+		       p->be_dir);
+		p->xn.xa = NULL;	/* leaked, but never unmapped under it */
+	}
 	for (i = 0; i < XN_MAX_QUEUES; i++) {
 		held += netif_lend_destroy(p->pairs[i].rxq.ring.lend);
 		p->pairs[i].rxq.ring.lend = NULL;
 	}
 	if (held > 0)
-		NB_LOG(WARNING, "%s: closed with %u lent packets not freed",
+		NB_LOG(WARNING, "%s: closed while the application holds %u packets of the guest: their pages stay mapped until it frees them",
 		       p->be_dir, held);
 }
 
