@@ -114,9 +114,10 @@ netif_lend_mbufs(const struct netif_tx_packet *pkt)
 	unsigned int s, n = 1;
 	uint32_t at = 0;
 
+	/* A slot ending past the head has a piece, unless it is empty. */
 	for (s = 0; s < pkt->nr_slots; s++) {
 		at += pkt->slots[s].size;
-		n += at > NETIF_LEND_HEAD;
+		n += pkt->slots[s].size > 0 && at > NETIF_LEND_HEAD;
 	}
 	return n;
 }

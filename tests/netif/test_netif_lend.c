@@ -210,6 +210,39 @@ test_a_packet_over_three_pages_is_lent_in_four_segments(void)
 	stop();
 }
 
+/* An empty slot (XSA-448) is no segment, and takes no mbuf. */
+static void
+test_an_empty_slot_is_lent_as_nothing(void)
+{
+	unsigned int in_use = rte_mempool_in_use_count(test_pool);
+	netif_tx_request_t *req;
+	static uint8_t copy[1000], want[1000];
+	struct rte_mbuf *m;
+
+	start();
+	fill(0, 5);
+	fill(2, 6);
+	memcpy(want, pages, 600);
+	memcpy(want + 600, pages + 2 * NETIF_PAGE_SIZE, 400);
+	req = RING_GET_REQUEST(&front, front.req_prod_pvt++);
+	*req = (netif_tx_request_t){ .gref = refs[0], .size = 1000, .id = 0,
+				     .flags = NETTXF_more_data };
+	req = RING_GET_REQUEST(&front, front.req_prod_pvt++);
+	*req = (netif_tx_request_t){ .gref = refs[1], .size = 0, .id = 1,
+				     .flags = NETTXF_more_data };
+	req = RING_GET_REQUEST(&front, front.req_prod_pvt++);
+	*req = (netif_tx_request_t){ .gref = refs[2], .size = 400, .id = 2 };
+	RING_PUSH_REQUESTS(&front);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	CHECK(m->nb_segs == 3 && m->pkt_len == 1000);
+	CHECK(memcmp(rte_pktmbuf_read(m, 0, 1000, copy), want, 1000) == 0);
+	rte_pktmbuf_free(m);
+	CHECK(netif_lend_answer(l, &tx.ring) == 1);
+	stop();
+	CHECK(rte_mempool_in_use_count(test_pool) == in_use);
+}
+
 static void
 test_short_offloaded_or_unmapped_packets_are_copied(void)
 {
@@ -354,6 +387,7 @@ TEST_MAIN(setup, teardown)
 {
 	RUN(test_a_mapped_packet_is_lent_and_answered_when_freed);
 	RUN(test_a_packet_over_three_pages_is_lent_in_four_segments);
+	RUN(test_an_empty_slot_is_lent_as_nothing);
 	RUN(test_short_offloaded_or_unmapped_packets_are_copied);
 	RUN(test_the_application_holds_at_most_half_the_ring);
 	RUN(test_a_lent_page_is_not_deleted_nor_unmapped);
