@@ -123,13 +123,14 @@ with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
 cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
 cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 
-# Dom0: trimmed root + modules + our PMDs + config/xen
+# Dom0: trimmed root + modules + our PMDs + config/xen; pktgen for Dom0 ->
+# guest floods through the kernel's xen-netback (scenario 5s)
 Z=$W/dom0; mkdir -p "$Z"
 tar -C "$R" --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/locale \
 	--exclude=./usr/share/info --exclude=./var/cache/apt --exclude=./var/lib/apt/lists \
 	--exclude=./boot --exclude=./usr/lib/modules --exclude=./usr/share/zoneinfo -cf - . | tar -C "$Z" -xf -
 mkdir -p "$Z/lib/modules/$KV"
-for f in $(mods xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xen-netback bridge tun vhost_net 9pnet_virtio 9p virtio_pci); do
+for f in $(mods xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xen-netback pktgen bridge tun vhost_net 9pnet_virtio 9p virtio_pci); do
 	mkdir -p "$Z$(dirname "$f")"; cp "$R$f" "$Z$f"
 done
 cp "$R/lib/modules/$KV"/modules.{order,builtin,builtin.modinfo} "$Z/lib/modules/$KV/" 2>/dev/null || true

@@ -18,6 +18,9 @@
 #   xdp.pktgen=SECS:SIZE[:QUEUES] then the kernel's pktgen sends SIZE-byte UDP
 #                        frames to xdp.peer as fast as it can for SECS (spread
 #                        over TX queues 0..QUEUES-1 when given)
+#   xdp.rxrate=SECS[:WAIT] then counts what eth0 receives: waits (at most WAIT
+#                        s, default 120) for a flood to begin, then samples
+#                        rx_packets every second for SECS
 #   xdp.count=0          skips the arping and ping
 # Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
 # harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
@@ -149,6 +152,26 @@ if [ -n "$pktgen" ]; then
 	usec=$(sed -n 's/.*Result: OK: *\([0-9]*\)(.*/\1/p' $pg/eth0)
 	pps=$(sed -n 's/.* \([0-9]*\)pps .*/\1/p' $pg/eth0)
 	echo "DOMU-RESULT pktgen sent=${sent:-0} usec=${usec:-0} pps=${pps:-0}"
+fi
+# xdp.rxrate=SECS[:WAIT]: what this guest receives from a sender elsewhere
+# (Dom0's pktgen), counted here because the sender's own count includes what
+# the backend dropped for a full ring. "DOMU-RXRATE waiting", then one
+# "DOMU-RXSAMPLE <uptime> <rx_packets>" a second over the window (uptime:
+# under TCG a sleep is no clock), then "DOMU-RESULT rxrate rx=N secs=S"
+# (rx_packets gained over the window). The window opens only once 100
+# packets beyond the count at "waiting" have arrived, so a stray ARP or IPv6
+# packet does not start it before the flood.
+rxrate=$(arg rxrate)
+if [ -n "$rxrate" ]; then
+	rr_secs=${rxrate%%:*}; rr_wait=120; [ "$rxrate" = "$rr_secs" ] || rr_wait=${rxrate#*:}
+	rxp() { cat /sys/class/net/eth0/statistics/rx_packets; }
+	b=$(rxp); echo "DOMU-RXRATE waiting uptime=$(up) rx_packets=$b"
+	end=$(awk "BEGIN{print $(up) + $rr_wait}")
+	while [ $(rxp) -le $((b + 100)) ] && awk "BEGIN{exit !($(up) < $end)}"; do sleep 0.2; done
+	t0=$(up); c0=$(rxp); echo "DOMU-RXSAMPLE $t0 $c0"
+	t=$t0; c=$c0; end=$(awk "BEGIN{print $t0 + $rr_secs}")
+	while awk "BEGIN{exit !($t < $end)}"; do sleep 1; t=$(up); c=$(rxp); echo "DOMU-RXSAMPLE $t $c"; done
+	echo "DOMU-RESULT rxrate rx=$((c - c0)) secs=$(awk "BEGIN{print $t - $t0}")"
 fi
 for f in rx_packets tx_packets rx_dropped tx_dropped rx_errors tx_errors; do
 	echo "DOMU-STAT $f=$(cat /sys/class/net/eth0/statistics/$f)"; done

@@ -9,7 +9,11 @@
 # testpmd restarted in txonly under the running guest's rxonly), each for
 # XDP_RUN_SECS (default 10). Then the kernel's xen-netback in the same
 # boot: a stock Linux guest's pktgen into it (scenario 3's method), and the
-# same DPDK guest's txonly, both counted on the Dom0 end of the vif.
+# same DPDK guest's txonly, both counted on the Dom0 end of the vif; and
+# the other direction, Dom0's kernel pktgen out of the vif of a stock Linux
+# guest, counted by that guest (eth0's rx_packets over XDP_RUN_SECS inside
+# the flood: what arrived, where Dom0's count would include what the
+# netback dropped), beside our Dom0 -> DPDK guest.
 #
 # Passes on correctness only: traffic in every phase; between our PMDs
 # nothing lost (what one side sent, the other received); with static
@@ -163,7 +167,8 @@ ours_pair off 0
 
 # (d) the kernel's xen-netback: first a stock Linux guest's pktgen
 kernel_netback
-trap 'kill $SAMPLER 2>/dev/null; collect; cleanup; rmmod xen-netback 2>/dev/null' EXIT
+# pktgen stopped and unloaded too: (e) loads it
+trap 'kill $SAMPLER 2>/dev/null; echo stop > /proc/net/pktgen/pgctrl 2>/dev/null; collect; cleanup; rmmod pktgen 2>/dev/null; rmmod xen-netback 2>/dev/null' EXIT
 domu=s5s-kpktgen
 guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.pktgen=$SECS:$SIZE"
 create_guest $domu
@@ -202,8 +207,34 @@ timeout 60 xl destroy $domu
 [ "${kd_sent:-0}" -gt 0 ] || problem "kernel, DPDK guest: the guest sent nothing"
 [ "${kd_got:-0}" -gt 0 ] || problem "kernel, DPDK guest: vif received nothing of ${kd_sent:-0}"
 
+# (e) Dom0 -> a stock Linux guest through the kernel's xen-netback, the
+# counterpart of (c): Dom0's pktgen floods the vif from before the guest's
+# window opens until it closes; the guest counts what it received
+domu=s5s-krx
+guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.rxrate=$SECS"
+create_guest $domu
+kernel_vif_up $domid 10.0.0.1/24
+wait_guest $domu 'DOMU-RXRATE waiting'
+dom0_pktgen_start vif$domid.0 $SIZE 10.0.0.2 $(xenstore-read /local/domain/0/backend/vif/$domid/0/mac)
+wait_guest $domu 'DOMU-RESULT rxrate'
+set -- $(dom0_pktgen_stop vif$domid.0); ke_sent=${1:-0} ke_usec=${2:-0}
+ke_vif="tx_packets $(cat /sys/class/net/vif$domid.0/statistics/tx_packets) tx_dropped $(cat /sys/class/net/vif$domid.0/statistics/tx_dropped) rx_dropped $(cat /sys/class/net/vif$domid.0/statistics/rx_dropped)"
+wait_guest $domu DOMU-DONE
+grep -E 'DOMU-(RESULT|RXRATE|STAT)' $con
+ke_got=$(sed -n 's/.*DOMU-RESULT rxrate rx=\([0-9]*\).*/\1/p' $con)
+secs=$(sed -n 's/.*DOMU-RESULT rxrate .*secs=\([0-9.]*\).*/\1/p' $con)
+# the guest's samples are "uptime rx_packets", sample_vif's format
+sed -n 's/.*DOMU-RXSAMPLE \([0-9.]*\) \([0-9]*\).*/\1 \2/p' $con > $S/guest-krx.txt
+ke_pps=$(vif_rate $S/guest-krx.txt)
+ke_avg=$(avg ${ke_got:-0} ${secs:-0})
+ke_drop=$(sed -n 's/.*DOMU-STAT rx_dropped=\([0-9]*\).*/\1/p' $con)
+note "kernel Dom0->Linux guest: Dom0's pktgen sent $ke_sent in $ke_usec us (vif $ke_vif), guest received ${ke_got:-?} in ${secs:-?}s"
+timeout 60 xl destroy $domu
+[ "$ke_sent" -gt 0 ] || problem "kernel, Dom0 pktgen: Dom0 sent nothing"
+[ "${ke_got:-0}" -gt 0 ] || problem "kernel, Dom0 pktgen: the Linux guest received nothing of $ke_sent"
+
 echo
-echo "| phase | backend | static grants | Dom0 pps (median of 1 s) | pps (count / run) | sent | received | netback static_packets / packets (its last 1 s display, read in that order) | grant_copy_calls | notifications_sent | hcall/pkt | static_grants mapped (netback / netfront) |"
+echo "| phase | backend | static grants | pps (median of 1 s: Dom0's; e: the guest's) | pps (count / run) | sent | received | netback static_packets / packets (its last 1 s display, read in that order) | grant_copy_calls | notifications_sent | hcall/pkt | static_grants mapped (netback / netfront) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "a guest->Dom0|ours|on|on_f2b" "b guest->Dom0|ours|off|off_f2b" "c Dom0->guest|ours|on|on_b2f" "c Dom0->guest|ours|off|off_b2f"; do
 	IFS='|' read ph be sgs v <<-EOF
@@ -214,10 +245,19 @@ for r in "a guest->Dom0|ours|on|on_f2b" "b guest->Dom0|ours|off|off_f2b" "c Dom0
 done
 echo "| d guest->Dom0 | kernel, Linux pktgen | - | $kp_pps | $kp_avg | $kp_sent | ${kp_got:-0} | - | - | - | - | - |"
 echo "| d guest->Dom0 | kernel, DPDK guest | asked | $kd_pps | $kd_avg | ${kd_sent:-0} | ${kd_got:-0} | - | - | - | - | - / ${kd_nfgrants:-?} |"
+echo "| e Dom0->guest | kernel, Dom0 pktgen -> Linux guest | - | $ke_pps | $ke_avg | $ke_sent | ${ke_got:-0} | - | - | - | - | - |"
+echo
+echo "e: sent is Dom0's pktgen over its whole run ($ke_usec us), received the guest's eth0 rx_packets over its ${secs:-?} s window inside it; vif$domid.0 $ke_vif, guest rx_dropped ${ke_drop:-?}"
+echo
+echo "| Dom0->guest, $SIZE B | pps (median of 1 s) | pps (count / run) | ours static / this |"
+echo "|---|---|---|---|"
+echo "| ours, static grants -> DPDK guest (c) | $on_b2f_pps | $on_b2f_avg | 1.00 |"
+echo "| ours, static_grants=0 -> DPDK guest (c) | $off_b2f_pps | $off_b2f_avg | $(ratio $on_b2f_pps $off_b2f_pps) |"
+echo "| kernel xen-netback -> Linux guest (e) | $ke_pps | $ke_avg | $(ratio $on_b2f_pps $ke_pps) |"
 echo
 echo "netfront zero-copy: on rxonly rx_q0_zero_copy_packets $on_b2f_zc of $on_b2f_got, off $off_b2f_zc of $off_b2f_got; txonly tx_q0_zero_copy_packets on $on_f2b_zc, off $off_f2b_zc, kernel ${kd_zc:-?}"
 echo "static grant maps (netback rx_q0_static_grant_maps): rxonly run on $on_f2b_maps off $off_f2b_maps; txonly run on $on_b2f_maps off $off_b2f_maps"
 
-sum="64 B pps (Dom0, median of 1 s): guest->Dom0 static $on_f2b_pps, no-static $off_f2b_pps (x$(ratio $on_f2b_pps $off_f2b_pps)), kernel netback DPDK guest $kd_pps (static/kernel x$(ratio $on_f2b_pps $kd_pps)), kernel netback pktgen $kp_pps (x$(ratio $on_f2b_pps $kp_pps)); Dom0->guest static $on_b2f_pps, no-static $off_b2f_pps (x$(ratio $on_b2f_pps $off_b2f_pps)); netback static_packets/packets $on_f2b_static/$on_f2b_pk and $on_b2f_static/$on_b2f_pk, grant_copy_calls $on_f2b_gcc and $on_b2f_gcc (no-static: $off_f2b_gcc, $off_b2f_gcc), hcall/pkt $(per $((on_f2b_gcc + on_f2b_ns)) $on_f2b_pk) vs $(per $((off_f2b_gcc + off_f2b_ns)) $off_f2b_pk); TCG"
+sum="64 B pps (Dom0, median of 1 s): guest->Dom0 static $on_f2b_pps, no-static $off_f2b_pps (x$(ratio $on_f2b_pps $off_f2b_pps)), kernel netback DPDK guest $kd_pps (static/kernel x$(ratio $on_f2b_pps $kd_pps)), kernel netback pktgen $kp_pps (x$(ratio $on_f2b_pps $kp_pps)); Dom0->guest static $on_b2f_pps, no-static $off_b2f_pps (x$(ratio $on_b2f_pps $off_b2f_pps)), kernel netback -> Linux guest $ke_pps (static/kernel x$(ratio $on_b2f_pps $ke_pps)); netback static_packets/packets $on_f2b_static/$on_f2b_pk and $on_b2f_static/$on_b2f_pk, grant_copy_calls $on_f2b_gcc and $on_b2f_gcc (no-static: $off_f2b_gcc, $off_b2f_gcc), hcall/pkt $(per $((on_f2b_gcc + on_f2b_ns)) $on_f2b_pk) vs $(per $((off_f2b_gcc + off_f2b_ns)) $off_f2b_pk); TCG"
 [ -z "$problems" ] || fail "${problems#; } | $sum"
 pass "$sum"

@@ -174,6 +174,36 @@ pktgen_result() {
 	echo "$r" | sed -n 's/.*sent=\([0-9]*\) usec=\([0-9]*\).*/\1 \2/p'
 }
 
+# dom0_pktgen_start <dev> <size> <dst ip> <dst mac>: the kernel's pktgen in
+# Dom0 sends <size>-byte UDP frames out of <dev> (a kernel-netback vif: to
+# its guest) as fast as it can, in the background until dom0_pktgen_stop:
+# the Dom0 -> guest counterpart of the stock guest's xdp.pktgen. The Dom0
+# image carries the pktgen module; unload it at exit (rmmod pktgen).
+dom0_pktgen_start() {
+	pg=/proc/net/pktgen
+	[ -e $pg/pgctrl ] || modprobe pktgen || fail "modprobe pktgen"
+	echo "rem_device_all" > $pg/kpktgend_0
+	echo "add_device $1" > $pg/kpktgend_0 || fail "pktgen: add_device $1"
+	for c in "count 0" "pkt_size $2" "delay 0" "dst $3" "dst_mac $4"; do
+		echo "$c" > $pg/$1 || fail "pktgen $1: '$c' refused"
+	done
+	note "Dom0 pktgen: $2-byte frames out of $1 to $3 ($4)"
+	# the write returns when pktgen stops
+	echo start > $pg/pgctrl &
+	PKTGEN_PID=$!
+}
+# dom0_pktgen_stop <dev>: stops Dom0's pktgen; its report in
+# $S/pktgen-<dev>.txt; prints "sent usec" like pktgen_result
+dom0_pktgen_stop() {
+	echo stop > /proc/net/pktgen/pgctrl
+	# called as $(...), a subshell, which cannot wait for the start writer:
+	# pktgen has stopped when its report has a result
+	wait_for 20 /proc/net/pktgen/$1 'Result: OK' || note "Dom0 pktgen on $1: no result 20 s after stop"
+	cat /proc/net/pktgen/$1 > $S/pktgen-$1.txt 2>&1
+	echo "$(sed -n 's/.*pkts-sofar: *\([0-9]*\).*/\1/p' $S/pktgen-$1.txt)" \
+		"$(sed -n 's/.*Result: OK: *\([0-9]*\)(.*/\1/p' $S/pktgen-$1.txt)"
+}
+
 # vif_offloads <domid>: the offload keys both ends of the guest's vif 0
 # wrote, one table row "| key | backend | frontend |" each ("-": none)
 vif_offloads() {
