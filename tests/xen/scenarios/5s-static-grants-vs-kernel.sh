@@ -19,10 +19,11 @@
 # nothing lost (what one side sent, the other received); with static
 # grants the netback's static_packets counting the traffic and its
 # grant-copy calls ~0 (at most 1 per 100 packets); without, static_packets
-# 0 and grant copies. The rates (Dom0's median per-second receive or send
-# rate while traffic flowed; the counts over the whole run beside them) and
-# their ratios are reported, never judged: TCG speed, compare only within
-# one boot.
+# 0 and grant copies; the Linux guest of (e) received something. The rates
+# (Dom0's median per-second receive or send rate while traffic flowed; for
+# (e) the guest's, as Dom0's pktgen counts what the netback then drops; the
+# counts over the whole run beside them) and their ratios are reported,
+# never judged: TCG speed, compare only within one boot.
 . /host/scenarios/lib.sh
 SECS=${XDP_RUN_SECS:-10}
 # the guest's rxonly outlasts Dom0's restart (~7 s) and txonly run
