@@ -46,13 +46,16 @@ start_testpmd() {
 	dpdk-testpmd "$@" </dev/null >"$log" 2>&1 &
 	TESTPMD_PID=$!
 }
-# SIGINT makes testpmd print its final statistics and exit.
+# SIGINT makes testpmd print its final statistics and exit. Its exit
+# status is left in $TESTPMD_RC (137 when it had to be killed), for the
+# scenarios that check it went down cleanly.
 stop_testpmd() {
+	TESTPMD_RC=
 	[ -n "${TESTPMD_PID:-}" ] || return 0
 	kill -INT $TESTPMD_PID 2>/dev/null
 	i=0; while kill -0 $TESTPMD_PID 2>/dev/null && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
 	if kill -0 $TESTPMD_PID 2>/dev/null; then note "testpmd did not exit on SIGINT within 20 s: SIGKILL"; kill -9 $TESTPMD_PID; fi
-	wait $TESTPMD_PID 2>/dev/null; TESTPMD_PID=
+	wait $TESTPMD_PID 2>/dev/null; TESTPMD_RC=$?; TESTPMD_PID=
 }
 
 # Everything a failure report needs, into the scenario's directory.
