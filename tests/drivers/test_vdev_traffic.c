@@ -278,12 +278,11 @@ test_the_backend_lends_what_static_grants_hold(void)
 		rte_delay_us_sleep(1000);
 	CHECK(pair_transfer(f, b, test_pool, 0, n, 128) == n);
 	CHECK(xstat_of(b, "rx_q0", "grant_copy_calls") == 0);
-	CHECK(xstat_of(b, "rx_q0", "static_packets") ==
-	      xstat_of(b, "rx_q0", "packets"));
+	CHECK(xstat_of(b, "rx_q0", "packets") == n);
+	CHECK(xstat_of(b, "rx_q0", "static_packets") == n);
 	/* Every length from 60 to 9000 B: most are long enough to lend. */
 	CHECK(xstat_of(b, "rx_q0", "zero_copy_packets") > n / 2);
-	CHECK(xstat_of(b, "rx_q0", "zero_copy_packets") <
-	      xstat_of(b, "rx_q0", "packets"));
+	CHECK(xstat_of(b, "rx_q0", "zero_copy_packets") < n);
 	/* The frontend got every answer: a full transfer again. */
 	CHECK(pair_transfer(f, b, test_pool, 0, 1000, 32) == 1000);
 	/* Held across the close of both ports, then freed. */

@@ -204,7 +204,7 @@ pair_transfer_queue(uint16_t tx, uint16_t rx, uint16_t queue,
 	while (next_rx < end) {
 		uint16_t i, n;
 
-		while (nb_out < BURST && next_tx < end &&
+		while (nb_out < BURST && next_tx + nb_out < end &&
 		       next_tx - next_rx + nb_out < in_flight) {
 			out[nb_out] = make_packet(mp, next_tx + nb_out);
 			if (out[nb_out] == NULL)
