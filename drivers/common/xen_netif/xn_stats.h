@@ -40,6 +40,10 @@ struct xn_stats_table {
 	unsigned int nb_tx;
 };
 
+/* The table of a PMD's Rx and Tx queue counters, arrays @rx and @tx. */
+#define XN_STATS_TABLE(rx, tx) \
+	(&(const struct xn_stats_table){ (rx), RTE_DIM(rx), (tx), RTE_DIM(tx) })
+
 int xn_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
 int xn_stats_reset(struct rte_eth_dev *dev);
 int xn_xstats_get_names(struct rte_eth_dev *dev,

@@ -231,10 +231,6 @@ static const struct xn_stat nb_tx_stats[] = {
 #undef RXQ
 #undef TXQ
 
-static const struct xn_stats_table nb_stats = {
-	nb_rx_stats, RTE_DIM(nb_rx_stats), nb_tx_stats, RTE_DIM(nb_tx_stats),
-};
-
 static const struct xn_pmd nb_pmd = {
 	.logtype = &nb_logtype,
 	.port_size = sizeof(struct nb_port),
@@ -243,12 +239,12 @@ static const struct xn_pmd nb_pmd = {
 	/* A guest may send frames of up to 64 KiB: chains of at most 64. */
 	.min_rx_bufsize = NETIF_BACK_MIN_MBUF_ROOM,
 	.ops = &nb_ops,
-	.stats = &nb_stats,
+	.stats = XN_STATS_TABLE(nb_rx_stats, nb_tx_stats),
 };
 
 XN_PMD_REGISTER(net_xen_netback, nb_pmd);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
 	ARG_DOMAIN "=<guest name> "
-	ARG_ZERO_COPY "=0|1 "
+	ARG_ZERO_COPY "=<0|1> "
 	XN_PARAM_STRING);

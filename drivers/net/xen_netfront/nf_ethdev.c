@@ -170,10 +170,6 @@ static const struct xn_stat nf_tx_stats[] = {
 #undef RXQ
 #undef TXQ
 
-static const struct xn_stats_table nf_stats = {
-	nf_rx_stats, RTE_DIM(nf_rx_stats), nf_tx_stats, RTE_DIM(nf_tx_stats),
-};
-
 static const struct xn_pmd nf_pmd = {
 	.logtype = &nf_logtype,
 	.port_size = sizeof(struct nf_adapter),
@@ -181,7 +177,7 @@ static const struct xn_pmd nf_pmd = {
 	.nb_args = RTE_DIM(nf_args),
 	.min_rx_bufsize = NF_MIN_RX_BUFSIZE,
 	.ops = &nf_ops,
-	.stats = &nf_stats,
+	.stats = XN_STATS_TABLE(nf_rx_stats, nf_tx_stats),
 };
 
 XN_PMD_REGISTER(net_xen_netfront, nf_pmd);
