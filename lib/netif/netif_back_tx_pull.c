@@ -89,6 +89,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 {
 	const struct netif_gref_map *statics = netif_back_statics(tx->statics);
 	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
+	const uint8_t *pages[NETIF_MAX_SLOTS];	/* of a packet to lend */
 	struct netif_copy *c = &tx->copy;
 	unsigned int n = 0;
 	int avail;
@@ -114,12 +115,12 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		if (unlikely(verdict == NETIF_TX_DROP)) {
 			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
 			tx->stats.drop_bad_frame++;
-		} else if (netif_lend_fits(tx->lend, pkt, statics)) {
+		} else if (netif_lend_fits(tx->lend, pkt, statics, pages)) {
 			if (!tx_take_mbufs(tx, mbufs, netif_lend_mbufs(pkt))) {
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
-			tx->loans[n] = netif_lend_build(tx->lend, pkt, statics,
+			tx->loans[n] = netif_lend_build(tx->lend, pkt, pages,
 							mbufs);
 			tx->first_seg[n] = c->n;
 			tx->heads[n++] = mbufs[0];

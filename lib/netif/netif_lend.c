@@ -91,7 +91,7 @@ lend_returned(void *addr __rte_unused, void *opaque)
 
 bool
 netif_lend_fits(const struct netif_lend *l, const struct netif_tx_packet *pkt,
-		const struct netif_gref_map *statics)
+		const struct netif_gref_map *statics, const uint8_t **pages)
 {
 	unsigned int s;
 
@@ -101,10 +101,12 @@ netif_lend_fits(const struct netif_lend *l, const struct netif_tx_packet *pkt,
 	    pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE ||
 	    l->slots + pkt->nr_slots > NETIF_LEND_SLOTS)
 		return false;
-	for (s = 0; s < pkt->nr_slots; s++)
-		if (netif_gref_map_find(statics, pkt->slots[s].gref,
-					false) == NULL)
+	for (s = 0; s < pkt->nr_slots; s++) {
+		pages[s] = netif_gref_map_find(statics, pkt->slots[s].gref,
+					       false);
+		if (pages[s] == NULL)
 			return false;
+	}
 	return true;
 }
 
@@ -124,7 +126,7 @@ netif_lend_mbufs(const struct netif_tx_packet *pkt)
 
 struct netif_loan *
 netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
-		 const struct netif_gref_map *statics, struct rte_mbuf **mbufs)
+		 const uint8_t *const *pages, struct rte_mbuf **mbufs)
 {
 	struct netif_loan *loan = &l->loans[l->free[--l->nb_free]];
 	bool iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
@@ -135,14 +137,11 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	head->pkt_len = pkt->len;
 	for (s = 0; s < pkt->nr_slots; s++) {
 		const struct netif_tx_slot *slot = &pkt->slots[s];
-		const uint8_t *data = netif_gref_map_find(statics, slot->gref,
-							  false) +
-				      slot->offset;
+		/* Parsing checked offset + size against the page. */
+		const uint8_t *data = pages[s] + slot->offset;
 		uint16_t copy = 0;
 
-		/* Parsing checked offset + size against the page. */
-		__atomic_store_n(&loan->pages[s], data - slot->offset,
-				 __ATOMIC_RELAXED);
+		__atomic_store_n(&loan->pages[s], pages[s], __ATOMIC_RELAXED);
 		if (at < NETIF_LEND_HEAD) {
 			copy = RTE_MIN(slot->size, NETIF_LEND_HEAD - at);
 			rte_memcpy(rte_pktmbuf_mtod_offset(head, uint8_t *,

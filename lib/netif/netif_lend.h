@@ -97,24 +97,26 @@ void netif_lend_connect(struct netif_lend *l);
 
 /*
  * Whether @pkt may be lent now: long enough, no offload that would write
- * into it, every slot in @statics, room under the bound.
+ * into it, every slot in @statics (its mapped page stored in @pages[slot]),
+ * room under the bound.
  */
 bool netif_lend_fits(const struct netif_lend *l,
 		     const struct netif_tx_packet *pkt,
-		     const struct netif_gref_map *statics);
+		     const struct netif_gref_map *statics,
+		     const uint8_t **pages);
 
 /* Mbufs netif_lend_build() takes for @pkt: the head and one per piece. */
 unsigned int netif_lend_mbufs(const struct netif_tx_packet *pkt);
 
 /*
- * Lend @pkt (netif_lend_fits() said yes): chain @mbufs (fresh,
+ * Lend @pkt from the @pages netif_lend_fits() found: chain @mbufs (fresh,
  * netif_lend_mbufs() of them), copy the head, attach the rest. Returns the
  * loan, whose status the caller sets to NETIF_RSP_ERROR before freeing a
  * chain it drops.
  */
 struct netif_loan *netif_lend_build(struct netif_lend *l,
 				    const struct netif_tx_packet *pkt,
-				    const struct netif_gref_map *statics,
+				    const uint8_t *const *pages,
 				    struct rte_mbuf **mbufs);
 
 /*

@@ -129,6 +129,15 @@ statics_map(struct netif_statics *s, struct netif_statics_queue *q,
 	return b;
 }
 
+/* Whether the application holds a page of @b (netif_lend.h). */
+static bool
+statics_lent(const struct netif_statics_queue *q,
+	     const struct netif_statics_batch *b)
+{
+	return netif_lend_holds(q->lend, b->addr,
+				(size_t)b->count * XA_PAGE_SIZE);
+}
+
 /* Unmap @b now, or once the application gave its lent pages back. */
 static void
 statics_unmap(struct netif_statics *s, struct netif_statics_queue *q,
@@ -136,8 +145,7 @@ statics_unmap(struct netif_statics *s, struct netif_statics_queue *q,
 {
 	if (b == NULL)
 		return;
-	if (netif_lend_holds(q->lend, b->addr,
-			     (size_t)b->count * XA_PAGE_SIZE)) {
+	if (statics_lent(q, b)) {
 		b->next = q->lent;
 		q->lent = b;
 		return;
@@ -364,7 +372,7 @@ netif_statics_release(struct netif_statics *s)
 unsigned int
 netif_statics_reap(struct netif_statics *s)
 {
-	struct netif_statics_batch **pb, *b;
+	struct netif_statics_batch *b, *next;
 	unsigned int i, waiting = 0;
 
 	for (i = 0; i < NETIF_STATICS_MAX_QUEUES; i++) {
@@ -372,18 +380,15 @@ netif_statics_reap(struct netif_statics *s)
 
 		if (q == NULL)
 			continue;
-		for (pb = &q->lent; (b = *pb) != NULL;) {
-			if (netif_lend_holds(q->lend, b->addr,
-					     (size_t)b->count * XA_PAGE_SIZE)) {
-				pb = &b->next;
-				waiting++;
-				continue;
-			}
-			*pb = b->next;
-			xa_gnt_unmap(s->xa, b->addr, b->count);
-			q->unmaps++;
-			free(b);
+		/* Each one unmapped, or put back while still lent. */
+		next = q->lent;
+		q->lent = NULL;
+		while ((b = next) != NULL) {
+			next = b->next;
+			statics_unmap(s, q, b);
 		}
+		for (b = q->lent; b != NULL; b = b->next)
+			waiting++;
 	}
 	return waiting;
 }
