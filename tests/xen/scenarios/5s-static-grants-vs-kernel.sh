@@ -61,6 +61,14 @@ xstat() {
 	grep -E "^ +$2 +[0-9]" $1 | awk -v max="${3:-}" \
 		'{ l = $2; if ($2 + 0 > n + 0) n = $2 } END { print (max != "" ? n + 0 : l + 0) }'
 }
+# The netback's hypercall-class counters and static grants of testpmd log
+# $2, both directions of the queue pair, as <$1>_gcc, _ns, _grants, _maps.
+set_backend_xstats() {
+	set_ $1_gcc $(($(xstat $2 rx_q0_grant_copy_calls) + $(xstat $2 tx_q0_grant_copy_calls)))
+	set_ $1_ns $(($(xstat $2 rx_q0_notifications_sent) + $(xstat $2 tx_q0_notifications_sent)))
+	set_ $1_grants $(xstat $2 rx_q0_static_grants max)
+	set_ $1_maps $(xstat $2 rx_q0_static_grant_maps)
+}
 # guest_xstat <mode> <name>: the netfront's xstat after the guest's run
 guest_xstat() { sed -n "s/.*DOMU-XSTAT $1 $2 last=\([0-9]*\).*/\1/p" $con | head -1; }
 guest_xstat_max() { sed -n "s/.*DOMU-XSTAT $1 $2 .*max=\([0-9]*\).*/\1/p" $con | head -1; }
@@ -124,10 +132,7 @@ ours_pair() {
 	set_ ${pair}_f2b_avg $(avg ${rx:-0} ${secs:-0})
 	set_ ${pair}_f2b_pk $pk
 	set_ ${pair}_f2b_static $(xstat $log rx_q0_static_packets)
-	set_ ${pair}_f2b_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
-	set_ ${pair}_f2b_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
-	set_ ${pair}_f2b_grants $(xstat $log rx_q0_static_grants max)
-	set_ ${pair}_f2b_maps $(xstat $log rx_q0_static_grant_maps)
+	set_backend_xstats ${pair}_f2b $log
 	set_ ${pair}_f2b_zc $(guest_xstat txonly tx_q0_zero_copy_packets)
 	set_ ${pair}_f2b_nfgrants $(guest_xstat_max txonly rx_q0_static_grants)
 	note "$pair guest->Dom0: guest sent ${tx:-?}, Dom0 received ${rx:-?} in ${secs:-?}s"
@@ -153,10 +158,7 @@ ours_pair() {
 	set_ ${pair}_b2f_avg $(avg ${tx:-0} $secs)
 	set_ ${pair}_b2f_pk $(xstat $log tx_q0_packets)
 	set_ ${pair}_b2f_static $(xstat $log tx_q0_static_packets)
-	set_ ${pair}_b2f_gcc $(($(xstat $log rx_q0_grant_copy_calls) + $(xstat $log tx_q0_grant_copy_calls)))
-	set_ ${pair}_b2f_ns $(($(xstat $log rx_q0_notifications_sent) + $(xstat $log tx_q0_notifications_sent)))
-	set_ ${pair}_b2f_grants $(xstat $log rx_q0_static_grants max)
-	set_ ${pair}_b2f_maps $(xstat $log rx_q0_static_grant_maps)
+	set_backend_xstats ${pair}_b2f $log
 	set_ ${pair}_b2f_zc $(guest_xstat rxonly rx_q0_zero_copy_packets)
 	set_ ${pair}_b2f_nfgrants $(guest_xstat_max rxonly rx_q0_static_grants)
 	note "$pair Dom0->guest: Dom0 sent ${tx:-?} in ${secs}s, guest received ${rx:-?}"
