@@ -214,9 +214,11 @@ struct netif_back_tx_stats {
 	uint64_t static_packets;	/* read from static grants alone */
 	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
 	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
+	uint64_t rate_limited;		/* pulls cut short by the vif's rate */
 };
 
 struct netif_lend;
+struct netif_credit;
 
 struct netif_back_tx {
 	netif_tx_back_ring_t ring;
@@ -230,6 +232,8 @@ struct netif_back_tx {
 	struct netif_gref_map **statics;
 	/* Lends what static grants hold instead of copying (netif_lend.h). */
 	struct netif_lend *lend;
+	/* The vif's rate limit (netif_credit.h), shared by its queues; may be NULL. */
+	struct netif_credit *credit;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_tx_stats stats;
 	struct netif_copy copy;
@@ -258,7 +262,8 @@ int netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
 			  struct xa_handle *xa, domid_t frontend);
 
 /*
- * Take at most @max packets the guest sent into @pkts: parse, copy into
+ * Take at most @max packets the guest sent into @pkts, as far as the vif's
+ * rate lets them in (@credit; the rest wait in the ring): parse, copy into
  * mbufs (or lend them, with @lend), classify them (netif_l2_classify()), complete blank checksums,
  * answer every request and publish the answers once. Returns the packets stored; *doorbell says whether the
  * frontend asked to be notified. A protocol violation sets @error, after

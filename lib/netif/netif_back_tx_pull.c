@@ -9,7 +9,10 @@
  * and sets @error; a harmless bad packet is answered NETIF_RSP_ERROR.
  */
 
+#include <rte_cycles.h>
+
 #include "netif_back.h"
+#include "netif_credit.h"
 #include "netif_l2.h"
 #include "netif_lend.h"
 
@@ -67,12 +70,32 @@ tx_take_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 	return true;
 }
 
-/* Give back mbufs taken for a packet that will not be built now. */
+/*
+ * Whether the vif's rate lets the packet in now; else it waits in the ring
+ * for the next window.
+ */
+static inline bool
+tx_take_credit(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
+	       uint64_t now)
+{
+	if (tx->credit == NULL || netif_credit_take(tx->credit, pkt->len, now))
+		return true;
+	tx->stats.rate_limited++;
+	return false;
+}
+
+/*
+ * Give back mbufs (and the credit) taken for a packet that will not be
+ * built now.
+ */
 static void
-tx_return_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
+tx_return_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
+		struct rte_mbuf **m, unsigned int n)
 {
 	unsigned int i;
 
+	if (tx->credit != NULL)
+		netif_credit_refund(tx->credit, pkt->len);
 	for (i = 0; i < n; i++)
 		rte_pktmbuf_reset(m[i]);	/* undo the chaining */
 	memcpy(&tx->spare[tx->nb_spare], m, n * sizeof(*m));
@@ -91,6 +114,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
 	const uint8_t *pages[NETIF_MAX_SLOTS];	/* of a packet to lend */
 	struct netif_copy *c = &tx->copy;
+	uint64_t now = rte_get_timer_cycles();
 	unsigned int n = 0;
 	int avail;
 
@@ -112,11 +136,15 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			tx_fail(tx, why);
 			break;
 		}
+		/* As Linux: a dropped packet spends its credit too. */
+		if (!tx_take_credit(tx, pkt, now))
+			break;
 		if (unlikely(verdict == NETIF_TX_DROP)) {
 			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
 			tx->stats.drop_bad_frame++;
 		} else if (netif_lend_fits(tx->lend, pkt, statics, pages)) {
 			if (!tx_take_mbufs(tx, mbufs, netif_lend_mbufs(pkt))) {
+				tx_return_mbufs(tx, pkt, mbufs, 0);
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
@@ -130,6 +158,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			/* At most NETIF_BACK_SPARE_MBUFS (the minimum room). */
 			nb_mbufs = netif_mbufs_for(pkt->len, tx->mbuf_room);
 			if (!tx_take_mbufs(tx, mbufs, nb_mbufs)) {
+				tx_return_mbufs(tx, pkt, mbufs, 0);
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
@@ -139,7 +168,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 							 netif_copy_room(c));
 			if (built < 0) {
 				/* The batch is full: the packet waits. */
-				tx_return_mbufs(tx, mbufs, nb_mbufs);
+				tx_return_mbufs(tx, pkt, mbufs, nb_mbufs);
 				break;
 			}
 			tx->first_seg[n] = c->n;
