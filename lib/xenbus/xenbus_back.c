@@ -9,7 +9,10 @@
  * restarts re-attaches to a frontend that is still connected.
  */
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "xenbus_back.h"
 
@@ -208,5 +211,52 @@ xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 		}
 		fe->evtchn_ctrl = n;
 	}
+	return true;
+}
+
+/* One decimal number in 1..@max at *@s, moving *@s past it. */
+static bool
+parse_rate_number(const char **s, uint64_t max, const char *name,
+		  char why[XENBUS_WHY_MAX], uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s)) {
+		snprintf(why, XENBUS_WHY_MAX, "rate: %s is not a number", name);
+		return false;
+	}
+	errno = 0;
+	*v = strtoull(*s, &end, 10);
+	if (errno != 0 || *v == 0 || *v > max) {
+		snprintf(why, XENBUS_WHY_MAX, "rate: %s not in 1..%llu", name,
+			 (unsigned long long)max);
+		return false;
+	}
+	*s = end;
+	return true;
+}
+
+bool
+xenbus_back_parse_rate(const char *s, uint64_t max_bytes, uint64_t max_usec,
+		       struct xenbus_back_rate *rate, char why[XENBUS_WHY_MAX])
+{
+	struct xenbus_back_rate r;
+
+	*rate = (struct xenbus_back_rate){ 0 };
+	if (s == NULL || *s == '\0')
+		return true;
+	if (!parse_rate_number(&s, max_bytes, "bytes", why, &r.bytes))
+		return false;
+	if (*s++ != ',') {
+		snprintf(why, XENBUS_WHY_MAX, "rate: not <bytes>,<usec>");
+		return false;
+	}
+	if (!parse_rate_number(&s, max_usec, "usec", why, &r.usec))
+		return false;
+	if (*s != '\0') {
+		snprintf(why, XENBUS_WHY_MAX, "rate: junk after <bytes>,<usec>");
+		return false;
+	}
+	*rate = r;
 	return true;
 }

@@ -72,4 +72,20 @@ bool xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 			       struct xenbus_back_frontend *fe,
 			       char why[XENBUS_WHY_MAX]);
 
+/* The toolstack's rate limit of a vif: @bytes per @usec; bytes 0: none. */
+struct xenbus_back_rate {
+	uint64_t bytes;
+	uint64_t usec;
+};
+
+/*
+ * Parse the value @s of the backend directory's `rate` key (NULL or "":
+ * no limit), "<bytes>,<usec>" as libxl writes it: two decimal numbers,
+ * neither 0, at most @max_bytes and @max_usec. Returns false with @why
+ * saying what is wrong (the caller then keeps no limit, as Linux does).
+ */
+bool xenbus_back_parse_rate(const char *s, uint64_t max_bytes,
+			    uint64_t max_usec, struct xenbus_back_rate *rate,
+			    char why[XENBUS_WHY_MAX]);
+
 #endif /* NETIF_XENBUS_BACK_H */

@@ -77,6 +77,52 @@ test_state_names_cover_garbage(void)
 	CHECK(strcmp(xenbus_state_name((enum xenbus_state)99), "Invalid") == 0);
 }
 
+/* The toolstack's `rate` key, as libxl writes it and as it must not be. */
+static const struct {
+	const char *value;
+	bool ok;
+	uint64_t bytes, usec;
+} rate_cases[] = {
+	{ NULL, true, 0, 0 },			/* absent: no limit */
+	{ "", true, 0, 0 },
+	{ "125000,20000", true, 125000, 20000 },	/* libxl: 50 Mb/s@20ms */
+	{ "1000,16777215", true, 1000, 16777215 },
+	{ "1099511627775,1", true, 1099511627775, 1 },
+	{ "0,20000", false, 0, 0 },		/* nothing ever passes */
+	{ "125000,0", false, 0, 0 },		/* a window of no time */
+	{ "125000", false, 0, 0 },
+	{ "125000,", false, 0, 0 },
+	{ ",20000", false, 0, 0 },
+	{ "125000,20000x", false, 0, 0 },
+	{ "125000, 20000", false, 0, 0 },
+	{ "-1,20000", false, 0, 0 },
+	{ "1099511627776,20000", false, 0, 0 },	/* beyond the bytes max */
+	{ "125000,16777216", false, 0, 0 },	/* a window of 16.8 s */
+	{ "99999999999999999999999,1", false, 0, 0 },	/* overflows */
+};
+
+static void
+test_rate_key_is_parsed_and_bad_values_refused(void)
+{
+	struct xenbus_back_rate r;
+	char why[XENBUS_WHY_MAX];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rate_cases) / sizeof(rate_cases[0]); i++) {
+		bool ok;
+
+		why[0] = '\0';
+		ok = xenbus_back_parse_rate(rate_cases[i].value,
+					    (UINT64_C(1) << 40) - 1,
+					    (UINT64_C(1) << 24) - 1, &r, why);
+		CHECK(ok == rate_cases[i].ok);
+		CHECK(r.bytes == rate_cases[i].bytes);
+		CHECK(r.usec == rate_cases[i].usec);
+		/* A refusal says why, for the log line. */
+		CHECK(ok || strncmp(why, "rate: ", 6) == 0);
+	}
+}
+
 TEST_MAIN(NULL, NULL)
 {
 	RUN(test_frontend_initialising_gets_init_wait);
@@ -87,4 +133,5 @@ TEST_MAIN(NULL, NULL)
 	RUN(test_frontend_closing_closes);
 	RUN(test_frontend_closed_or_gone_closes_for_good);
 	RUN(test_state_names_cover_garbage);
+	RUN(test_rate_key_is_parsed_and_bad_values_refused);
 }
