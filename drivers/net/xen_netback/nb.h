@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "netif_back.h"
+#include "netif_credit.h"
 #include "netif_ctrl.h"
 #include "netif_statics.h"
 #include "xenbus_back.h"
@@ -80,6 +81,9 @@ struct nb_port {
 	struct netif_ctrl_back ctrl;
 	struct netif_statics statics;
 	bool reap_armed;		/* nb_ctrl_reap() will look again */
+	/* The vif's `rate` as last read ("" when none), and its limit. */
+	char rate[XENBUS_PATH_MAX];
+	struct netif_credit credit;
 	struct nb_pair pairs[XN_MAX_QUEUES];
 };
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_pmd_xen_netif.h>
 
 #include "nb.h"
@@ -136,7 +137,9 @@ nb_init(struct xn_port *xn)
 		xn_queue_pair_init(xn, i, &pr->rxq.x, XN_RING_BACK_TX,
 				   &pr->rxq.ring, &pr->txq.x, XN_RING_BACK_RX,
 				   &pr->txq.ring);
+		pr->rxq.ring.credit = &p->credit;
 	}
+	netif_credit_init(&p->credit, rte_get_timer_hz());
 	ret = nb_lend_init(p);
 	if (ret == 0) {
 		ret = nb_xenbus_init(p);
@@ -198,6 +201,7 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "static_packets", RXQ(stats.static_packets), XN_BASIC_NONE },
 	{ "zero_copy_packets", RXQ(stats.zero_copy_packets), XN_BASIC_NONE },
 	{ "zero_copy_slots", RXQ(stats.zero_copy_slots), XN_BASIC_GAUGE },
+	{ "rate_limited", RXQ(stats.rate_limited), XN_BASIC_NONE },
 	{ "static_grants", offsetof(struct nb_rxq, statics.grants),
 	  XN_BASIC_GAUGE },
 	{ "static_grant_maps", offsetof(struct nb_rxq, statics.maps),

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,51 @@ connect_frontend(struct nb_port *p)
 	return true;
 }
 
+/*
+ * The toolstack's rate limit of the vif (the `rate` key), read at connect
+ * and after every change in our directory, as Linux watches it: applied
+ * from the guest's next packet. A value that is not a rate is logged once
+ * and leaves the vif unlimited, as in Linux.
+ */
+static void
+read_rate(struct nb_port *p)
+{
+	char path[XENBUS_PATH_MAX + sizeof("/rate")];
+	struct xenbus_back_rate rate;
+	char why[XENBUS_WHY_MAX];
+	const char *text;
+	unsigned int len;
+	char *value;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/rate", p->be_dir);
+	value = xa_xs_read(p->xn.xa, XBT_NULL, path, &len);
+	text = value != NULL ? value : "";
+	if (strncmp(text, p->rate, sizeof(p->rate)) == 0) {
+		free(value);
+		return;		/* unchanged: nothing to log or apply */
+	}
+	snprintf(p->rate, sizeof(p->rate), "%s", text);
+	ok = strlen(text) == (value != NULL ? len : 0);
+	if (!ok)
+		snprintf(why, sizeof(why), "rate: not text");
+	else
+		ok = xenbus_back_parse_rate(value, NETIF_CREDIT_BYTES_MAX,
+					    NETIF_CREDIT_USEC_MAX, &rate, why);
+	free(value);
+	if (!ok) {
+		NB_LOG(ERR, "%s: %s (\"%s\"): not limited", p->be_dir, why,
+		       p->rate);
+		rate = (struct xenbus_back_rate){ 0 };
+	} else if (rate.bytes != 0) {
+		NB_LOG(INFO, "%s: guest TX limited to %" PRIu64 " bytes per %" PRIu64 " us",
+		       p->be_dir, rate.bytes, rate.usec);
+	} else {
+		NB_LOG(INFO, "%s: guest TX not limited", p->be_dir);
+	}
+	netif_credit_set(&p->credit, rate.bytes, rate.usec);
+}
+
 /* Find the frontend once the toolstack has written our directory. */
 static bool
 find_frontend(struct nb_port *p)
@@ -261,6 +307,7 @@ nb_xenbus_step(struct xn_port *xn)
 	if (p->state == XenbusStateInitWait &&
 	    p->gso_offered != !!(xn_rx_offloads(&p->xn) & NETIF_RX_LRO))
 		write_features(p);
+	read_rate(p);
 	fe = xenbus_read_state(p->xn.xa, p->fe_dir);
 	switch (xenbus_back_next(p->state, fe)) {
 	case XENBUS_BACK_NONE:
