@@ -5,6 +5,7 @@
  * read from the peer treated as untrusted text.
  */
 
+#include <errno.h>
 #include <stdio.h>
 
 #include "xenbus.h"
@@ -61,4 +62,21 @@ xenbus_read_feature(struct xa_handle *h, const char *dir, const char *key,
 
 	snprintf(path, sizeof(path), "%s/%s", dir, key);
 	return xa_xs_read_uint(h, XBT_NULL, path, &v) ? v : def;
+}
+
+bool
+xenbus_vif_read_mtu(struct xa_handle *h, const char *fe_dir, unsigned int min,
+		    unsigned int max, unsigned int *mtu)
+{
+	char path[XENBUS_KEY_PATH_MAX];
+	unsigned long v;
+
+	*mtu = XENBUS_VIF_DEFAULT_MTU;
+	snprintf(path, sizeof(path), "%s/mtu", fe_dir);
+	if (!xa_xs_read_uint(h, XBT_NULL, path, &v))
+		return errno == ENOENT;
+	if (v < min || v > max)
+		return false;
+	*mtu = v;
+	return true;
 }

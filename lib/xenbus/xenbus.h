@@ -42,4 +42,16 @@ bool xenbus_switch_state(struct xa_handle *h, const char *dir,
 unsigned long xenbus_read_feature(struct xa_handle *h, const char *dir,
 				  const char *key, unsigned long def);
 
+/* A vif's MTU when the toolstack wrote none (netif.h, "mtu"). */
+#define XENBUS_VIF_DEFAULT_MTU 1500
+
+/*
+ * The vif's MTU, which the toolstack writes in the frontend's directory
+ * @fe_dir ("mtu"), for both ends to read: XENBUS_VIF_DEFAULT_MTU when
+ * absent. False, with the default, when the key is there but not a
+ * number in [@min, @max].
+ */
+bool xenbus_vif_read_mtu(struct xa_handle *h, const char *fe_dir,
+			 unsigned int min, unsigned int max, unsigned int *mtu);
+
 #endif /* NETIF_XENBUS_H */

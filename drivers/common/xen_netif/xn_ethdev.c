@@ -293,6 +293,35 @@ xn_dev_supported_ptypes_get(struct rte_eth_dev *dev __rte_unused)
 	return netif_l2_ptypes();
 }
 
+static void
+mtu_chosen(struct xn_port *p)
+{
+	p->mtu_chosen = true;
+}
+
+/*
+ * The application's MTU (ethdev checked it against min_mtu and max_mtu)
+ * replaces the vif's from now on; neither end of a vif enforces it on
+ * the wire, as in Linux: it is what the port tells the application.
+ */
+static int
+xn_mtu_set(struct rte_eth_dev *dev, uint16_t mtu __rte_unused)
+{
+	xn_control_call(xn_port(dev), mtu_chosen);
+	return 0;
+}
+
+/*
+ * A vif has no address filter: the backend delivers whatever is sent to
+ * the vif, so the port's own address is the application's to choose.
+ */
+static int
+xn_mac_addr_set(struct rte_eth_dev *dev __rte_unused,
+		struct rte_ether_addr *addr __rte_unused)
+{
+	return 0;
+}
+
 /* Promiscuous and all-multicast: a vif delivers everything sent to it. */
 static int
 xn_filter_nop(struct rte_eth_dev *dev __rte_unused)
@@ -312,6 +341,8 @@ static const struct eth_dev_ops xn_ops = {
 	.promiscuous_disable = xn_filter_nop,
 	.allmulticast_enable = xn_filter_nop,
 	.allmulticast_disable = xn_filter_nop,
+	.mtu_set = xn_mtu_set,
+	.mac_addr_set = xn_mac_addr_set,
 	.rx_queue_setup = xn_rx_queue_setup,
 	.tx_queue_setup = xn_tx_queue_setup,
 	.rx_queue_release = xn_rx_queue_release,

@@ -16,6 +16,7 @@
 #include "netif_back.h"
 #include "netif_front.h"
 #include "xn_port.h"
+#include "xenbus.h"
 
 uint32_t
 xn_rx_offloads(const struct xn_port *p)
@@ -26,6 +27,22 @@ xn_rx_offloads(const struct xn_port *p)
 	       (on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM ? NETIF_RX_UDP_CSUM : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM ? NETIF_RX_IP_CSUM : 0);
+}
+
+void
+xn_port_follow_vif_mtu(struct xn_port *p, const char *fe_dir)
+{
+	unsigned int mtu;
+
+	if (!xenbus_vif_read_mtu(p->xa, fe_dir, RTE_ETHER_MIN_MTU,
+				 XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN, &mtu))
+		XN_LOG(p, NOTICE, "%s: mtu not a number in %u..%u, using %u",
+		       fe_dir, RTE_ETHER_MIN_MTU,
+		       XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN, mtu);
+	if (p->mtu_chosen || p->dev->data->mtu == mtu)
+		return;
+	XN_LOG(p, INFO, "MTU %u, the vif's", mtu);
+	p->dev->data->mtu = mtu;
 }
 
 void

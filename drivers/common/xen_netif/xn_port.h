@@ -162,6 +162,8 @@ struct xn_port {
 	 * the application's, so the handshake waits for them.
 	 */
 	bool configured;
+	/* rte_eth_dev_set_mtu() was called: the vif's mtu key is ignored. */
+	bool mtu_chosen;
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
@@ -266,6 +268,13 @@ uint32_t xn_rx_offloads(const struct xn_port *p);
  * are dropped and counted if LRO is no longer enabled.
  */
 void xn_port_apply_rx_offloads(struct xn_port *p);
+
+/*
+ * The port's MTU becomes the vif's (the toolstack's mtu key in the
+ * frontend's directory @fe_dir), unless the application chose one; an
+ * invalid key is logged and leaves 1500. Under the lock.
+ */
+void xn_port_follow_vif_mtu(struct xn_port *p, const char *fe_dir);
 
 /* Open the port's Xen access as @args say; 0 or -errno, logged. */
 int xn_port_open(struct xn_port *p, const struct xa_open_args *args);

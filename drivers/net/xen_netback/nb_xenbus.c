@@ -157,6 +157,8 @@ connect_frontend(struct nb_port *p)
 		return false;
 	}
 	xn_port_apply_rx_offloads(&p->xn);
+	/* The guest's MTU, for the application to size its side by. */
+	xn_port_follow_vif_mtu(&p->xn, p->fe_dir);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
 	/* A frontend connects before we do: it serves its rings already. */
 	p->xn.peer_ready = true;

@@ -375,7 +375,6 @@ nf_read_link_config(struct nf_adapter *ad)
 {
 	struct rte_ether_addr mac;
 	char path[NF_PATH_MAX];
-	unsigned long mtu;
 	unsigned int len;
 	char *s;
 
@@ -390,14 +389,7 @@ nf_read_link_config(struct nf_adapter *ad)
 		       ad->fe_dir);
 	free(s);
 
-	mtu = xenbus_read_feature(ad->xn.xa, ad->fe_dir, "mtu", RTE_ETHER_MTU);
-	if (mtu < RTE_ETHER_MIN_MTU ||
-	    mtu > XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN) {
-		NF_LOG(NOTICE, "%s: mtu %lu out of range, using %u",
-		       ad->fe_dir, mtu, RTE_ETHER_MTU);
-		mtu = RTE_ETHER_MTU;
-	}
-	ad->xn.dev->data->mtu = mtu;
+	xn_port_follow_vif_mtu(&ad->xn, ad->fe_dir);
 }
 
 /* The toolstack plugged the vif: find its backend. */
