@@ -309,6 +309,17 @@ struct netif_back_rx {
 	/* The frames one push cut, freed once copied. */
 	uint16_t nb_cut;
 	struct rte_mbuf *cut[NETIF_BACK_CUT_MAX];
+	/*
+	 * The stall watch (netif_back_rx_stalled()): when a packet began to
+	 * wait for buffers without any request consumed since (timer
+	 * cycles, 0: none waits), where the ring stood then and what that
+	 * packet needs. Written by the data plane, read by the control
+	 * thread.
+	 */
+	uint64_t stalled_since;
+	RING_IDX stall_cons;
+	uint32_t stall_need;
+	uint32_t push_need;		/* this push's waiting packet: data plane */
 };
 
 /* As netif_back_tx_connect(), for the frontend's RX ring. */
@@ -327,5 +338,17 @@ int netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
  */
 uint16_t netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 			    uint16_t nb_pkts, enum netif_doorbell *doorbell);
+
+/*
+ * Control thread, while @rx is connected: whether a packet has waited for
+ * the frontend's buffers since at least @timeout timer cycles before @now
+ * with none consumed (the guest stopped taking packets: Linux netback's
+ * "Guest Rx stalled"), and whether a ring found stalled has buffers again
+ * for the packet that waited, or no packet waits any more ("ready"; the
+ * watch then starts afresh at the next packet that has to wait).
+ */
+bool netif_back_rx_stalled(const struct netif_back_rx *rx, uint64_t now,
+			   uint64_t timeout);
+bool netif_back_rx_ready(struct netif_back_rx *rx);
 
 #endif /* NETIF_BACK_H */

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 
+#include <rte_cycles.h>
+
 #include "netif_back.h"
 
 int
@@ -20,6 +22,7 @@ netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
 	rx->copy.xa = xa;
 	netif_copy_reset(&rx->copy);
 	rx->error = NULL;
+	rx->stalled_since = 0;
 	return netif_back_rx_attach(&rx->ring, sring);
 }
 
@@ -120,6 +123,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 					      &nb_slots);
 			if (used == 0) {
 				rx->stats.ring_full++;
+				rx->push_need = NETIF_MAX_SLOTS + 1;
 				goto full;
 			}
 			if (used < 0)
@@ -129,6 +133,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		need = netif_rx_requests_for(m->pkt_len, &off);
 		if ((unsigned int)avail < need) {
 			rx->stats.ring_full++;
+			rx->push_need = need;
 			break;
 		}
 		used = netif_back_rx_build_copy(&rx->ring, m, &off,
@@ -148,6 +153,52 @@ full:
 	return n;
 }
 
+/*
+ * A packet waits for buffers: the stall began now unless it had already
+ * (only the control thread's netif_back_rx_ready() ends one but progress).
+ */
+static void
+rx_watch_stall(struct netif_back_rx *rx)
+{
+	if (__atomic_load_n(&rx->stalled_since, __ATOMIC_RELAXED) != 0)
+		return;
+	rx->stall_cons = rx->ring.req_cons;
+	rx->stall_need = rx->push_need;
+	/* 0 is "none waits": a clock at 0 is a cycle late. */
+	__atomic_store_n(&rx->stalled_since, rte_get_timer_cycles() | 1,
+			 __ATOMIC_RELEASE);
+}
+
+bool
+netif_back_rx_stalled(const struct netif_back_rx *rx, uint64_t now,
+		      uint64_t timeout)
+{
+	uint64_t since = __atomic_load_n(&rx->stalled_since, __ATOMIC_ACQUIRE);
+
+	return since != 0 && now - since >= timeout;
+}
+
+bool
+netif_back_rx_ready(struct netif_back_rx *rx)
+{
+	uint64_t since = __atomic_load_n(&rx->stalled_since, __ATOMIC_ACQUIRE);
+	RING_IDX prod;
+
+	if (since == 0)
+		return true;
+	prod = __atomic_load_n(&rx->ring.sring->req_prod, __ATOMIC_ACQUIRE);
+	if (prod - rx->stall_cons < rx->stall_need)
+		return false;
+	/*
+	 * Buffers for the packet that waited: watch afresh from the next
+	 * ring-full. The data plane sets a stall only where none is set, so
+	 * this loses none it began since.
+	 */
+	__atomic_compare_exchange_n(&rx->stalled_since, &since, 0, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return true;
+}
+
 uint16_t
 netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 		   uint16_t nb_pkts, enum netif_doorbell *doorbell)
@@ -159,6 +210,7 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 	*doorbell = NETIF_DOORBELL_NONE;
 	if (unlikely(rx->error != NULL))
 		return 0;
+	rx->push_need = 0;
 	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX));
 	call_ok = netif_copy_flush(&rx->copy);
 	for (i = 0; i < n; i++) {
@@ -190,7 +242,12 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 		/* Every request consumed is answered, in its own slot. */
 		rx->ring.rsp_prod_pvt = rx->ring.req_cons;
 		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&rx->ring));
+		if (__atomic_load_n(&rx->stalled_since, __ATOMIC_RELAXED) != 0)
+			__atomic_store_n(&rx->stalled_since, 0,
+					 __ATOMIC_RELEASE);
 	}
+	if (unlikely(rx->push_need != 0))
+		rx_watch_stall(rx);
 	netif_copy_reset(&rx->copy);
 	rte_pktmbuf_free_bulk(rx->cut, rx->nb_cut);
 	rx->nb_cut = 0;

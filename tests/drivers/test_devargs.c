@@ -194,6 +194,22 @@ test_netfront_rejects_bad_batch_and_grouping(void)
 }
 
 static void
+test_netback_stall_timeout_is_0_to_an_hour(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,stall_timeout_ms=3600001",
+		      "stall_timeout_ms=3600001", "[0, 3600000]"));
+	CHECK(refused(NB, "domid=1,provider=sim,stall_timeout_ms=-1",
+		      "stall_timeout_ms=-1", NULL));
+	CHECK(refused(NB, "domid=1,provider=sim,stall_timeout_ms=1s",
+		      "stall_timeout_ms=1s", NULL));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,stall_timeout_ms=0"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,stall_timeout_ms=3600000"));
+	/* The key is the netback's: a netfront has no guest RX to watch. */
+	CHECK(refused(NF, "provider=sim,stall_timeout_ms=100",
+		      "stall_timeout_ms", NULL));
+}
+
+static void
 test_batch_bounds_and_grouping_are_accepted(void)
 {
 	const char *const ok[] = {
@@ -389,6 +405,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_rejects_bad_guest_name);
 	RUN(test_netback_rejects_bad_domid);
 	RUN(test_netback_zero_copy_is_0_or_1);
+	RUN(test_netback_stall_timeout_is_0_to_an_hour);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);
 	RUN(test_netback_rejects_sim_instance_without_sim);

@@ -407,6 +407,8 @@ xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	if (dev == NULL)
 		return -ENOMEM;
 	p = xn_port(dev);
+	if (p->ops->defaults != NULL)
+		p->ops->defaults(p);
 	ret = xn_devargs_parse(rte_vdev_device_args(vdev), pmd->args,
 			       pmd->nb_args, p, &p->cfg, p->logtype);
 	if (ret != 0)

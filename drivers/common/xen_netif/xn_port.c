@@ -165,7 +165,7 @@ xn_port_refresh(struct xn_port *p)
 	if (!ready)
 		while (queues_busy(p))
 			rte_pause();
-	if (ready && p->peer_ready) {
+	if (ready && p->peer_ready && !p->no_carrier) {
 		link.link_status = RTE_ETH_LINK_UP;
 		link.link_speed = RTE_ETH_SPEED_NUM_10G;
 	}

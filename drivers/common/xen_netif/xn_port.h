@@ -93,6 +93,8 @@ struct xn_rxq {
  * uninit. update, failed and stopped run under the port's lock.
  */
 struct xn_port_ops {
+	/* Optional: the PMD's own devargs take their defaults (before parsing). */
+	void (*defaults)(struct xn_port *p);
 	/*
 	 * Check the PMD's own devargs and complete @args (provider and
 	 * simulator instance filled in) for opening Xen access.
@@ -167,6 +169,7 @@ struct xn_port {
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
+	bool no_carrier;		/* the peer stalled: link down still */
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
 	struct rte_intr_handle *xs_intr;

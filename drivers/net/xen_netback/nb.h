@@ -45,12 +45,14 @@ struct nb_rxq {
 struct nb_txq {
 	struct xn_queue x;
 	struct netif_back_rx ring;
+	uint64_t stalls;		/* control thread: "Guest Rx stalled" */
 };
 
 /* The guest's rings of one queue pair, mapped while connected. */
 struct nb_pair {
 	void *tx_sring;
 	void *rx_sring;
+	bool stalled;			/* its guest RX ring, under the lock */
 	struct nb_rxq rxq;
 	struct nb_txq txq;
 };
@@ -60,6 +62,8 @@ struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
 	char domain[NB_DOMAIN_NAME_MAX + 1];
 	bool zero_copy;			/* lend static grants' pages */
+	/* A guest RX ring that takes nothing this long: link down; 0: never. */
+	uint32_t stall_timeout_ms;
 };
 
 struct nb_port {
@@ -84,6 +88,8 @@ struct nb_port {
 	/* The vif's `rate` as last read ("" when none), and its limit. */
 	char rate[XENBUS_PATH_MAX];
 	struct netif_credit credit;
+	unsigned int stalled_queues;	/* nb_carrier.c */
+	bool carrier_armed;
 	struct nb_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -106,6 +112,15 @@ void nb_xenbus_uninit(struct nb_port *p);
 void nb_xenbus_step(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */
 void nb_xenbus_frontend_failed(struct xn_port *xn, const char *why);
+
+/* nb_carrier.c */
+/*
+ * Under the lock, after a connect or a disconnect: watch the guest's RX
+ * rings for stalls while connected, forget them when not.
+ */
+void nb_carrier_watch(struct nb_port *p);
+/* The port closes, disconnected: no more watching. */
+void nb_carrier_uninit(struct nb_port *p);
 
 /* nb_ctrl.c */
 /*

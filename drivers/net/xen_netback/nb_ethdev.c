@@ -25,6 +25,11 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_DOMID "domid"
 #define ARG_DOMAIN "domain"
 #define ARG_ZERO_COPY "zero_copy"
+#define ARG_STALL_TIMEOUT "stall_timeout_ms"
+
+/* Linux netback's rx_stall_timeout_msecs, and the most we take: an hour. */
+#define DEFAULT_STALL_TIMEOUT_MS 60000
+#define MAX_STALL_TIMEOUT_MS 3600000
 
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
 #define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
@@ -70,11 +75,30 @@ arg_zero_copy(const char *key, const char *value, void *opaque)
 			      &((struct nb_port *)opaque)->cfg.zero_copy);
 }
 
+static int
+arg_stall_timeout(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, MAX_STALL_TIMEOUT_MS,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.stall_timeout_ms = v;
+	return 0;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
 	{ ARG_ZERO_COPY, arg_zero_copy, false },
+	{ ARG_STALL_TIMEOUT, arg_stall_timeout, false },
 };
+
+static void
+nb_defaults(struct xn_port *xn)
+{
+	nb_port(xn)->cfg.stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
+}
 
 static int
 nb_configure(struct xn_port *xn, struct xa_open_args *args)
@@ -166,10 +190,12 @@ static void
 nb_uninit(struct xn_port *xn)
 {
 	nb_xenbus_uninit(nb_port(xn));
+	nb_carrier_uninit(nb_port(xn));
 	nb_ctrl_uninit(nb_port(xn));
 }
 
 static const struct xn_port_ops nb_ops = {
+	.defaults = nb_defaults,
 	.configure = nb_configure,
 	.init = nb_init,
 	.uninit = nb_uninit,
@@ -222,6 +248,7 @@ static const struct xn_stat nb_tx_stats[] = {
 	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES, TXQ(copy.stats.failed),
 	  XN_BASIC_NONE },
 	{ "ring_full", TXQ(stats.ring_full), XN_BASIC_NONE },
+	{ "guest_stalls", offsetof(struct nb_txq, stalls), XN_BASIC_NONE },
 	{ "drop_too_long", TXQ(stats.drop_too_long), XN_BASIC_ERRORS },
 	{ "drop_bad_offload", TXQ(stats.drop_bad_offload), XN_BASIC_ERRORS },
 	{ "drop_no_gso", TXQ(stats.drop_no_gso), XN_BASIC_ERRORS },
@@ -251,4 +278,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
 	ARG_DOMAIN "=<guest name> "
 	ARG_ZERO_COPY "=<0|1> "
+	ARG_STALL_TIMEOUT "=<0-3600000> "
 	XN_PARAM_STRING);

@@ -61,6 +61,7 @@ disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 		return;
 	/* Closes the gate and waits: no burst touches a ring below. */
 	xn_port_disconnected(&p->xn);
+	nb_carrier_watch(p);
 	nb_ctrl_release(p);
 	for (i = 0; i < nb_pairs; i++)
 		release_pair(p, &p->pairs[i]);
@@ -162,6 +163,7 @@ connect_frontend(struct nb_port *p)
 	xn_port_connected(&p->xn, p->fe.nb_queues);
 	/* A frontend connects before we do: it serves its rings already. */
 	p->xn.peer_ready = true;
+	nb_carrier_watch(p);
 	NB_LOG(INFO, "%s: connected to %s: %u of %u queue pairs (%s event channels)",
 	       p->be_dir, p->fe_dir, p->fe.nb_queues, p->xn.cfg.queues,
 	       p->fe.queue[0].split_evtchn ? "split" : "one pair of");
