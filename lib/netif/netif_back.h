@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <xengnttab.h>
@@ -69,6 +70,12 @@ struct netif_tx_packet {
 	struct netif_offload off;	/* its flags and GSO extra */
 	uint8_t nr_slots;	/* data slots */
 	uint8_t nr_extras;	/* extra-info slots after the first slot */
+	/*
+	 * XEN_NETIF_EXTRA_TYPE_MCAST_ADD or _DEL: a dummy request that amends
+	 * the multicast filter with @mcast_addr, no packet; 0: none.
+	 */
+	uint8_t mcast_op;
+	struct rte_ether_addr mcast_addr;
 	struct netif_tx_slot slots[NETIF_MAX_SLOTS];
 };
 
@@ -215,10 +222,13 @@ struct netif_back_tx_stats {
 	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
 	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
 	uint64_t rate_limited;		/* pulls cut short by the vif's rate */
+	uint64_t multicast_requests;	/* dummy requests amending the filter */
+	uint64_t multicast_refused;	/* of which answered NETIF_RSP_ERROR */
 };
 
 struct netif_lend;
 struct netif_credit;
+struct netif_mcast;
 
 struct netif_back_tx {
 	netif_tx_back_ring_t ring;
@@ -234,6 +244,8 @@ struct netif_back_tx {
 	struct netif_lend *lend;
 	/* The vif's rate limit (netif_credit.h), shared by its queues; may be NULL. */
 	struct netif_credit *credit;
+	/* The vif's multicast filter the guest amends (netif_mcast.h); may be NULL. */
+	struct netif_mcast *mcast;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_tx_stats stats;
 	struct netif_copy copy;
@@ -284,6 +296,7 @@ struct netif_back_rx_stats {
 	uint64_t drop_bad_offload;	/* offload requests the frame cannot take */
 	uint64_t drop_no_gso;		/* large segments nobody could cut */
 	uint64_t drop_copy_failed;
+	uint64_t drop_multicast;	/* groups the guest did not join */
 	uint64_t malformed;		/* protocol violations: @error set */
 	uint64_t gso_packets;		/* sent as large segments */
 	uint64_t gso_cut;		/* cut in software (netif_gso.h) */
@@ -300,6 +313,8 @@ struct netif_back_rx {
 	struct netif_gso *gso;		/* NULL: large segments not cut */
 	/* The queue pair's static grants (netif_statics.h); NULL: none. */
 	struct netif_gref_map **statics;
+	/* The vif's multicast filter (netif_mcast.h); NULL: none. */
+	const struct netif_mcast *mcast;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_rx_stats stats;
 	struct netif_copy copy;

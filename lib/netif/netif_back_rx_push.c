@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 
 #include "netif_back.h"
+#include "netif_mcast.h"
 
 int
 netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
@@ -77,6 +78,16 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 	return 1;
 }
 
+/* Whether the guest's multicast filter lets @m through. */
+static inline bool
+rx_to_guest(const struct netif_back_rx *rx, const struct rte_mbuf *m)
+{
+	if (rx->mcast == NULL || m->data_len < RTE_ETHER_ADDR_LEN)
+		return true;
+	return netif_mcast_pass(rx->mcast,
+				rte_pktmbuf_mtod(m, const struct rte_ether_addr *));
+}
+
 /*
  * Add the copies of as many of @pkts as the ring has buffers for; returns
  * how many packets were consumed, those dropped included.
@@ -102,6 +113,10 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		int used;
 
 		rx->first_slot[n] = nb_slots;
+		if (unlikely(!rx_to_guest(rx, m))) {
+			rx->stats.drop_multicast++;
+			continue;
+		}
 		if (unlikely(netif_slots_for(m->pkt_len) > NETIF_MAX_SLOTS ||
 			     m->pkt_len > XEN_NETIF_MAX_TX_SIZE)) {
 			/* No frontend can take it; drop, don't block. */

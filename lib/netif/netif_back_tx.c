@@ -49,9 +49,10 @@ tx_parse_gso(const struct netif_extra_info *extra, uint32_t gso,
 }
 
 /*
- * Extras follow the first slot. Of the known ones only GSO is offered
- * (multicast control and hashing are not): any other drops its packet; a
- * type outside the protocol is an attack or a corrupt ring.
+ * Extras follow the first slot. GSO and multicast control are offered
+ * (hashing is not, and drops its packet); a type outside the protocol is
+ * an attack or a corrupt ring. With a multicast extra the request is a
+ * dummy: the first one decides what it does, as in Linux.
  */
 static enum netif_tx_verdict
 tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
@@ -82,6 +83,14 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 		}
 		if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO) {
 			v = tx_parse_gso(&extra, gso, pkt, &reason);
+		} else if (extra.type == XEN_NETIF_EXTRA_TYPE_MCAST_ADD ||
+			   extra.type == XEN_NETIF_EXTRA_TYPE_MCAST_DEL) {
+			if (pkt->mcast_op == 0) {
+				pkt->mcast_op = extra.type;
+				memcpy(&pkt->mcast_addr, extra.u.mcast.addr,
+				       RTE_ETHER_ADDR_LEN);
+			}
+			v = NETIF_TX_OK;
 		} else {
 			reason = "extra info for a feature not negotiated";
 			v = NETIF_TX_DROP;
@@ -110,6 +119,7 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 
 	pkt->nr_slots = 0;
 	pkt->nr_extras = 0;
+	pkt->mcast_op = 0;
 	pkt->off = (struct netif_offload){ .gso_type = XEN_NETIF_GSO_TYPE_NONE };
 	if (avail == 0) {
 		*why = "no request posted";

@@ -15,6 +15,7 @@
 #include "netif_credit.h"
 #include "netif_l2.h"
 #include "netif_lend.h"
+#include "netif_mcast.h"
 
 void
 netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
@@ -85,6 +86,28 @@ tx_take_credit(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 }
 
 /*
+ * A dummy request amending the vif's multicast filter, answered at once:
+ * OKAY, or ERROR for a group refused (not multicast, the list full) as
+ * Linux answers.
+ */
+static void
+tx_amend_mcast(struct netif_back_tx *tx, const struct netif_tx_packet *pkt)
+{
+	int16_t status = NETIF_RSP_OKAY;
+
+	tx->stats.multicast_requests++;
+	if (pkt->mcast_op == XEN_NETIF_EXTRA_TYPE_MCAST_DEL) {
+		if (tx->mcast != NULL)
+			netif_mcast_del(tx->mcast, &pkt->mcast_addr);
+	} else if (tx->mcast == NULL ||
+		   netif_mcast_add(tx->mcast, &pkt->mcast_addr) != 0) {
+		tx->stats.multicast_refused++;
+		status = NETIF_RSP_ERROR;
+	}
+	netif_back_tx_respond(&tx->ring, pkt, status);
+}
+
+/*
  * Give back mbufs (and the credit) taken for a packet that will not be
  * built now.
  */
@@ -139,7 +162,9 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		/* As Linux: a dropped packet spends its credit too. */
 		if (!tx_take_credit(tx, pkt, now))
 			break;
-		if (unlikely(verdict == NETIF_TX_DROP)) {
+		if (unlikely(pkt->mcast_op != 0)) {
+			tx_amend_mcast(tx, pkt);
+		} else if (unlikely(verdict == NETIF_TX_DROP)) {
 			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
 			tx->stats.drop_bad_frame++;
 		} else if (netif_lend_fits(tx->lend, pkt, statics, pages)) {

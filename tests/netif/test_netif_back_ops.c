@@ -9,8 +9,12 @@
  * into the buffers the guest posted and answers each in its own slot.
  * Both say whether the frontend's event index asks for a notification,
  * and a frontend that breaks the protocol sets @error and stops them.
+ * Dummy requests with multicast extras amend the vif's filter (at most
+ * 64 groups, multicast ones) and are answered at once; guest RX obeys the
+ * filter once it is on, broadcast and unicast always passing.
  */
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +23,7 @@
 #include <rte_udp.h>
 
 #include "netif_back.h"
+#include "netif_mcast.h"
 #include "test.h"
 #include "test_eal.h"
 #include "xsim/xsim_test.h"
@@ -71,6 +76,8 @@ rings_reset(void)
 	CHECK(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) == 0);
 	memset(&tx.stats, 0, sizeof(tx.stats));
 	memset(&rx.stats, 0, sizeof(rx.stats));
+	memset(&tx.copy.stats, 0, sizeof(tx.copy.stats));
+	memset(&rx.copy.stats, 0, sizeof(rx.copy.stats));
 }
 
 /* A TX request of the frontend, published at once. */
@@ -426,6 +433,132 @@ test_bad_posted_grant_disconnects(void)
 	CHECK(RING_GET_RESPONSE(&rx_front, 0)->status == NETIF_RSP_ERROR);
 }
 
+/* A dummy TX request amending the multicast filter with @group. */
+static void
+post_mcast(uint16_t id, uint8_t op, const struct rte_ether_addr *group)
+{
+	struct netif_extra_info *extra;
+
+	post_tx(id, refs[0], 0, 0, NETTXF_extra_info);
+	extra = (void *)RING_GET_REQUEST(&tx_front, tx_front.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = op;
+	memcpy(extra->u.mcast.addr, group, RTE_ETHER_ADDR_LEN);
+	RING_PUSH_REQUESTS(&tx_front);
+}
+
+/* A 60-byte frame to @dst. */
+static struct rte_mbuf *
+frame_to(const struct rte_ether_addr *dst)
+{
+	struct rte_mbuf *m = packet(60);
+
+	if (m != NULL)
+		rte_ether_addr_copy(dst, rte_pktmbuf_mtod(m,
+							  struct rte_ether_addr *));
+	return m;
+}
+
+static struct netif_mcast filter;
+
+static const struct rte_ether_addr group_a = {{ 0x01, 0, 0x5e, 0, 0, 1 }};
+static const struct rte_ether_addr group_b = {{ 0x01, 0, 0x5e, 0, 0, 2 }};
+static const struct rte_ether_addr unicast = {{ 0x02, 0, 0, 0, 0, 7 }};
+
+/* Push one frame to each of @dst[@n] into as many posted buffers. */
+static uint64_t
+push_frames_to(const struct rte_ether_addr *const *dst, unsigned int n)
+{
+	struct rte_mbuf *pkts[8];
+	enum netif_doorbell db;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		pkts[i] = frame_to(dst[i]);
+		post_rx(i, i);
+	}
+	rx.stats.drop_multicast = 0;
+	CHECK(netif_back_rx_push(&rx, pkts, n, &db) == n);
+	return rx.stats.drop_multicast;
+}
+
+static void
+test_multicast_dummies_amend_the_filter_that_guest_rx_obeys(void)
+{
+	const struct rte_ether_addr bcast = {{ 0xff, 0xff, 0xff, 0xff, 0xff,
+					       0xff }};
+	const struct rte_ether_addr *const to[] = { &group_a, &group_b,
+						    &bcast, &unicast };
+	struct rte_mbuf *pkts[4];
+	enum netif_doorbell db;
+
+	rings_reset();
+	netif_mcast_reset(&filter);
+	tx.mcast = &filter;
+	rx.mcast = &filter;
+	post_mcast(1, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, &group_a);
+	post_mcast(2, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, &group_b);
+	post_mcast(3, XEN_NETIF_EXTRA_TYPE_MCAST_DEL, &group_b);
+	post_mcast(4, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, &unicast);
+	/* No packet comes of them; each is answered, its extra NULL. */
+	CHECK(netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 0);
+	CHECK(tx_shared.sring.rsp_prod == 8);
+	CHECK(tx_response(0)->id == 1 &&
+	      tx_response(0)->status == NETIF_RSP_OKAY);
+	CHECK(tx_response(1)->status == NETIF_RSP_NULL);
+	CHECK(tx_response(4)->id == 3 &&
+	      tx_response(4)->status == NETIF_RSP_OKAY);
+	/* Not a group: refused. */
+	CHECK(tx_response(6)->id == 4 &&
+	      tx_response(6)->status == NETIF_RSP_ERROR);
+	CHECK(tx.stats.multicast_requests == 4 &&
+	      tx.stats.multicast_refused == 1 && tx.stats.packets == 0);
+	CHECK(tx.error == NULL);
+	/* Until the guest asks for filtering, every frame goes. */
+	CHECK(push_frames_to(to, 4) == 0);
+	netif_mcast_enable(&filter, true);
+	rings_reset();
+	/* Then only its group, broadcast and unicast. */
+	CHECK(push_frames_to(to, 4) == 1);
+	CHECK(rx.stats.packets == 3);
+	tx.mcast = NULL;
+	rx.mcast = NULL;
+}
+
+static void
+test_a_full_multicast_list_refuses_one_more(void)
+{
+	struct rte_ether_addr g = group_a;
+	struct rte_mbuf *pkts[4];
+	enum netif_doorbell db;
+	unsigned int i;
+
+	rings_reset();
+	netif_mcast_reset(&filter);
+	tx.mcast = &filter;
+	for (i = 0; i <= NETIF_MCAST_MAX; i++) {
+		g.addr_bytes[5] = i;
+		post_mcast(i, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, &g);
+	}
+	while (netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db) == 0 &&
+	       tx.stats.multicast_requests < NETIF_MCAST_MAX + 1)
+		;
+	CHECK(tx.stats.multicast_requests == NETIF_MCAST_MAX + 1);
+	CHECK(tx.stats.multicast_refused == 1);
+	CHECK(tx_response(2 * NETIF_MCAST_MAX)->status == NETIF_RSP_ERROR);
+	/* The same group twice takes one place. */
+	g.addr_bytes[5] = 0;
+	CHECK(netif_mcast_add(&filter, &g) == 0);
+	g.addr_bytes[5] = 1;
+	netif_mcast_del(&filter, &g);
+	g.addr_bytes[5] = 200;
+	CHECK(netif_mcast_add(&filter, &g) == 0);
+	CHECK(netif_mcast_add(&filter, &(struct rte_ether_addr){{ 0x01, 0, 0x5e,
+								   0, 1, 0 }}) ==
+	      -ENOSPC);
+	tx.mcast = NULL;
+}
+
 /* EAL, the two domains, and the pages the frontend grants. */
 static int
 setup(const char *argv0)
@@ -454,6 +587,8 @@ teardown(void)
 TEST_MAIN(setup, teardown)
 {
 	RUN(test_pull_copies_each_packet_and_answers_it);
+	RUN(test_multicast_dummies_amend_the_filter_that_guest_rx_obeys);
+	RUN(test_a_full_multicast_list_refuses_one_more);
 	RUN(test_doorbell_follows_the_frontends_event_index);
 	RUN(test_pull_takes_at_most_max_and_leaves_the_rest);
 	RUN(test_bad_grant_disconnects_and_answers_error);
