@@ -102,6 +102,9 @@ xenbus_back_write_features(struct xa_handle *h, const char *dir,
 		{ "feature-gso-tcpv4", gso ? "1" : "0" },
 		{ "feature-gso-tcpv6", gso ? "1" : "0" },
 		{ "feature-ctrl-ring", "1" },
+		/* Filtered per group, request-multicast-control watched. */
+		{ "feature-multicast-control", "1" },
+		{ "feature-dynamic-multicast-control", "1" },
 	};
 	char path[XENBUS_PATH_MAX];
 	unsigned int i;
@@ -193,6 +196,7 @@ xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 		}
 	}
 	fe->rx_notify = xenbus_read_feature(h, fe_dir, "feature-rx-notify", 0);
+	fe->mcast_control = xenbus_back_read_mcast_control(h, fe_dir);
 	/* Absent keys: IPv4 checksum offload on, the rest off (netif.h). */
 	fe->csum_ipv4 = !xenbus_read_feature(h, fe_dir,
 					     "feature-no-csum-offload", 0);
@@ -259,4 +263,11 @@ xenbus_back_parse_rate(const char *s, uint64_t max_bytes, uint64_t max_usec,
 	}
 	*rate = r;
 	return true;
+}
+
+bool
+xenbus_back_read_mcast_control(struct xa_handle *h, const char *fe_dir)
+{
+	return xenbus_read_feature(h, fe_dir, "request-multicast-control", 0) ==
+	       1;
 }

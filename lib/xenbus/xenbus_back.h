@@ -28,7 +28,8 @@ enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
  * Publish what this backend supports in its directory @dir, with up to
  * @max_queues queue pairs (1..XENBUS_VIF_MAX_QUEUES): blank checksums
  * over IPv4 (implied) and IPv6 always, GSO packets (TCP over IPv4 and
- * IPv6) when @gso, and the control ring (its static grants) always.
+ * IPv6) when @gso, and the control ring (its static grants) and
+ * multicast control, dynamic (the frontend's request is watched), always.
  */
 bool xenbus_back_write_features(struct xa_handle *h, const char *dir,
 				unsigned int max_queues, bool gso);
@@ -46,6 +47,7 @@ struct xenbus_back_queue {
 struct xenbus_back_frontend {
 	unsigned int nb_queues;		/* 1..the @max_queues offered */
 	bool rx_notify;			/* feature-rx-notify */
+	bool mcast_control;		/* request-multicast-control */
 	/* What it takes on its RX ring. */
 	bool csum_ipv4;			/* unless feature-no-csum-offload */
 	bool csum_ipv6;			/* feature-ipv6-csum-offload */
@@ -57,6 +59,13 @@ struct xenbus_back_frontend {
 	evtchn_port_t evtchn_ctrl;	/* event-channel-ctrl */
 	struct xenbus_back_queue queue[XENBUS_VIF_MAX_QUEUES];
 };
+
+/*
+ * Whether the frontend asks for its multicast frames filtered
+ * (request-multicast-control = 1): read at connect and, the feature being
+ * dynamic, whenever it changes.
+ */
+bool xenbus_back_read_mcast_control(struct xa_handle *h, const char *fe_dir);
 
 /* Room for the reason xenbus_back_read_frontend() gives. */
 #define XENBUS_WHY_MAX 96

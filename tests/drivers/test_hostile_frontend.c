@@ -19,10 +19,13 @@
  * control ring, a producer index beyond the ring disconnects it too, and
  * static grants it did not give (or gave read-only, asked writable) are
  * refused while it stays connected; those it did give serve its packets
- * without a grant copy.
+ * without a grant copy. As a Windows frontend does, it asks for multicast
+ * filtering and joins a group with a dummy request: the victim's frames
+ * to other groups are dropped and counted, until it stops asking.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -684,6 +687,103 @@ test_ctrl_static_grants_it_did_not_give_are_refused(void)
 	CHECK(pair_xstat(victim, "rx_q0_static_grants") == 0);
 }
 
+/* A frame of 60 bytes from the victim's application to @dst. */
+static bool
+victim_sends_to(const struct rte_ether_addr *dst)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+
+	if (m == NULL || rte_pktmbuf_append(m, 60) == NULL) {
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	memset(rte_pktmbuf_mtod(m, void *), 0x5a, 60);
+	rte_ether_addr_copy(dst, rte_pktmbuf_mtod(m, struct rte_ether_addr *));
+	if (rte_eth_tx_burst(victim, 0, &m, 1) == 1)
+		return true;
+	rte_pktmbuf_free(m);
+	return false;
+}
+
+/* Windows's way to join a group: a dummy request with an MCAST_ADD extra. */
+static bool
+hostile_joins(const struct rte_ether_addr *group)
+{
+	RING_IDX rsp = evil.tx.rsp_cons;
+	struct netif_extra_info *extra;
+	struct rte_mbuf *m;
+
+	post_tx(9, evil.data_refs[0], 0, 0, NETTXF_extra_info);
+	extra = (void *)RING_GET_REQUEST(&evil.tx, evil.tx.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = XEN_NETIF_EXTRA_TYPE_MCAST_ADD;
+	memcpy(extra->u.mcast.addr, group, RTE_ETHER_ADDR_LEN);
+	RING_PUSH_REQUESTS(&evil.tx);
+	for (unsigned int ms = 0; ms < 5000; ms++) {
+		if (rte_eth_rx_burst(victim, 0, &m, 1) == 1)
+			rte_pktmbuf_free(m);	/* none is expected */
+		if (evil.tx.sring->rsp_prod - rsp == 2)
+			break;
+		rte_delay_us_sleep(1000);
+	}
+	evil.tx.rsp_cons = rsp + 2;
+	return evil.tx.sring->rsp_prod - rsp == 2 &&
+	       RING_GET_RESPONSE(&evil.tx, rsp)->status == NETIF_RSP_OKAY;
+}
+
+static void
+test_multicast_frames_follow_the_guests_groups(void)
+{
+	const struct rte_ether_addr a = {{ 0x01, 0, 0x5e, 0, 0, 0xa }};
+	const struct rte_ether_addr b = {{ 0x01, 0, 0x5e, 0, 0, 0xb }};
+	const struct rte_ether_addr bcast = {{ 0xff, 0xff, 0xff, 0xff, 0xff,
+					       0xff }};
+	char ask[128], offer[128];
+	grant_ref_t refs[3];
+	unsigned int len;
+	uint64_t sent;
+	void *bufs;
+	char *v;
+
+	snprintf(offer, sizeof(offer), "%s/feature-dynamic-multicast-control",
+		 evil.be_dir);
+	snprintf(ask, sizeof(ask), "%s/request-multicast-control", evil.dir);
+	REQUIRE(xa_xs_write(evil.xa, XBT_NULL, ask, "1", 1));
+	REQUIRE(hostile_connect());
+	v = xa_xs_read(evil.xa, XBT_NULL, offer, &len);
+	CHECK(v != NULL && strcmp(v, "1") == 0);
+	free(v);
+	CHECK(hostile_joins(&a));
+	bufs = xa_gnt_share(evil.xa, 0, 3, refs, true);
+	REQUIRE(bufs != NULL);
+	for (uint16_t i = 0; i < 3; i++) {
+		netif_rx_request_t *req = RING_GET_REQUEST(&evil.rx,
+						evil.rx.req_prod_pvt++);
+
+		req->id = i;
+		req->gref = refs[i];
+	}
+	RING_PUSH_REQUESTS(&evil.rx);
+	sent = pair_xstat(victim, "tx_q0_packets");
+	CHECK(victim_sends_to(&b) && victim_sends_to(&a) &&
+	      victim_sends_to(&bcast));
+	CHECK(pair_xstat(victim, "tx_q0_drop_multicast") == 1);
+	CHECK(pair_xstat(victim, "tx_q0_packets") == sent + 2);
+	CHECK(pair_xstat(victim, "rx_q0_multicast_requests") == 1);
+	/* Dynamic: the guest stops filtering while connected. */
+	REQUIRE(xa_xs_write(evil.xa, XBT_NULL, ask, "0", 1));
+	for (unsigned int ms = 0; ms < 5000; ms++) {
+		if (pair_xstat(victim, "tx_q0_packets") == sent + 3)
+			break;
+		CHECK(victim_sends_to(&b));
+		rte_delay_us_sleep(1000);
+	}
+	CHECK(pair_xstat(victim, "tx_q0_packets") == sent + 3);
+	REQUIRE(xa_xs_rm(evil.xa, XBT_NULL, ask));
+	hostile_disconnect();
+	xa_gnt_unshare(evil.xa, bufs, 3);
+}
+
 /*
  * The victim port (served to the hostile domain, its application taking
  * large segments), an honest pair beside it, the hostile domain's own Xen
@@ -752,4 +852,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_gso_packets_that_cannot_be_segments_are_dropped);
 	RUN(test_ctrl_producer_beyond_ring_disconnects);
 	RUN(test_ctrl_static_grants_it_did_not_give_are_refused);
+	RUN(test_multicast_frames_follow_the_guests_groups);
 }

@@ -263,6 +263,37 @@ test_frontend_offloads_round_trip(void)
 	      !fe.gso_tcpv6);
 }
 
+/*
+ * Multicast control: offered always, dynamic; the frontend's request is
+ * on only when it says 1.
+ */
+static void
+test_multicast_control_offered_and_requested(void)
+{
+	struct xenbus_front_keys k = { .nb_queues = 1 };
+	unsigned int len;
+	char *v;
+
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, false));
+	v = xa_xs_read(xs, XBT_NULL, BE_DIR "/feature-multicast-control", &len);
+	CHECK(v != NULL && strcmp(v, "1") == 0);
+	free(v);
+	v = xa_xs_read(xs, XBT_NULL,
+		       BE_DIR "/feature-dynamic-multicast-control", &len);
+	CHECK(v != NULL && strcmp(v, "1") == 0);
+	free(v);
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	remove_key("request-multicast-control");
+	CHECK(!xenbus_back_read_mcast_control(xs, FE_DIR));
+	set_key("request-multicast-control", "1");
+	CHECK(xenbus_back_read_mcast_control(xs, FE_DIR));
+	set_key("request-multicast-control", "yes");
+	CHECK(!xenbus_back_read_mcast_control(xs, FE_DIR));
+	set_key("request-multicast-control", "0");
+	CHECK(!xenbus_back_read_mcast_control(xs, FE_DIR));
+	remove_key("request-multicast-control");
+}
+
 /* The control ring: offered always, its two keys or none. */
 static void
 test_control_ring_keys_round_trip(void)
@@ -334,4 +365,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_backend_offers_gso_when_asked);
 	RUN(test_frontend_offloads_round_trip);
 	RUN(test_control_ring_keys_round_trip);
+	RUN(test_multicast_control_offered_and_requested);
 }

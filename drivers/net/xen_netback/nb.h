@@ -21,6 +21,7 @@
 #include "netif_back.h"
 #include "netif_credit.h"
 #include "netif_ctrl.h"
+#include "netif_mcast.h"
 #include "netif_statics.h"
 #include "xenbus_back.h"
 #include "xn_port.h"
@@ -76,6 +77,7 @@ struct nb_port {
 	char be_dir[XENBUS_PATH_MAX];	/* "" while fe_domid is 0 */
 	char fe_dir[XENBUS_PATH_MAX];
 	char fe_state_path[XENBUS_PATH_MAX];
+	char fe_mcast_path[XENBUS_PATH_MAX];	/* request-multicast-control */
 	bool fe_watched;
 	bool gso_offered;		/* the feature-gso-* keys we wrote */
 	enum xenbus_state state;
@@ -88,6 +90,9 @@ struct nb_port {
 	/* The vif's `rate` as last read ("" when none), and its limit. */
 	char rate[XENBUS_PATH_MAX];
 	struct netif_credit credit;
+	/* The guest's multicast filter, and whether it asks for it. */
+	struct netif_mcast mcast;
+	bool mcast_on;
 	unsigned int stalled_queues;	/* nb_carrier.c */
 	bool carrier_armed;
 	struct nb_pair pairs[XN_MAX_QUEUES];

@@ -136,6 +136,23 @@ connect_pair(struct nb_port *p, unsigned int i)
 	return pr->txq.x.evtchn != XN_NO_EVTCHN;
 }
 
+/*
+ * Filter the guest's multicast frames while it asks for it
+ * (request-multicast-control), from connect on and whenever it changes.
+ */
+static void
+follow_mcast_control(struct nb_port *p)
+{
+	bool on = xenbus_back_read_mcast_control(p->xn.xa, p->fe_dir);
+
+	if (on == p->mcast_on)
+		return;
+	p->mcast_on = on;
+	netif_mcast_enable(&p->mcast, on);
+	NB_LOG(INFO, "%s: multicast frames %s", p->fe_dir,
+	       on ? "filtered by the guest's groups" : "all delivered");
+}
+
 /* Returns false with everything released when the frontend is unusable. */
 static bool
 connect_frontend(struct nb_port *p)
@@ -158,6 +175,10 @@ connect_frontend(struct nb_port *p)
 		return false;
 	}
 	xn_port_apply_rx_offloads(&p->xn);
+	/* A new connection starts with an empty list (the gate is closed). */
+	netif_mcast_reset(&p->mcast);
+	p->mcast_on = false;
+	follow_mcast_control(p);
 	/* The guest's MTU, for the application to size its side by. */
 	xn_port_follow_vif_mtu(&p->xn, p->fe_dir);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
@@ -237,10 +258,19 @@ find_frontend(struct nb_port *p)
 	}
 	snprintf(p->fe_dir, sizeof(p->fe_dir), "%s", fe);
 	snprintf(p->fe_state_path, sizeof(p->fe_state_path), "%s/state", fe);
+	snprintf(p->fe_mcast_path, sizeof(p->fe_mcast_path),
+		 "%s/request-multicast-control", fe);
 	free(fe);
 	if (!xa_xs_watch(p->xn.xa, p->fe_state_path, "fe")) {
 		NB_LOG(ERR, "%s: cannot watch %s: %s", p->be_dir,
 		       p->fe_state_path, strerror(errno));
+		return false;
+	}
+	/* Our multicast control is dynamic: the frontend may change its mind. */
+	if (!xa_xs_watch(p->xn.xa, p->fe_mcast_path, "fe")) {
+		NB_LOG(ERR, "%s: cannot watch %s: %s", p->be_dir,
+		       p->fe_mcast_path, strerror(errno));
+		xa_xs_unwatch(p->xn.xa, p->fe_state_path, "fe");
 		return false;
 	}
 	p->fe_watched = true;
@@ -260,6 +290,9 @@ release_vif(struct nb_port *p)
 	if (!xa_xs_unwatch(p->xn.xa, p->fe_state_path, "fe"))
 		NB_LOG(ERR, "%s: cannot unwatch %s: %s", p->be_dir,
 		       p->fe_state_path, strerror(errno));
+	if (!xa_xs_unwatch(p->xn.xa, p->fe_mcast_path, "fe"))
+		NB_LOG(ERR, "%s: cannot unwatch %s: %s", p->be_dir,
+		       p->fe_mcast_path, strerror(errno));
 	p->fe_watched = false;
 	p->state = XenbusStateInitialising;
 	if (p->cfg.frontend_domid == 0) {
@@ -312,6 +345,8 @@ nb_xenbus_step(struct xn_port *xn)
 	    p->gso_offered != !!(xn_rx_offloads(&p->xn) & NETIF_RX_LRO))
 		write_features(p);
 	read_rate(p);
+	if (p->xn.connected)
+		follow_mcast_control(p);
 	fe = xenbus_read_state(p->xn.xa, p->fe_dir);
 	switch (xenbus_back_next(p->state, fe)) {
 	case XENBUS_BACK_NONE:
