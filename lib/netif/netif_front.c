@@ -10,6 +10,7 @@
  */
 
 #include <assert.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_memcpy.h>
@@ -22,6 +23,7 @@ enum {
 	TX_ID_FREE,
 	TX_ID_HEAD,	/* first slot of a packet: its response is the packet's */
 	TX_ID_FRAG,	/* a later slot */
+	TX_ID_MCAST,	/* a dummy request amending the multicast filter */
 };
 
 #define SLOT_PAGE(base, idx) ((base) + (size_t)(idx) * NETIF_PAGE_SIZE)
@@ -94,6 +96,9 @@ netif_front_tx_collect(struct netif_front_tx *tx)
 		if (tx->id_state[rsp.id] == TX_ID_HEAD &&
 		    rsp.status != NETIF_RSP_OKAY)
 			tx->stats.errors++;
+		if (tx->id_state[rsp.id] == TX_ID_MCAST &&
+		    rsp.status != NETIF_RSP_OKAY)
+			tx->stats.multicast_refused++;
 		if (tx->held[rsp.id] != NULL) {
 			rte_pktmbuf_free_seg(tx->held[rsp.id]);
 			tx->held[rsp.id] = NULL;
@@ -330,6 +335,31 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 		rte_pktmbuf_free(m);
 	}
 	return i;
+}
+
+bool
+netif_front_tx_mcast(struct netif_front_tx *tx, uint8_t op,
+		     const struct rte_ether_addr *group)
+{
+	struct netif_extra_info *extra;
+	uint16_t id;
+
+	if (tx->nb_free == 0 || RING_FREE_REQUESTS(&tx->ring) < 2)
+		return false;
+	id = tx->free_ids[--tx->nb_free];
+	tx->id_state[id] = TX_ID_MCAST;
+	*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++) =
+		(netif_tx_request_t){
+			.gref = tx->grefs[id],
+			.flags = NETTXF_extra_info,
+			.id = id,
+		};
+	extra = (struct netif_extra_info *)
+		RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++);
+	*extra = (struct netif_extra_info){ .type = op };
+	memcpy(extra->u.mcast.addr, group->addr_bytes, RTE_ETHER_ADDR_LEN);
+	tx->stats.multicast_requests++;
+	return true;
 }
 
 unsigned int

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -56,6 +57,8 @@ struct netif_front_tx_stats {
 	uint64_t gso_packets;	/* sent as large segments */
 	uint64_t gso_cut;	/* cut in software (netif_gso.h) */
 	uint64_t zero_copy_packets; /* sent from the pages of @zc */
+	uint64_t multicast_requests; /* groups joined or left (dummies sent) */
+	uint64_t multicast_refused; /* of which the backend answered ERROR */
 };
 
 struct netif_front_tx {
@@ -141,6 +144,17 @@ unsigned int netif_front_tx_collect(struct netif_front_tx *tx);
  */
 uint16_t netif_front_tx_enqueue(struct netif_front_tx *tx,
 				struct rte_mbuf **pkts, uint16_t nb_pkts);
+
+/*
+ * Ask the backend to add @group to its multicast filter (@op
+ * XEN_NETIF_EXTRA_TYPE_MCAST_ADD) or remove it (_DEL): a dummy request, no
+ * data, naming the page of a free id, with the extra after it, built but
+ * not published (netif_front_tx_push()). Its answer frees the id as any
+ * other; an ERROR is counted in multicast_refused. False when the ring
+ * or the ids have no room for it now.
+ */
+bool netif_front_tx_mcast(struct netif_front_tx *tx, uint8_t op,
+			  const struct rte_ether_addr *group);
 
 /*
  * Publish the requests built since the last push. Returns how many were

@@ -113,6 +113,11 @@ xenbus_front_read_backend(struct xa_handle *h, const char *be_dir,
 	be->gso_tcpv4 = xenbus_read_feature(h, be_dir, "feature-gso-tcpv4", 0);
 	be->gso_tcpv6 = xenbus_read_feature(h, be_dir, "feature-gso-tcpv6", 0);
 	be->ctrl_ring = xenbus_read_feature(h, be_dir, "feature-ctrl-ring", 0);
+	be->mcast_control = xenbus_read_feature(h, be_dir,
+						"feature-multicast-control", 0);
+	be->mcast_dynamic = be->mcast_control &&
+		xenbus_read_feature(h, be_dir,
+				    "feature-dynamic-multicast-control", 0);
 	return true;
 }
 
@@ -191,6 +196,7 @@ write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
 		{ "feature-ipv6-csum-offload", k->csum_ipv6 ? "1" : "0" },
 		{ "feature-gso-tcpv4", k->gso_tcpv4 ? "1" : "0" },
 		{ "feature-gso-tcpv6", k->gso_tcpv6 ? "1" : "0" },
+		{ "request-multicast-control", k->mcast_control ? "1" : "0" },
 	};
 	char path[XENBUS_PATH_MAX];
 	char dir[XENBUS_PATH_MAX];
@@ -256,4 +262,13 @@ xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
 		if (errno != EAGAIN)
 			return false;
 	}
+}
+
+bool
+xenbus_front_request_mcast(struct xa_handle *h, const char *fe_dir, bool on)
+{
+	char path[XENBUS_PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/request-multicast-control", fe_dir);
+	return xa_xs_write(h, XBT_NULL, path, on ? "1" : "0", 1);
 }

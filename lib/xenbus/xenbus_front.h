@@ -42,6 +42,8 @@ struct xenbus_front_backend {
 	bool gso_tcpv4;		/* feature-gso-tcpv4 */
 	bool gso_tcpv6;		/* feature-gso-tcpv6 */
 	bool ctrl_ring;		/* feature-ctrl-ring */
+	bool mcast_control;	/* feature-multicast-control */
+	bool mcast_dynamic;	/* feature-dynamic-multicast-control */
 };
 
 /*
@@ -69,6 +71,8 @@ struct xenbus_front_keys {
 	bool csum_ipv6;			/* feature-ipv6-csum-offload */
 	bool gso_tcpv4;			/* feature-gso-tcpv4 */
 	bool gso_tcpv6;			/* feature-gso-tcpv6 */
+	/* Our multicast frames filtered by the groups we join. */
+	bool mcast_control;		/* request-multicast-control */
 	/* Our control ring, if we have one. */
 	bool ctrl_ring;
 	grant_ref_t ctrl_ring_ref;
@@ -85,5 +89,12 @@ struct xenbus_front_keys {
  */
 bool xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
 			     const struct xenbus_front_keys *keys);
+
+/*
+ * With a backend that offers feature-dynamic-multicast-control: ask for
+ * the filter (or stop asking) while connected.
+ */
+bool xenbus_front_request_mcast(struct xa_handle *h, const char *fe_dir,
+				bool on);
 
 #endif /* NETIF_XENBUS_FRONT_H */

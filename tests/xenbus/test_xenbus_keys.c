@@ -264,13 +264,16 @@ test_frontend_offloads_round_trip(void)
 }
 
 /*
- * Multicast control: offered always, dynamic; the frontend's request is
- * on only when it says 1.
+ * Multicast control: offered always, dynamic, and read so by a frontend;
+ * the frontend's request is on only when it says 1, written at connect
+ * and changed later.
  */
 static void
 test_multicast_control_offered_and_requested(void)
 {
 	struct xenbus_front_keys k = { .nb_queues = 1 };
+	struct xenbus_front_backend be;
+	const char *why;
 	unsigned int len;
 	char *v;
 
@@ -282,7 +285,15 @@ test_multicast_control_offered_and_requested(void)
 		       BE_DIR "/feature-dynamic-multicast-control", &len);
 	CHECK(v != NULL && strcmp(v, "1") == 0);
 	free(v);
+	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
+	CHECK(be.mcast_control && be.mcast_dynamic);
 	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	CHECK(!xenbus_back_read_mcast_control(xs, FE_DIR));
+	k.mcast_control = true;
+	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
+	CHECK(xenbus_back_read_mcast_control(xs, FE_DIR));
+	REQUIRE(xenbus_front_request_mcast(xs, FE_DIR, false));
+	CHECK(!xenbus_back_read_mcast_control(xs, FE_DIR));
 	remove_key("request-multicast-control");
 	CHECK(!xenbus_back_read_mcast_control(xs, FE_DIR));
 	set_key("request-multicast-control", "1");

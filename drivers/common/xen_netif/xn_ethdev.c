@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <string.h>
 
 #include <ethdev_driver.h>
 #include <ethdev_vdev.h>
@@ -322,11 +323,75 @@ xn_mac_addr_set(struct rte_eth_dev *dev __rte_unused,
 	return 0;
 }
 
-/* Promiscuous and all-multicast: a vif delivers everything sent to it. */
+/*
+ * The application's receive filter: a vif filters no unicast address, and
+ * multicast only where the PMD can ask its peer to (ops->rx_filter).
+ */
 static int
-xn_filter_nop(struct rte_eth_dev *dev __rte_unused)
+rx_filter(struct rte_eth_dev *dev, bool promiscuous, bool all_multicast,
+	  struct rte_ether_addr *mc, uint32_t nb_mc)
 {
-	return 0;
+	struct xn_port *p = xn_port(dev);
+	int ret = 0;
+
+	pthread_mutex_lock(&p->lock);
+	p->promiscuous = promiscuous;
+	p->all_multicast = all_multicast;
+	if (mc != NULL) {
+		memcpy(p->mc, mc, nb_mc * sizeof(*mc));
+		p->nb_mc = nb_mc;
+	}
+	if (p->ops->rx_filter != NULL)
+		ret = p->ops->rx_filter(p);
+	pthread_mutex_unlock(&p->lock);
+	return ret;
+}
+
+static int
+xn_promiscuous_enable(struct rte_eth_dev *dev)
+{
+	return rx_filter(dev, true, dev->data->all_multicast, NULL, 0);
+}
+
+static int
+xn_promiscuous_disable(struct rte_eth_dev *dev)
+{
+	return rx_filter(dev, false, dev->data->all_multicast, NULL, 0);
+}
+
+static int
+xn_allmulticast_enable(struct rte_eth_dev *dev)
+{
+	return rx_filter(dev, dev->data->promiscuous, true, NULL, 0);
+}
+
+static int
+xn_allmulticast_disable(struct rte_eth_dev *dev)
+{
+	return rx_filter(dev, dev->data->promiscuous, false, NULL, 0);
+}
+
+static int
+xn_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *mc,
+		    uint32_t nb_mc)
+{
+	struct xn_port *p = xn_port(dev);
+	uint32_t i;
+
+	if (p->ops->rx_filter == NULL)
+		return -ENOTSUP;
+	if (nb_mc > XN_MAX_MC_ADDRS) {
+		XN_LOG(p, ERR, "%u multicast groups: a vif filters at most %u",
+		       nb_mc, XN_MAX_MC_ADDRS);
+		return -ENOSPC;
+	}
+	for (i = 0; i < nb_mc; i++)
+		if (!rte_is_multicast_ether_addr(&mc[i]) ||
+		    rte_is_broadcast_ether_addr(&mc[i]))
+			return -EINVAL;
+	return rx_filter(dev, dev->data->promiscuous,
+			 dev->data->all_multicast, mc != NULL ? mc : p->mc,
+			 nb_mc);
 }
 
 static const struct eth_dev_ops xn_ops = {
@@ -337,10 +402,11 @@ static const struct eth_dev_ops xn_ops = {
 	.dev_close = xn_dev_close,
 	.link_update = xn_link_update,
 	.dev_supported_ptypes_get = xn_dev_supported_ptypes_get,
-	.promiscuous_enable = xn_filter_nop,
-	.promiscuous_disable = xn_filter_nop,
-	.allmulticast_enable = xn_filter_nop,
-	.allmulticast_disable = xn_filter_nop,
+	.promiscuous_enable = xn_promiscuous_enable,
+	.promiscuous_disable = xn_promiscuous_disable,
+	.allmulticast_enable = xn_allmulticast_enable,
+	.allmulticast_disable = xn_allmulticast_disable,
+	.set_mc_addr_list = xn_set_mc_addr_list,
 	.mtu_set = xn_mtu_set,
 	.mac_addr_set = xn_mac_addr_set,
 	.rx_queue_setup = xn_rx_queue_setup,

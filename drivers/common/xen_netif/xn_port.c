@@ -153,6 +153,14 @@ queues_busy(const struct xn_port *p)
 }
 
 void
+xn_port_pause(struct xn_port *p)
+{
+	__atomic_store_n(&p->datapath_ready, 0, __ATOMIC_SEQ_CST);
+	while (queues_busy(p))
+		rte_pause();
+}
+
+void
 xn_port_refresh(struct xn_port *p)
 {
 	uint32_t ready = p->started && p->connected;

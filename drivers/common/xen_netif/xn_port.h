@@ -34,6 +34,9 @@
 
 #define XN_MAX_QUEUES XENBUS_VIF_MAX_QUEUES
 
+/* Multicast groups an application may list: netif's filter holds 64. */
+#define XN_MAX_MC_ADDRS 64
+
 /* No event channel port. */
 #define XN_NO_EVTCHN ((evtchn_port_t)-1)
 
@@ -118,6 +121,11 @@ struct xn_port_ops {
 	/* Optional: an event on the control ring's channel (ctrl_evtchn). */
 	void (*ctrl)(struct xn_port *p);
 	/*
+	 * Optional: the application's multicast list or its promiscuous and
+	 * all-multicast modes (in the port) changed; 0 or -errno.
+	 */
+	int (*rx_filter)(struct xn_port *p);
+	/*
 	 * Optional: the pool Rx queue @qid receives into when it is not the
 	 * one it was set up with (NULL: that one).
 	 */
@@ -166,6 +174,11 @@ struct xn_port {
 	bool configured;
 	/* rte_eth_dev_set_mtu() was called: the vif's mtu key is ignored. */
 	bool mtu_chosen;
+	/* The application's receive filter (ops->rx_filter). */
+	bool promiscuous;
+	bool all_multicast;
+	unsigned int nb_mc;
+	struct rte_ether_addr mc[XN_MAX_MC_ADDRS];
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
@@ -278,6 +291,13 @@ void xn_port_apply_rx_offloads(struct xn_port *p);
  * invalid key is logged and leaves 1500. Under the lock.
  */
 void xn_port_follow_vif_mtu(struct xn_port *p, const char *fe_dir);
+
+/*
+ * Control plane, under the lock: stop the bursts (the gate closes, as for
+ * a disconnect, until xn_port_refresh() opens it again), so that the
+ * rings are the caller's.
+ */
+void xn_port_pause(struct xn_port *p);
 
 /* Open the port's Xen access as @args say; 0 or -errno, logged. */
 int xn_port_open(struct xn_port *p, const struct xa_open_args *args);

@@ -87,6 +87,12 @@ struct nf_adapter {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	grant_ref_t ctrl_ref;
 	struct netif_ctrl_front ctrl;
+	/* Multicast control (nf_mcast.c): what the backend offers and has. */
+	bool mcast_offered;
+	bool mcast_dynamic;
+	bool mcast_requested;		/* request-multicast-control we wrote */
+	unsigned int nb_mc_sent;
+	struct rte_ether_addr mc_sent[XN_MAX_MC_ADDRS];
 	struct nf_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -107,6 +113,21 @@ void nf_xenbus_update(struct xn_port *xn);
 void nf_xenbus_backend_failed(struct xn_port *xn, const char *why);
 /* xn_port_ops.stopped: let the backend take what the TX rings hold. */
 void nf_xenbus_drain(struct xn_port *xn);
+
+/* nf_mcast.c */
+/*
+ * Connecting to backend @be: whether to ask for the multicast filter; the
+ * backend has none of our groups yet.
+ */
+bool nf_mcast_request(struct nf_adapter *ad,
+		      const struct xenbus_front_backend *be);
+/*
+ * Under the lock, with the backend connected: bring its groups and the
+ * filter request in line with the application's; the bursts may be paused
+ * (xn_port_refresh() resumes them). 0, or -ENOSPC when the TX ring had
+ * no room for every change (the rest follow at the next call).
+ */
+int nf_mcast_sync(struct nf_adapter *ad);
 
 /* nf_ctrl.c */
 /* Grants the control ring and static grants of @nb_queues pairs take. */

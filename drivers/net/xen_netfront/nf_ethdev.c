@@ -127,6 +127,16 @@ nf_uninit(struct xn_port *xn)
 	nf_xenbus_uninit(nf_adapter(xn));
 }
 
+/* The application's multicast list or modes changed: tell the backend. */
+static int
+nf_rx_filter(struct xn_port *xn)
+{
+	int ret = nf_mcast_sync(nf_adapter(xn));
+
+	xn_port_refresh(xn);
+	return ret;
+}
+
 static const struct xn_port_ops nf_ops = {
 	.configure = nf_configure,
 	.init = nf_init,
@@ -137,6 +147,7 @@ static const struct xn_port_ops nf_ops = {
 	.stopped = nf_xenbus_drain,
 	.ctrl = nf_ctrl_responses,
 	.rx_pool = nf_rx_pool,
+	.rx_filter = nf_rx_filter,
 };
 
 #define RXQ(f) offsetof(struct nf_rxq, ring.stats.f)
@@ -166,6 +177,8 @@ static const struct xn_stat nf_tx_stats[] = {
 	{ "gso_packets", TXQ(gso_packets), XN_BASIC_NONE },
 	{ "gso_cut", TXQ(gso_cut), XN_BASIC_NONE },
 	{ "zero_copy_packets", TXQ(zero_copy_packets), XN_BASIC_NONE },
+	{ "multicast_requests", TXQ(multicast_requests), XN_BASIC_NONE },
+	{ "multicast_refused", TXQ(multicast_refused), XN_BASIC_NONE },
 };
 #undef RXQ
 #undef TXQ

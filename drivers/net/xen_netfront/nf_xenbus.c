@@ -276,6 +276,7 @@ nf_connect(struct nf_adapter *ad)
 	 */
 	keys.csum_ipv4 = keys.csum_ipv6 = true;
 	keys.gso_tcpv4 = keys.gso_tcpv6 = xn_rx_offloads(&ad->xn) & NETIF_RX_LRO;
+	keys.mcast_control = nf_mcast_request(ad, &be);
 	for (i = 0; i < keys.nb_queues; i++) {
 		struct nf_pair *pr = &ad->pairs[i];
 
@@ -463,6 +464,7 @@ nf_xenbus_update(struct xn_port *xn)
 	if (nf_track_plug(ad))
 		for (i = 0; i < NF_MAX_STEPS && nf_step(ad); i++)
 			;
+	nf_mcast_sync(ad);
 	xn_port_refresh(&ad->xn);
 }
 

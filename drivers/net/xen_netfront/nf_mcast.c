@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The application's multicast list, kept by the backend (netif.h,
+ * "feature-multicast-control"): the netfront joins each group with a dummy
+ * request on queue 0's TX ring (an MCAST_ADD extra) and leaves it with an
+ * MCAST_DEL, and asks the backend to drop the frames of other groups
+ * (request-multicast-control) while the application has a list and
+ * neither promiscuous nor all-multicast mode is on. An empty list asks
+ * for nothing: every multicast frame arrives, as before a list is set.
+ * The backend forgets the groups when we reconnect: they are joined again
+ * each time. Without the dynamic variant the request is read once at
+ * connect, so a change of mode waits for the next connection.
+ */
+
+#include <string.h>
+
+#include "nf.h"
+
+static bool
+want_filter(const struct nf_adapter *ad)
+{
+	return ad->mcast_offered && ad->xn.nb_mc > 0 && !ad->xn.promiscuous &&
+	       !ad->xn.all_multicast;
+}
+
+bool
+nf_mcast_request(struct nf_adapter *ad, const struct xenbus_front_backend *be)
+{
+	ad->mcast_offered = be->mcast_control;
+	ad->mcast_dynamic = be->mcast_dynamic;
+	ad->nb_mc_sent = 0;
+	ad->mcast_requested = want_filter(ad);
+	return ad->mcast_requested;
+}
+
+static bool
+listed(const struct rte_ether_addr *list, unsigned int n,
+       const struct rte_ether_addr *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (rte_is_same_ether_addr(&list[i], a))
+			return true;
+	return false;
+}
+
+/* Under the lock, the data path paused: dummies for what changed. */
+static int
+send_changes(struct nf_adapter *ad, struct netif_front_tx *tx)
+{
+	unsigned int i = 0;
+
+	while (i < ad->nb_mc_sent) {
+		if (listed(ad->xn.mc, ad->xn.nb_mc, &ad->mc_sent[i])) {
+			i++;
+			continue;
+		}
+		if (!netif_front_tx_mcast(tx, XEN_NETIF_EXTRA_TYPE_MCAST_DEL,
+					  &ad->mc_sent[i]))
+			return -ENOSPC;
+		ad->mc_sent[i] = ad->mc_sent[--ad->nb_mc_sent];
+	}
+	for (i = 0; i < ad->xn.nb_mc; i++) {
+		if (listed(ad->mc_sent, ad->nb_mc_sent, &ad->xn.mc[i]))
+			continue;
+		if (!netif_front_tx_mcast(tx, XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
+					  &ad->xn.mc[i]))
+			return -ENOSPC;
+		ad->mc_sent[ad->nb_mc_sent++] = ad->xn.mc[i];
+	}
+	return 0;
+}
+
+static bool
+in_sync(const struct nf_adapter *ad)
+{
+	unsigned int i;
+
+	if (ad->nb_mc_sent != ad->xn.nb_mc)
+		return false;
+	for (i = 0; i < ad->xn.nb_mc; i++)
+		if (!listed(ad->mc_sent, ad->nb_mc_sent, &ad->xn.mc[i]))
+			return false;
+	return true;
+}
+
+int
+nf_mcast_sync(struct nf_adapter *ad)
+{
+	struct nf_txq *q = &ad->pairs[0].txq;
+	bool want = want_filter(ad), notify;
+	int ret;
+
+	if (!ad->xn.connected || !ad->xn.peer_ready || !ad->mcast_offered)
+		return 0;
+	if (want != ad->mcast_requested) {
+		if (!ad->mcast_dynamic) {
+			NF_LOG(NOTICE, "%s: the backend reads request-multicast-control only at connect: multicast frames %s until the next",
+			       ad->fe_dir, ad->mcast_requested ?
+			       "stay filtered" : "all arrive");
+		} else if (xenbus_front_request_mcast(ad->xn.xa, ad->fe_dir,
+						      want)) {
+			ad->mcast_requested = want;
+		} else {
+			NF_LOG(ERR, "%s: cannot write request-multicast-control: %s",
+			       ad->fe_dir, strerror(errno));
+		}
+	}
+	if (in_sync(ad))
+		return 0;
+	/* Queue 0's TX ring is the application's lcore's: stop it. */
+	xn_port_pause(&ad->xn);
+	netif_front_tx_collect(&q->ring);
+	ret = send_changes(ad, &q->ring);
+	if (netif_front_tx_push(&q->ring, &notify) > 0)
+		xn_doorbell(&q->x, notify ? NETIF_DOORBELL_RING :
+					    NETIF_DOORBELL_QUIET);
+	if (ret != 0)
+		NF_LOG(ERR, "%s: TX ring full: the backend has %u of the %u multicast groups; they follow at the next change",
+		       ad->fe_dir, ad->nb_mc_sent, ad->xn.nb_mc);
+	return ret;
+}
