@@ -13,53 +13,30 @@
 
 #include "test.h"
 #include "vdev_pair.h"
-#include "xa.h"
 
-#define BACK "net_xen_netback0"
-#define FRONT "net_xen_netfront0"
 #define FE_DIR "/local/domain/1/device/vif/0"
 
-static char inst[64];
-static struct xa_handle *toolstack;
+static struct pair pr;
 static int back = -1, front = -1;
 
-/* The netback, then the vif's mtu key (NULL: none), then the netfront. */
+/*
+ * The netback (its MTU chosen by its application when @back_mtu > 0), the
+ * vif's mtu key (NULL: none), then the netfront.
+ */
 static bool
 open_pair(const char *tag, const char *mtu, int back_mtu)
 {
-	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
-	char args[160];
+	bool ok = pair_open_keyed(&pr, tag, 1, FE_DIR "/mtu", mtu, test_pool);
 
-	snprintf(inst, sizeof(inst), "%s-%s", pair_sim_instance(), tag);
-	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", inst);
-	back = pair_create(BACK, args, test_pool);
-	if (back < 0)
-		return false;
-	if (back_mtu > 0 && rte_eth_dev_set_mtu(back, back_mtu) != 0)
-		return false;
-	xa_args.sim_instance = inst;
-	toolstack = xa_open(&xa_args);
-	if (toolstack == NULL)
-		return false;
-	if (mtu == NULL ? !xa_xs_rm(toolstack, XBT_NULL, FE_DIR "/mtu") :
-	    !xa_xs_write(toolstack, XBT_NULL, FE_DIR "/mtu", mtu, strlen(mtu)))
-		return false;
-	front = pair_create(FRONT, args, test_pool);
-	return front >= 0 && pair_wait_link(back, true, 10000) &&
-	       pair_wait_link(front, true, 10000);
+	back = pr.back;
+	front = pr.front;
+	return ok && (back_mtu == 0 || rte_eth_dev_set_mtu(back, back_mtu) == 0);
 }
 
 static void
 close_pair(void)
 {
-	if (front >= 0)
-		pair_destroy(FRONT, front);
-	if (back >= 0)
-		pair_destroy(BACK, back);
-	if (toolstack != NULL)
-		xa_close(toolstack);
-	xsim_instance_destroy(inst);
-	toolstack = NULL;
+	pair_close(&pr);
 	back = front = -1;
 }
 
@@ -98,9 +75,18 @@ test_no_or_an_invalid_mtu_key_means_1500(void)
 static void
 test_the_applications_mtu_wins_over_the_vifs(void)
 {
+	char args[128];
+
 	REQUIRE(open_pair("chosen", "9000", 4000));
 	CHECK(mtu_of(back) == 4000);
 	CHECK(mtu_of(front) == 9000);
+	/* The guest connects again: the key is read again, and ignored. */
+	pair_destroy("net_xen_netfront0", front);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", pr.inst);
+	front = pr.front = pair_create("net_xen_netfront0", args, test_pool);
+	REQUIRE(front >= 0 && pair_wait_link(front, true, 10000));
+	REQUIRE(pair_wait_link(back, true, 10000));
+	CHECK(mtu_of(back) == 4000);
 	CHECK(rte_eth_dev_set_mtu(front, 1280) == 0);
 	CHECK(mtu_of(front) == 1280);
 	/* A frame must fit the 16-bit size of a request. */

@@ -13,59 +13,35 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 
 #include "test.h"
 #include "vdev_pair.h"
-#include "xa.h"
 
-#define BACK "net_xen_netback0"
-#define FRONT "net_xen_netfront0"
 #define BE_DIR "/local/domain/0/backend/vif/1/0"
 #define FRAME 500
 /* Two thousand bytes per 16 s: four frames, then nothing for 16 s. */
 #define SLOW "2000,16000000"
 
-static char inst[64];
-static struct xa_handle *toolstack;
+static struct pair pr;
 static int back = -1, front = -1;
 
 /* A netback with @rate in its directory before the guest connects. */
 static bool
 open_pair(const char *tag, const char *rate, uint16_t queues)
 {
-	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
-	char args[160];
+	bool ok = pair_open_keyed(&pr, tag, queues, BE_DIR "/rate", rate,
+				  test_pool);
 
-	snprintf(inst, sizeof(inst), "%s-%s", pair_sim_instance(), tag);
-	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u",
-		 inst, queues);
-	back = pair_create_queues(BACK, args, test_pool, queues);
-	if (back < 0)
-		return false;
-	xa_args.sim_instance = inst;
-	toolstack = xa_open(&xa_args);
-	if (toolstack == NULL ||
-	    !xa_xs_write(toolstack, XBT_NULL, BE_DIR "/rate", rate,
-			 strlen(rate)))
-		return false;
-	front = pair_create_queues(FRONT, args, test_pool, queues);
-	return front >= 0 && pair_wait_link(back, true, 10000) &&
-	       pair_wait_link(front, true, 10000);
+	back = pr.back;
+	front = pr.front;
+	return ok;
 }
 
 static void
 close_pair(void)
 {
-	if (front >= 0)
-		pair_destroy(FRONT, front);
-	if (back >= 0)
-		pair_destroy(BACK, back);
-	if (toolstack != NULL)
-		xa_close(toolstack);
-	xsim_instance_destroy(inst);
-	toolstack = NULL;
+	pair_close(&pr);
 	back = front = -1;
 }
 
@@ -112,7 +88,7 @@ backend_receives(uint16_t q, unsigned int ms)
 static bool
 set_rate(const char *rate)
 {
-	return xa_xs_write(toolstack, XBT_NULL, BE_DIR "/rate", rate,
+	return xa_xs_write(pr.toolstack, XBT_NULL, BE_DIR "/rate", rate,
 			   strlen(rate));
 }
 
@@ -135,7 +111,7 @@ test_a_rate_lifted_while_connected_lets_everything_through(void)
 	REQUIRE(open_pair("lifted", SLOW, 1));
 	REQUIRE(guest_sends(0, 10));
 	CHECK(backend_receives(0, 300) == 4);
-	REQUIRE(xa_xs_rm(toolstack, XBT_NULL, BE_DIR "/rate"));
+	REQUIRE(xa_xs_rm(pr.toolstack, XBT_NULL, BE_DIR "/rate"));
 	CHECK(backend_receives(0, 1000) == 6);
 	REQUIRE(guest_sends(0, 100));
 	CHECK(backend_receives(0, 1000) == 100);

@@ -251,22 +251,58 @@ pair_xstat(uint16_t port, const char *name)
 	return value;
 }
 
+/* The netback of @pr, the toolstack's @key, then the netfront. */
+static bool
+open_ports(struct pair *pr, const char *back_args, const char *front_args,
+	   uint16_t nb_queues, const char *key, const char *value,
+	   struct rte_mempool *mp)
+{
+	struct xa_open_args xa_args = {
+		.provider = XA_PROVIDER_SIM,
+		.sim_instance = pr->inst,
+	};
+	char args[256];
+
+	pr->toolstack = NULL;
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u%s%s",
+		 pr->inst, nb_queues, back_args[0] != '\0' ? "," : "",
+		 back_args);
+	pr->back = pair_create_queues("net_xen_netback0", args, mp, nb_queues);
+	pr->front = -1;
+	if (pr->back < 0)
+		return false;
+	if (key != NULL) {
+		pr->toolstack = xa_open(&xa_args);
+		if (pr->toolstack == NULL ||
+		    !(value == NULL ?
+		      xa_xs_rm(pr->toolstack, XBT_NULL, key) :
+		      xa_xs_write(pr->toolstack, XBT_NULL, key, value,
+				  strlen(value))))
+			return false;
+	}
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u%s%s",
+		 pr->inst, nb_queues, front_args[0] != '\0' ? "," : "",
+		 front_args);
+	pr->front = pair_create_queues("net_xen_netfront0", args, mp,
+				       nb_queues);
+	return pr->front >= 0 && pair_wait_link(pr->back, true, 10000) &&
+	       pair_wait_link(pr->front, true, 10000);
+}
+
 bool
 pair_open(struct pair *pr, const char *tag, const char *back_args,
 	  const char *front_args, struct rte_mempool *mp)
 {
-	char args[256];
-
 	snprintf(pr->inst, sizeof(pr->inst), "%s-%s", pair_sim_instance(), tag);
-	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s%s%s",
-		 pr->inst, back_args[0] != '\0' ? "," : "", back_args);
-	pr->back = pair_create("net_xen_netback0", args, mp);
-	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s%s%s",
-		 pr->inst, front_args[0] != '\0' ? "," : "", front_args);
-	pr->front = pr->back < 0 ? -1 :
-		    pair_create("net_xen_netfront0", args, mp);
-	return pr->front >= 0 && pair_wait_link(pr->back, true, 10000) &&
-	       pair_wait_link(pr->front, true, 10000);
+	return open_ports(pr, back_args, front_args, 1, NULL, NULL, mp);
+}
+
+bool
+pair_open_keyed(struct pair *pr, const char *tag, uint16_t nb_queues,
+		const char *key, const char *value, struct rte_mempool *mp)
+{
+	snprintf(pr->inst, sizeof(pr->inst), "%s-%s", pair_sim_instance(), tag);
+	return open_ports(pr, "", "", nb_queues, key, value, mp);
 }
 
 void
@@ -276,7 +312,10 @@ pair_close(struct pair *pr)
 		pair_destroy("net_xen_netfront0", pr->front);
 	if (pr->back >= 0)
 		pair_destroy("net_xen_netback0", pr->back);
+	if (pr->toolstack != NULL)
+		xa_close(pr->toolstack);
 	xsim_instance_destroy(pr->inst);
+	pr->toolstack = NULL;
 	pr->front = pr->back = -1;
 }
 

@@ -19,6 +19,7 @@
 #include "mixed_frames.h"
 #include "netif_ring.h"
 #include "test_eal.h"
+#include "xa.h"
 #include "xsim.h"
 
 /*
@@ -101,9 +102,20 @@ struct pair {
 	char inst[48];
 	int back;
 	int front;
+	/* pair_open_keyed(): the toolstack's view of xenstore (domain 0). */
+	struct xa_handle *toolstack;
 };
 bool pair_open(struct pair *pr, const char *tag, const char *back_args,
 	       const char *front_args, struct rte_mempool *mp);
+/*
+ * The same with @nb_queues queue pairs, the toolstack having set the key
+ * @key to @value (removed it, @value NULL) after the netback's probe wrote
+ * the vif's keys and before the netfront's: what "xl" would have written
+ * for a test. pr->toolstack stays open for the test to write more.
+ */
+bool pair_open_keyed(struct pair *pr, const char *tag, uint16_t nb_queues,
+		     const char *key, const char *value,
+		     struct rte_mempool *mp);
 void pair_close(struct pair *pr);
 
 /* A one-segment packet holding a copy of @len bytes at @data. */
