@@ -28,3 +28,26 @@ netif_copy_ok(struct netif_copy *c, unsigned int first, unsigned int last)
 	c->stats.failed += bad;
 	return bad == 0;
 }
+
+bool
+netif_copy_grant(struct xa_handle *xa, domid_t domid, grant_ref_t ref,
+		 void *buf, uint32_t len, bool out)
+{
+	xengnttab_grant_copy_segment_t seg = {
+		.len = len,
+		.status = GNTST_general_error,
+	};
+	union xengnttab_copy_ptr *peer = out ? &seg.dest : &seg.source;
+
+	peer->foreign.ref = ref;
+	peer->foreign.offset = 0;
+	peer->foreign.domid = domid;
+	if (out) {
+		seg.source.virt = buf;
+		seg.flags = GNTCOPY_dest_gref;
+	} else {
+		seg.dest.virt = buf;
+		seg.flags = GNTCOPY_source_gref;
+	}
+	return xa_gnt_copy(xa, 1, &seg) == 0 && seg.status == GNTST_okay;
+}

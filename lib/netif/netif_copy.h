@@ -72,4 +72,12 @@ netif_copy_reset(struct netif_copy *c)
 	c->n = 0;
 }
 
+/*
+ * One grant copy, outside any burst (the control ring's requests): @len
+ * bytes from the start of the grant @ref of domain @domid into @buf, or
+ * from @buf into it when @out. Whether it succeeded.
+ */
+bool netif_copy_grant(struct xa_handle *xa, domid_t domid, grant_ref_t ref,
+		      void *buf, uint32_t len, bool out);
+
 #endif /* NETIF_COPY_H */

@@ -43,23 +43,8 @@ static bool
 statics_copy_list(struct netif_statics *s, grant_ref_t ref,
 		  struct xen_netif_gref *list, uint32_t n, bool out)
 {
-	xengnttab_grant_copy_segment_t seg = {
-		.len = n * sizeof(*list),
-		.status = GNTST_general_error,
-	};
-	union xengnttab_copy_ptr *frontend = out ? &seg.dest : &seg.source;
-
-	frontend->foreign.ref = ref;
-	frontend->foreign.offset = 0;
-	frontend->foreign.domid = s->frontend;
-	if (out) {
-		seg.source.virt = list;
-		seg.flags = GNTCOPY_dest_gref;
-	} else {
-		seg.dest.virt = list;
-		seg.flags = GNTCOPY_source_gref;
-	}
-	return xa_gnt_copy(s->xa, 1, &seg) == 0 && seg.status == GNTST_okay;
+	return netif_copy_grant(s->xa, s->frontend, ref, list,
+				n * sizeof(*list), out);
 }
 
 static void statics_unmap(struct netif_statics *s,
