@@ -151,16 +151,20 @@ struct netif_rx_slot {
 	RING_IDX idx;		/* ring slot of the request = of the response */
 	uint16_t id;
 	uint16_t size;
-	uint16_t flags;		/* NETRXF_*; extra_info: a GSO extra at idx + 1 */
+	/* NETRXF_*; extra_info: a GSO extra, then a hash extra, after idx */
+	uint16_t flags;
 	uint16_t gso_size;
 	uint8_t gso_type;
+	bool hashed;
+	uint8_t hash_type;
+	uint32_t hash;
 	uint16_t first_seg;	/* this slot's segments in the burst's array */
 	uint16_t nr_segs;
 };
 
 /*
  * Consume one RX request per slot the packet @m needs, and one more after
- * the first for the GSO extra when @off has a GSO type (the caller checked
+ * the first for each extra @off asks for, GSO then hash (the caller checked
  * they are posted: netif_rx_requests_for()), and write @m into the granted
  * pages densely: at once into a page of @statics (may be NULL), through
  * grant copies appended to @segs into any other. Records each data slot in
@@ -182,7 +186,7 @@ static inline unsigned int
 netif_rx_requests_for(uint32_t len, const struct netif_offload *off)
 {
 	return netif_slots_for(len) +
-	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE);
+	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) + off->hashed;
 }
 
 /*
@@ -222,6 +226,7 @@ struct netif_back_tx_stats {
 	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
 	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
 	uint64_t rate_limited;		/* pulls cut short by the vif's rate */
+	uint64_t hashed_packets;	/* with the guest's hash (mbuf RSS hash) */
 	uint64_t multicast_requests;	/* dummy requests amending the filter */
 	uint64_t multicast_refused;	/* of which answered NETIF_RSP_ERROR */
 };
@@ -229,6 +234,8 @@ struct netif_back_tx_stats {
 struct netif_lend;
 struct netif_credit;
 struct netif_mcast;
+struct netif_hash;
+struct netif_hash_config;
 
 struct netif_back_tx {
 	netif_tx_back_ring_t ring;
@@ -301,6 +308,7 @@ struct netif_back_rx_stats {
 	uint64_t gso_packets;		/* sent as large segments */
 	uint64_t gso_cut;		/* cut in software (netif_gso.h) */
 	uint64_t static_packets;	/* written to static grants alone */
+	uint64_t hashed_packets;	/* sent with a hash extra */
 };
 
 /* Most frames one push cuts large segments into. */
@@ -315,6 +323,8 @@ struct netif_back_rx {
 	struct netif_gref_map **statics;
 	/* The vif's multicast filter (netif_mcast.h); NULL: none. */
 	const struct netif_mcast *mcast;
+	/* The vif's hash (netif_hash.h): a hash extra per frame; NULL: none. */
+	const struct netif_hash *hash;
 	const char *error;		/* first protocol violation seen */
 	struct netif_back_rx_stats stats;
 	struct netif_copy copy;
@@ -335,6 +345,7 @@ struct netif_back_rx {
 	RING_IDX stall_cons;
 	uint32_t stall_need;
 	uint32_t push_need;		/* this push's waiting packet: data plane */
+	const struct netif_hash_config *push_hash;	/* this push's */
 };
 
 /* As netif_back_tx_connect(), for the frontend's RX ring. */

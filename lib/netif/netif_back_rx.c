@@ -11,25 +11,32 @@
 #include "netif_back.h"
 
 /*
- * The first slot carries the packet's flags; a GSO extra takes the request
- * after it (Linux netfront reads extras right after the first response),
- * whose buffer stays unused.
+ * The first slot carries the packet's flags; its extras, GSO then hash,
+ * take the requests after it (Linux netfront reads extras right after the
+ * first response), whose buffers stay unused.
  */
 static void
 rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 		      const struct netif_offload *off)
 {
 	if (likely(!off->csum_blank && !off->data_validated &&
-		   off->gso_type == XEN_NETIF_GSO_TYPE_NONE))
+		   off->gso_type == XEN_NETIF_GSO_TYPE_NONE && !off->hashed))
 		return;
 	if (off->csum_blank)
 		slot->flags |= NETRXF_csum_blank;
 	if (off->data_validated)
 		slot->flags |= NETRXF_data_validated;
+	slot->gso_type = off->gso_type;
 	if (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
 		slot->flags |= NETRXF_extra_info;
-		slot->gso_type = off->gso_type;
 		slot->gso_size = off->gso_size;
+		ring->req_cons++;
+	}
+	slot->hashed = off->hashed;
+	if (off->hashed) {
+		slot->flags |= NETRXF_extra_info;
+		slot->hash_type = off->hash_type;
+		slot->hash = off->hash;
 		ring->req_cons++;
 	}
 }
@@ -61,6 +68,8 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		slot->id = req.id;
 		slot->first_seg = n;
 		slot->flags = s + 1 < nr_slots ? NETRXF_more_data : 0;
+		slot->gso_type = XEN_NETIF_GSO_TYPE_NONE;
+		slot->hashed = false;
 		if (s == 0)
 			rx_first_slot_offload(ring, slot, off);
 		while (page_off < NETIF_PAGE_SIZE && m != NULL) {
@@ -115,15 +124,35 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
 	if (slot->flags & NETRXF_extra_info) {
 		struct netif_extra_info *extra;
+		RING_IDX at = slot->idx + 1;
 
-		extra = (struct netif_extra_info *)
-			RING_GET_RESPONSE(ring, slot->idx + 1);
-		*extra = (struct netif_extra_info){
-			.type = XEN_NETIF_EXTRA_TYPE_GSO,
-			.u.gso = {
-				.size = slot->gso_size,
-				.type = slot->gso_type,
-			},
-		};
+		if (slot->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
+			extra = (struct netif_extra_info *)
+				RING_GET_RESPONSE(ring, at++);
+			*extra = (struct netif_extra_info){
+				.type = XEN_NETIF_EXTRA_TYPE_GSO,
+				.flags = slot->hashed ?
+					 XEN_NETIF_EXTRA_FLAG_MORE : 0,
+				.u.gso = {
+					.size = slot->gso_size,
+					.type = slot->gso_type,
+				},
+			};
+		}
+		if (slot->hashed) {
+			extra = (struct netif_extra_info *)
+				RING_GET_RESPONSE(ring, at);
+			*extra = (struct netif_extra_info){
+				.type = XEN_NETIF_EXTRA_TYPE_HASH,
+				.u.hash = {
+					.type = slot->hash_type,
+					.algorithm =
+					XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
+				},
+			};
+			/* Least significant byte first (netif.h). */
+			for (unsigned int i = 0; i < 4; i++)
+				extra->u.hash.value[i] = slot->hash >> (8 * i);
+		}
 	}
 }

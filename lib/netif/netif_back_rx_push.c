@@ -13,6 +13,8 @@
 #include <rte_cycles.h>
 
 #include "netif_back.h"
+#include "netif_hash.h"
+#include "netif_l2.h"
 #include "netif_mcast.h"
 
 int
@@ -25,6 +27,18 @@ netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
 	rx->error = NULL;
 	rx->stalled_since = 0;
 	return netif_back_rx_attach(&rx->ring, sring);
+}
+
+/* With the guest's hash on, the frame's goes with it in an extra. */
+static inline void
+rx_hash(struct netif_back_rx *rx, struct rte_mbuf *m, struct netif_offload *off)
+{
+	if (likely(rx->push_hash == NULL))
+		return;
+	/* The application's header lengths are not trusted: walk. */
+	netif_l2_classify(m);
+	off->hashed = netif_hash_frame(rx->push_hash, m, &off->hash,
+				       &off->hash_type);
 }
 
 /*
@@ -58,6 +72,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 			rte_pktmbuf_free_bulk(out, n);
 			return -1;
 		}
+		rx_hash(rx, out[i], &off[i]);
 		need += netif_rx_requests_for(out[i]->pkt_len, &off[i]);
 		segs += netif_slots_for(out[i]->pkt_len) + out[i]->nb_segs;
 	}
@@ -129,6 +144,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		 */
 		switch (netif_offload_tx(m, rx->peer, &off)) {
 		case NETIF_OFFLOAD_SEND:
+			rx_hash(rx, m, &off);
 			break;
 		case NETIF_OFFLOAD_DROP:
 			rx->stats.drop_bad_offload++;
@@ -158,6 +174,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		if (used < 0)
 			break;	/* the batch is full: the packet waits */
 		rx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
+		rx->stats.hashed_packets += off.hashed;
 		rx->stats.static_packets += statics != NULL &&
 			rx->slots[nb_slots].first_seg == c->n;
 		nb_slots += used;
@@ -226,6 +243,8 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 	if (unlikely(rx->error != NULL))
 		return 0;
 	rx->push_need = 0;
+	rx->push_hash = rx->hash == NULL ? NULL :
+			__atomic_load_n(&rx->hash->active, __ATOMIC_ACQUIRE);
 	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX));
 	call_ok = netif_copy_flush(&rx->copy);
 	for (i = 0; i < n; i++) {

@@ -48,11 +48,35 @@ tx_parse_gso(const struct netif_extra_info *extra, uint32_t gso,
 	return NETIF_TX_OK;
 }
 
+/* As Linux: the guest's hash goes with the packet. */
+static void
+tx_parse_hash(const struct netif_extra_info *extra, struct netif_tx_packet *pkt)
+{
+	pkt->off.hashed = true;
+	pkt->off.hash_type = extra->u.hash.type;
+	/* Least significant byte first (netif.h). */
+	pkt->off.hash = (uint32_t)extra->u.hash.value[0] |
+			(uint32_t)extra->u.hash.value[1] << 8 |
+			(uint32_t)extra->u.hash.value[2] << 16 |
+			(uint32_t)extra->u.hash.value[3] << 24;
+}
+
+/* A dummy request amending the multicast filter: the first extra says how. */
+static void
+tx_parse_mcast(const struct netif_extra_info *extra,
+	       struct netif_tx_packet *pkt)
+{
+	if (pkt->mcast_op != 0)
+		return;
+	pkt->mcast_op = extra->type;
+	memcpy(&pkt->mcast_addr, extra->u.mcast.addr, RTE_ETHER_ADDR_LEN);
+}
+
 /*
- * Extras follow the first slot. GSO and multicast control are offered
- * (hashing is not, and drops its packet); a type outside the protocol is
- * an attack or a corrupt ring. With a multicast extra the request is a
- * dummy: the first one decides what it does, as in Linux.
+ * Extras follow the first slot: GSO, multicast control and hashing are
+ * all offered; a type outside the protocol is an attack or a corrupt
+ * ring. With a multicast extra the request is a dummy: the first one
+ * decides what it does, as in Linux.
  */
 static enum netif_tx_verdict
 tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
@@ -81,20 +105,13 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 			*why = "more extra info slots than extra types";
 			return NETIF_TX_FATAL;
 		}
-		if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO) {
+		v = NETIF_TX_OK;
+		if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO)
 			v = tx_parse_gso(&extra, gso, pkt, &reason);
-		} else if (extra.type == XEN_NETIF_EXTRA_TYPE_MCAST_ADD ||
-			   extra.type == XEN_NETIF_EXTRA_TYPE_MCAST_DEL) {
-			if (pkt->mcast_op == 0) {
-				pkt->mcast_op = extra.type;
-				memcpy(&pkt->mcast_addr, extra.u.mcast.addr,
-				       RTE_ETHER_ADDR_LEN);
-			}
-			v = NETIF_TX_OK;
-		} else {
-			reason = "extra info for a feature not negotiated";
-			v = NETIF_TX_DROP;
-		}
+		else if (extra.type == XEN_NETIF_EXTRA_TYPE_HASH)
+			tx_parse_hash(&extra, pkt);
+		else	/* MCAST_ADD or MCAST_DEL, the types left */
+			tx_parse_mcast(&extra, pkt);
 		if (v == NETIF_TX_FATAL) {
 			*why = reason;
 			return v;

@@ -223,6 +223,12 @@ tx_deliverable(struct netif_back_tx *tx, struct rte_mbuf *m,
 	const char *why;
 
 	netif_l2_classify(m);
+	if (off->hashed) {
+		/* The guest hashed it as it configured our hash. */
+		m->hash.rss = off->hash;
+		m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+		tx->stats.hashed_packets++;
+	}
 	if (likely(netif_offload_rx(m, off, tx->offloads, &why) == 0)) {
 		if (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
 			tx->stats.gso_packets++;

@@ -37,6 +37,9 @@ struct netif_offload {
 	bool data_validated;	/* the sender vouches for the data */
 	uint8_t gso_type;	/* XEN_NETIF_GSO_TYPE_* */
 	uint16_t gso_size;	/* the MSS of the segments, for a GSO type */
+	bool hashed;		/* a hash extra (netif_hash.h) goes with it */
+	uint8_t hash_type;	/* _XEN_NETIF_CTRL_HASH_TYPE_* */
+	uint32_t hash;
 };
 
 /* What an application enabled on a receiving queue. */

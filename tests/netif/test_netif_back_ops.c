@@ -11,7 +11,9 @@
  * and a frontend that breaks the protocol sets @error and stops them.
  * Dummy requests with multicast extras amend the vif's filter (at most
  * 64 groups, multicast ones) and are answered at once; guest RX obeys the
- * filter once it is on, broadcast and unicast always passing.
+ * filter once it is on, broadcast and unicast always passing. With the
+ * guest's hash configured, each frame to it carries a hash extra, and a
+ * hash extra of the guest's becomes the mbuf's RSS hash.
  */
 
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include <rte_udp.h>
 
 #include "netif_back.h"
+#include "netif_hash.h"
 #include "netif_mcast.h"
 #include "test.h"
 #include "test_eal.h"
@@ -559,6 +562,84 @@ test_a_full_multicast_list_refuses_one_more(void)
 	tx.mcast = NULL;
 }
 
+/* An IPv4/TCP frame of Microsoft's first RSS verification row. */
+static struct rte_mbuf *
+ms_tcp_frame(void)
+{
+	static const uint8_t hdrs[14 + 20 + 4] = {
+		[12] = 0x08, [13] = 0x00,		/* IPv4 */
+		[14] = 0x45, [16] = 0, [17] = 40,	/* 20 + 20 bytes */
+		[23] = IPPROTO_TCP,
+		[26] = 66, 9, 149, 187,			/* source */
+		[30] = 161, 142, 100, 80,		/* destination */
+		[34] = 2794 >> 8, 2794 & 0xff,		/* ports */
+		[36] = 1766 >> 8, 1766 & 0xff,
+	};
+	struct rte_mbuf *m = packet(14 + 20 + 20);
+
+	if (m != NULL)
+		memcpy(rte_pktmbuf_mtod(m, void *), hdrs, sizeof(hdrs));
+	return m;
+}
+
+static void
+test_guest_rx_carries_the_guests_hash_and_guest_tx_brings_one(void)
+{
+	static const uint8_t ms_key[NETIF_HASH_KEY_MAX] = {
+		0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+		0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+		0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+		0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+		0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+	};
+	struct netif_hash h = { 0 };
+	struct rte_mbuf *pkts[2] = { ms_tcp_frame(), NULL };
+	const struct netif_extra_info *extra;
+	const netif_rx_response_t *rsp;
+	struct netif_extra_info *tx_extra;
+	enum netif_doorbell db;
+
+	rings_reset();
+	REQUIRE(pkts[0] != NULL);
+	netif_hash_reset(&h, 1);
+	h.cfg[1] = (struct netif_hash_config){
+		.alg = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
+		.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP,
+	};
+	memcpy(h.cfg[1].key, ms_key, sizeof(ms_key));
+	h.active = &h.cfg[1];
+	rx.hash = &h;
+	post_rx(1, 0);
+	post_rx(2, 1);
+	CHECK(netif_back_rx_push(&rx, pkts, 1, &db) == 1);
+	/* The frame, then its hash in the next slot, least byte first. */
+	CHECK(rx_shared.sring.rsp_prod == 2);
+	rsp = RING_GET_RESPONSE(&rx_front, 0);
+	CHECK(rsp->status == 54 && (rsp->flags & NETRXF_extra_info));
+	extra = (const void *)RING_GET_RESPONSE(&rx_front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_HASH && extra->flags == 0);
+	CHECK(extra->u.hash.type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP &&
+	      extra->u.hash.algorithm == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ);
+	CHECK(extra->u.hash.value[0] == 0x78 && extra->u.hash.value[3] == 0x51);
+	CHECK(rx.stats.hashed_packets == 1);
+	rx.hash = NULL;
+	/* The guest's hash of what it sends: the mbuf's RSS hash. */
+	post_tx(1, refs[0], 0, 60, NETTXF_extra_info);
+	tx_extra = (void *)RING_GET_REQUEST(&tx_front,
+					    tx_front.req_prod_pvt++);
+	memset(tx_extra, 0, sizeof(*tx_extra));
+	tx_extra->type = XEN_NETIF_EXTRA_TYPE_HASH;
+	tx_extra->u.hash.type = _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	tx_extra->u.hash.value[0] = 0xc2;
+	tx_extra->u.hash.value[3] = 0x32;
+	RING_PUSH_REQUESTS(&tx_front);
+	REQUIRE(netif_back_tx_pull(&tx, pkts, 2, &db) == 1);
+	CHECK((pkts[0]->ol_flags & RTE_MBUF_F_RX_RSS_HASH) &&
+	      pkts[0]->hash.rss == 0x320000c2);
+	CHECK(tx.stats.hashed_packets == 1);
+	rte_pktmbuf_free(pkts[0]);
+}
+
 /* EAL, the two domains, and the pages the frontend grants. */
 static int
 setup(const char *argv0)
@@ -589,6 +670,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_pull_copies_each_packet_and_answers_it);
 	RUN(test_multicast_dummies_amend_the_filter_that_guest_rx_obeys);
 	RUN(test_a_full_multicast_list_refuses_one_more);
+	RUN(test_guest_rx_carries_the_guests_hash_and_guest_tx_brings_one);
 	RUN(test_doorbell_follows_the_frontends_event_index);
 	RUN(test_pull_takes_at_most_max_and_leaves_the_rest);
 	RUN(test_bad_grant_disconnects_and_answers_error);

@@ -265,6 +265,10 @@ test_gso_packet_becomes_a_tso_request_under_lro(void)
 }
 
 /* Each hostile or unwanted GSO packet, refused with the rule it broke. */
+/* A blank, validated checksum and a GSO extra of @type and @mss. */
+#define GSO(type, mss) { .csum_blank = true, .data_validated = true, \
+			 .gso_type = XEN_NETIF_GSO_TYPE_ ## type, .gso_size = (mss) }
+
 static void
 test_gso_packets_that_do_not_fit_are_refused(void)
 {
@@ -277,26 +281,26 @@ test_gso_packets_that_do_not_fit_are_refused(void)
 		const char *why;
 	} cases[] = {
 		{ false, IPPROTO_TCP, 2048,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV4, 1448 }, NETIF_RX_TCP_CSUM,
+		  GSO(TCPV4, 1448), NETIF_RX_TCP_CSUM,
 		  "LRO is not enabled" },
 		{ false, IPPROTO_UDP, 2048,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV4, 1448 }, NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_LRO,
 		  "without a TCP header" },
 		{ false, IPPROTO_ICMP, 2048,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV4, 1448 }, NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_LRO,
 		  "without a TCP header" },
 		{ false, IPPROTO_TCP, 2048,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV6, 1448 }, NETIF_RX_LRO,
+		  GSO(TCPV6, 1448), NETIF_RX_LRO,
 		  "other IP version" },
 		{ true, IPPROTO_TCP, 2048,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV4, 1448 }, NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_LRO,
 		  "other IP version" },
 		/* The TCP header cut by the end of the first segment. */
 		{ false, IPPROTO_TCP, L2 + 20 + 10,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV4, 1448 }, NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_LRO,
 		  "first segment" },
 		{ false, IPPROTO_TCP, 2048,
-		  { true, true, XEN_NETIF_GSO_TYPE_TCPV4, 65535 }, NETIF_RX_LRO,
+		  GSO(TCPV4, 65535), NETIF_RX_LRO,
 		  "largest frame" },
 	};
 	unsigned int i;

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * A vif's hash: the control requests that configure it and the Toeplitz
+ * hash of a frame (see netif_hash.h).
+ */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_thash.h>
+
+#include "netif_hash.h"
+
+void
+netif_hash_reset(struct netif_hash *h, unsigned int nb_queues)
+{
+	memset(h->cfg, 0, sizeof(h->cfg));
+	h->cur = 0;
+	h->active = NULL;
+	h->nb_queues = nb_queues;
+}
+
+/*
+ * The configuration to change: a copy of the latest, in the one of the two
+ * no burst reads (commit() waited them out of it).
+ */
+static struct netif_hash_config *
+begin(struct netif_hash *h)
+{
+	struct netif_hash_config *next = &h->cfg[!h->cur];
+
+	*next = h->cfg[h->cur];
+	return next;
+}
+
+/* Publish the change, then wait until no burst reads the one it replaced. */
+static void
+commit(struct netif_hash *h)
+{
+	const struct netif_hash_config *c;
+
+	h->cur = !h->cur;
+	c = &h->cfg[h->cur];
+	__atomic_store_n(&h->active,
+			 c->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ &&
+			 c->flags != 0 ? c : NULL, __ATOMIC_SEQ_CST);
+	if (h->quiesce != NULL)
+		h->quiesce(h->opaque);
+}
+
+static uint32_t
+set_algorithm(struct netif_hash *h, uint32_t alg)
+{
+	if (alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE &&
+	    alg != XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	begin(h)->alg = alg;
+	commit(h);
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+static uint32_t
+set_flags(struct netif_hash *h, uint32_t flags)
+{
+	if ((flags & ~NETIF_HASH_TYPES) != 0 ||
+	    h->cfg[h->cur].alg == XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	begin(h)->flags = flags;
+	commit(h);
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+static uint32_t
+set_key(struct netif_hash *h, grant_ref_t ref, uint32_t len)
+{
+	uint8_t key[NETIF_HASH_KEY_MAX] = { 0 };
+
+	if (len > NETIF_HASH_KEY_MAX)
+		return XEN_NETIF_CTRL_STATUS_BUFFER_OVERFLOW;
+	if (len > 0 && !h->read(h->opaque, ref, key, len))
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	memcpy(begin(h)->key, key, sizeof(key));
+	commit(h);
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+static uint32_t
+set_mapping_size(struct netif_hash *h, uint32_t size)
+{
+	struct netif_hash_config *next;
+
+	if (size > NETIF_HASH_MAPPING_MAX)
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	next = begin(h);
+	next->size = size;
+	memset(next->mapping, 0, sizeof(next->mapping));
+	commit(h);
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+/* XSA-270: read into a copy, check every entry, then take it. */
+static uint32_t
+set_mapping(struct netif_hash *h, grant_ref_t ref, uint32_t len, uint32_t off)
+{
+	uint32_t entries[NETIF_HASH_MAPPING_MAX];
+	uint32_t i;
+
+	if (off + len < off || off + len > h->cfg[h->cur].size ||
+	    len > NETIF_PAGE_SIZE / sizeof(entries[0]))
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	if (len == 0)
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+	if (!h->read(h->opaque, ref, entries, len * sizeof(entries[0])))
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	for (i = 0; i < len; i++)
+		if (entries[i] >= h->nb_queues)
+			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	memcpy(&begin(h)->mapping[off], entries, len * sizeof(entries[0]));
+	commit(h);
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+bool
+netif_hash_serve(struct netif_hash *h, const struct xen_netif_ctrl_request *req,
+		 struct xen_netif_ctrl_response *rsp)
+{
+	rsp->data = 0;
+	switch (req->type) {
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM:
+		rsp->status = set_algorithm(h, req->data[0]);
+		return true;
+	case XEN_NETIF_CTRL_TYPE_GET_HASH_FLAGS:
+		/* As Linux: whatever the algorithm, what we can hash. */
+		rsp->status = XEN_NETIF_CTRL_STATUS_SUCCESS;
+		rsp->data = NETIF_HASH_TYPES;
+		return true;
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS:
+		rsp->status = set_flags(h, req->data[0]);
+		return true;
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_KEY:
+		rsp->status = set_key(h, req->data[0], req->data[1]);
+		return true;
+	case XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE:
+		rsp->status = XEN_NETIF_CTRL_STATUS_SUCCESS;
+		rsp->data = NETIF_HASH_MAPPING_MAX;
+		return true;
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE:
+		rsp->status = set_mapping_size(h, req->data[0]);
+		return true;
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING:
+		rsp->status = set_mapping(h, req->data[0], req->data[1],
+					  req->data[2]);
+		return true;
+	}
+	return false;
+}
+
+uint32_t
+netif_hash_toeplitz(const uint8_t *key, const uint8_t *buf, uint32_t len)
+{
+	uint32_t words[9];
+	uint32_t i;
+
+	/* rte_softrss takes the input as words in CPU order. */
+	for (i = 0; i < len / 4; i++) {
+		uint32_t be;
+
+		memcpy(&be, buf + 4 * i, sizeof(be));
+		words[i] = rte_be_to_cpu_32(be);
+	}
+	return rte_softrss(words, len / 4, key);
+}
+
+bool
+netif_hash_frame(const struct netif_hash_config *cfg, const struct rte_mbuf *m,
+		 uint32_t *value, uint8_t *type)
+{
+	uint32_t ptype = m->packet_type;
+	bool tcp = (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP;
+	uint8_t buf[36], ports[4];
+	uint32_t addrs, addrs_off, len;
+	const void *p;
+
+	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
+		addrs = 8;
+		addrs_off = offsetof(struct rte_ipv4_hdr, src_addr);
+		tcp &= (cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP) != 0;
+		if (!tcp && !(cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4))
+			return false;
+		*type = tcp ? _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP :
+			      _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	} else if (RTE_ETH_IS_IPV6_HDR(ptype)) {
+		addrs = 32;
+		addrs_off = offsetof(struct rte_ipv6_hdr, src_addr);
+		tcp &= (cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP) != 0;
+		if (!tcp && !(cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6))
+			return false;
+		*type = tcp ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP :
+			      _XEN_NETIF_CTRL_HASH_TYPE_IPV6;
+	} else {
+		return false;
+	}
+	p = rte_pktmbuf_read(m, m->l2_len + addrs_off, addrs, buf);
+	if (p == NULL)
+		return false;
+	if (p != buf)
+		memcpy(buf, p, addrs);
+	len = addrs;
+	if (tcp) {
+		p = rte_pktmbuf_read(m, m->l2_len + m->l3_len, sizeof(ports),
+				     ports);
+		if (p == NULL)
+			return false;
+		memcpy(buf + addrs, p, sizeof(ports));
+		len += sizeof(ports);
+	}
+	*value = netif_hash_toeplitz(cfg->key, buf, len);
+	return true;
+}
+
+uint32_t
+netif_hash_queue(const struct netif_hash_config *cfg, unsigned int nb_queues,
+		 uint32_t value)
+{
+	if (cfg->size == 0)
+		return value % nb_queues;
+	return cfg->mapping[value % cfg->size];
+}

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * A vif's hash (netif_hash.h): the Toeplitz hash gives Microsoft's RSS
+ * verification values ("Verifying the RSS Hash Calculation") with its
+ * key, over the fields netif.h names for each hash type; a frame is
+ * hashed by the most specific type the frontend asked for, or not at all;
+ * and the control requests are answered as Linux netback answers them,
+ * XSA-270's bounds on the mapping table included: a refused request
+ * changes nothing, and every accepted change is published only once the
+ * bursts that read the old one are gone.
+ */
+
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "netif_hash.h"
+#include "netif_l2.h"
+#include "test.h"
+#include "test_eal.h"
+
+static const uint8_t ms_key[NETIF_HASH_KEY_MAX] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+/* Microsoft's IPv4 table: destination, source, and the two hashes. */
+static const struct {
+	uint8_t dst[4], src[4];
+	uint16_t dport, sport;
+	uint32_t ip, tcp;
+} v4[] = {
+	{ { 161, 142, 100, 80 }, { 66, 9, 149, 187 }, 1766, 2794,
+	  0x323e8fc2, 0x51ccc178 },
+	{ { 65, 69, 140, 83 }, { 199, 92, 111, 2 }, 4739, 14230,
+	  0xd718262a, 0xc626b0ea },
+	{ { 12, 22, 207, 184 }, { 24, 19, 198, 95 }, 38024, 12898,
+	  0xd2d0a5de, 0x5c2b394a },
+	{ { 209, 142, 163, 6 }, { 38, 27, 205, 30 }, 2217, 48228,
+	  0x82989176, 0xafc7327f },
+	{ { 202, 188, 127, 2 }, { 153, 39, 163, 191 }, 1303, 44251,
+	  0x5d1809c5, 0x10e828a2 },
+};
+
+/* And its IPv6 table. */
+static const struct {
+	uint8_t dst[16], src[16];
+	uint16_t dport, sport;
+	uint32_t ip, tcp;
+} v6[] = {
+	{ { 0x3f, 0xfe, 0x25, 0x01, 0x02, 0x00, 0x00, 0x03,
+	    0, 0, 0, 0, 0, 0, 0, 1 },
+	  { 0x3f, 0xfe, 0x25, 0x01, 0x02, 0x00, 0x1f, 0xff,
+	    0, 0, 0, 0, 0, 0, 0, 7 }, 1766, 2794, 0x2cc18cd5, 0x40207d3d },
+	{ { 0xff, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	  { 0x3f, 0xfe, 0x05, 0x01, 0x00, 0x08, 0x00, 0x00,
+	    0x02, 0x60, 0x97, 0xff, 0xfe, 0x40, 0xef, 0xab },
+	  4739, 14230, 0x0f0c461c, 0xdde51bbf },
+	{ { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+	    0x02, 0x00, 0xf8, 0xff, 0xfe, 0x21, 0x67, 0xcf },
+	  { 0x3f, 0xfe, 0x19, 0x00, 0x45, 0x45, 0x00, 0x03,
+	    0x02, 0x00, 0xf8, 0xff, 0xfe, 0x21, 0x67, 0xcf },
+	  38024, 44251, 0x4b61e985, 0x02d1feef },
+};
+
+static void
+test_toeplitz_gives_microsofts_values(void)
+{
+	uint8_t buf[36];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(v4); i++) {
+		uint16_t sport = rte_cpu_to_be_16(v4[i].sport);
+		uint16_t dport = rte_cpu_to_be_16(v4[i].dport);
+
+		/* netif.h: source address, destination, ports likewise. */
+		memcpy(buf, v4[i].src, 4);
+		memcpy(buf + 4, v4[i].dst, 4);
+		memcpy(buf + 8, &sport, 2);
+		memcpy(buf + 10, &dport, 2);
+		CHECK(netif_hash_toeplitz(ms_key, buf, 8) == v4[i].ip);
+		CHECK(netif_hash_toeplitz(ms_key, buf, 12) == v4[i].tcp);
+	}
+	for (i = 0; i < RTE_DIM(v6); i++) {
+		uint16_t sport = rte_cpu_to_be_16(v6[i].sport);
+		uint16_t dport = rte_cpu_to_be_16(v6[i].dport);
+
+		memcpy(buf, v6[i].src, 16);
+		memcpy(buf + 16, v6[i].dst, 16);
+		memcpy(buf + 32, &sport, 2);
+		memcpy(buf + 34, &dport, 2);
+		CHECK(netif_hash_toeplitz(ms_key, buf, 32) == v6[i].ip);
+		CHECK(netif_hash_toeplitz(ms_key, buf, 36) == v6[i].tcp);
+	}
+}
+
+/* An IPv4 frame of Microsoft's first row, over TCP or UDP, classified. */
+static struct rte_mbuf *
+v4_frame(uint8_t proto)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	uint16_t *ports;
+
+	if (m == NULL || rte_pktmbuf_append(m, 14 + 20 + 20) == NULL)
+		return NULL;
+	memset(rte_pktmbuf_mtod(m, void *), 0, 54);
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(40);
+	ip->next_proto_id = proto;
+	memcpy(&ip->src_addr, v4[0].src, 4);
+	memcpy(&ip->dst_addr, v4[0].dst, 4);
+	ports = (uint16_t *)(ip + 1);
+	ports[0] = rte_cpu_to_be_16(v4[0].sport);
+	ports[1] = rte_cpu_to_be_16(v4[0].dport);
+	netif_l2_classify(m);
+	return m;
+}
+
+static void
+test_a_frame_is_hashed_by_the_most_specific_type_asked(void)
+{
+	struct netif_hash_config cfg = { .alg = 1 };
+	struct rte_mbuf *tcp = v4_frame(IPPROTO_TCP);
+	struct rte_mbuf *udp = v4_frame(IPPROTO_UDP);
+	uint32_t value;
+	uint8_t type;
+
+	REQUIRE(tcp != NULL && udp != NULL);
+	memcpy(cfg.key, ms_key, sizeof(ms_key));
+	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		    XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	CHECK(netif_hash_frame(&cfg, tcp, &value, &type) &&
+	      value == v4[0].tcp && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP);
+	/* Not TCP: the addresses alone. */
+	CHECK(netif_hash_frame(&cfg, udp, &value, &type) &&
+	      value == v4[0].ip && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4);
+	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	CHECK(netif_hash_frame(&cfg, tcp, &value, &type) &&
+	      value == v4[0].ip && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4);
+	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	CHECK(!netif_hash_frame(&cfg, udp, &value, &type));
+	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
+		    XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+	CHECK(!netif_hash_frame(&cfg, tcp, &value, &type));
+	rte_pktmbuf_free(tcp);
+	rte_pktmbuf_free(udp);
+}
+
+/* The frontend's grants, as the backend reads them: ref 5 holds @page. */
+static uint8_t page[NETIF_PAGE_SIZE];
+static unsigned int quiesced;
+
+static bool
+read_grant(void *opaque __rte_unused, grant_ref_t ref, void *dst, uint32_t len)
+{
+	if (ref != 5 || len > sizeof(page))
+		return false;
+	memcpy(dst, page, len);
+	return true;
+}
+
+static void
+count_quiesce(void *opaque __rte_unused)
+{
+	quiesced++;
+}
+
+static uint32_t
+ask(struct netif_hash *h, uint16_t type, uint32_t d0, uint32_t d1,
+    uint32_t d2, uint32_t *data)
+{
+	struct xen_netif_ctrl_request req = {
+		.type = type, .data = { d0, d1, d2 },
+	};
+	struct xen_netif_ctrl_response rsp = { .status = 0xdead };
+
+	CHECK(netif_hash_serve(h, &req, &rsp));
+	if (data != NULL)
+		*data = rsp.data;
+	return rsp.status;
+}
+
+#define OK XEN_NETIF_CTRL_STATUS_SUCCESS
+#define BAD XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER
+
+static void
+test_control_requests_are_answered_as_linux_does(void)
+{
+	struct netif_hash h = {
+		.read = read_grant, .quiesce = count_quiesce,
+	};
+	struct xen_netif_ctrl_request other = {
+		.type = XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING,
+	};
+	struct xen_netif_ctrl_response rsp;
+	uint32_t data, *entries = (uint32_t *)page;
+
+	netif_hash_reset(&h, 4);
+	quiesced = 0;
+	/* Flags need an algorithm; only Toeplitz is one. */
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+		  XEN_NETIF_CTRL_HASH_TYPE_IPV4, 0, 0, NULL) == BAD);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, 2, 0, 0,
+		  NULL) == BAD);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
+		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ, 0, 0, NULL) == OK);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_GET_HASH_FLAGS, 0, 0, 0, &data) ==
+	      OK && data == NETIF_HASH_TYPES);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, 1u << 4, 0, 0,
+		  NULL) == BAD);
+	/* No flags yet: nothing for the data plane. */
+	CHECK(h.active == NULL);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+		  NETIF_HASH_TYPES, 0, 0, NULL) == OK);
+	CHECK(h.active != NULL && h.active->flags == NETIF_HASH_TYPES);
+	/* The key: at most 40 bytes, from a grant the frontend gave. */
+	memcpy(page, ms_key, sizeof(ms_key));
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 41, 0, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_BUFFER_OVERFLOW);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 6, 40, 0, NULL) ==
+	      BAD);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 40, 0, NULL) == OK);
+	CHECK(memcmp(h.active->key, ms_key, sizeof(ms_key)) == 0);
+	/* A shorter key: the rest is zeros. */
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 4, 0, NULL) == OK);
+	CHECK(h.active->key[3] == ms_key[3] && h.active->key[4] == 0);
+	/* The table: its size, then its entries within it. */
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE, 0, 0, 0,
+		  &data) == OK && data == NETIF_HASH_MAPPING_MAX);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+		  NETIF_HASH_MAPPING_MAX + 1, 0, 0, NULL) == BAD);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 64, 0, 0,
+		  NULL) == OK);
+	for (unsigned int i = 0; i < 64; i++)
+		entries[i] = i % 4;
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 64, 0, NULL) ==
+	      OK);
+	CHECK(netif_hash_queue(h.active, 4, 64 + 7) == 3);
+	/* XSA-270: past the table, wrapping, or a queue it does not have. */
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 8, 60, NULL) ==
+	      BAD);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 2,
+		  UINT32_MAX, NULL) == BAD);
+	entries[0] = 2;
+	entries[1] = 4;
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 2, 10, NULL) ==
+	      BAD);
+	CHECK(h.active->mapping[10] == 2 && h.active->mapping[11] == 3);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 6, 1, 10, NULL) ==
+	      BAD);
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 1, 10, NULL) ==
+	      OK);
+	CHECK(h.active->mapping[10] == 2 && h.active->mapping[11] == 3);
+	/* Modulo the queues without a table. */
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 0, 0, 0,
+		  NULL) == OK);
+	CHECK(netif_hash_queue(h.active, 4, 7) == 3);
+	/* Every accepted change waited out the bursts. */
+	CHECK(quiesced == 8);
+	/* Off again. */
+	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
+		  XEN_NETIF_CTRL_HASH_ALGORITHM_NONE, 0, 0, NULL) == OK);
+	CHECK(h.active == NULL);
+	/* Not a hash request: not ours. */
+	CHECK(!netif_hash_serve(&h, &other, &rsp));
+}
+
+TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
+{
+	RUN(test_toeplitz_gives_microsofts_values);
+	RUN(test_a_frame_is_hashed_by_the_most_specific_type_asked);
+	RUN(test_control_requests_are_answered_as_linux_does);
+}
