@@ -21,9 +21,13 @@
  * refused while it stays connected; those it did give serve its packets
  * without a grant copy. As a Windows frontend does, it asks for multicast
  * filtering and joins a group with a dummy request: the victim's frames
- * to other groups are dropped and counted, until it stops asking.
+ * to other groups are dropped and counted, until it stops asking; and it
+ * configures the Toeplitz hash, after which frames reach it with Microsoft's
+ * verification hash in a hash extra, and the victim's application reads
+ * the guest's key, hash types and table through ethdev's RSS calls.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -665,9 +669,9 @@ test_ctrl_static_grants_it_did_not_give_are_refused(void)
 	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0,
 			   evil.list_ref, 100000, NULL) ==
 	      XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
-	/* Hash requests are not served (yet): NOT_SUPPORTED. */
-	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, 1, 0, 0,
-			   NULL) == XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED);
+	/* A type outside the protocol: NOT_SUPPORTED, still connected. */
+	CHECK(ctrl_request(42, 1, 0, 0, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED);
 	/* Given read-only and asked so: its packets skip the grant copy. */
 	evil.list[0].flags = XEN_NETIF_CTRLF_GREF_readonly;
 	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0,
@@ -685,6 +689,103 @@ test_ctrl_static_grants_it_did_not_give_are_refused(void)
 	CHECK(honest_pair_still_works());
 	hostile_disconnect();
 	CHECK(pair_xstat(victim, "rx_q0_static_grants") == 0);
+}
+
+/*
+ * As a Windows frontend does over its control ring: Toeplitz over IPv4
+ * and TCP with Microsoft's verification key, a table of one queue; a
+ * table entry naming a queue it does not have is refused (XSA-270). The
+ * victim's TCP frame of Microsoft's first row then reaches it with the
+ * hash Microsoft gives, in a hash extra after its slot.
+ */
+static void
+test_the_guests_hash_goes_with_its_frames(void)
+{
+	static const uint8_t key[40] = {
+		0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+		0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+		0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+		0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+		0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+	};
+	static const uint8_t hdrs[14 + 20 + 4] = {
+		[12] = 0x08, [13] = 0x00, [14] = 0x45, [17] = 40,
+		[23] = IPPROTO_TCP,
+		[26] = 66, 9, 149, 187, [30] = 161, 142, 100, 80,
+		[34] = 2794 >> 8, 2794 & 0xff, [36] = 1766 >> 8, 1766 & 0xff,
+	};
+	struct rte_eth_rss_reta_entry64 reta[2];
+	const struct netif_extra_info *extra;
+	const netif_rx_response_t *rsp;
+	uint8_t conf_key[40];
+	struct rte_eth_rss_conf conf = {
+		.rss_key = conf_key, .rss_key_len = sizeof(conf_key),
+	};
+	netif_rx_request_t *req;
+	struct rte_mbuf *m;
+	grant_ref_t refs[2];
+	uint32_t *entries;
+	uint8_t *pages;
+
+	evil.with_ctrl = true;
+	REQUIRE(hostile_connect());
+	pages = xa_gnt_share(evil.xa, 0, 2, refs, true);
+	REQUIRE(pages != NULL);
+	memcpy(pages, key, sizeof(key));
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
+			   XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ, 0, 0, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+			   XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+			   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, 0, 0, NULL) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, refs[0], 40, 0,
+			   NULL) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 1, 0, 0,
+			   NULL) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	entries = (uint32_t *)(pages + NETIF_PAGE_SIZE);
+	entries[0] = 1;		/* it has one queue: 0 */
+	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, refs[1], 1, 0,
+			   NULL) == XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	/* The frame, into the second page. */
+	req = RING_GET_REQUEST(&evil.rx, evil.rx.req_prod_pvt++);
+	req->id = 3;
+	req->gref = refs[1];
+	req = RING_GET_REQUEST(&evil.rx, evil.rx.req_prod_pvt++);
+	req->id = 4;
+	req->gref = refs[1];
+	RING_PUSH_REQUESTS(&evil.rx);
+	m = rte_pktmbuf_alloc(test_pool);
+	REQUIRE(m != NULL && rte_pktmbuf_append(m, 54) != NULL);
+	memset(rte_pktmbuf_mtod(m, void *), 0, 54);
+	memcpy(rte_pktmbuf_mtod(m, void *), hdrs, sizeof(hdrs));
+	REQUIRE(rte_eth_tx_burst(victim, 0, &m, 1) == 1);
+	REQUIRE(evil.rx.sring->rsp_prod - evil.rx.rsp_cons == 2);
+	rsp = RING_GET_RESPONSE(&evil.rx, evil.rx.rsp_cons);
+	CHECK(rsp->id == 3 && rsp->status == 54 &&
+	      (rsp->flags & NETRXF_extra_info));
+	extra = (const void *)RING_GET_RESPONSE(&evil.rx,
+						evil.rx.rsp_cons + 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_HASH &&
+	      extra->u.hash.type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP);
+	CHECK(extra->u.hash.value[0] == 0x78 && extra->u.hash.value[1] == 0xc1 &&
+	      extra->u.hash.value[2] == 0xcc && extra->u.hash.value[3] == 0x51);
+	CHECK(pair_xstat(victim, "tx_q0_hashed_packets") == 1);
+	evil.rx.rsp_cons += 2;
+	/* The victim's application sees the guest's configuration. */
+	CHECK(rte_eth_dev_rss_hash_conf_get(victim, &conf) == 0);
+	CHECK(conf.rss_hf == (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP));
+	CHECK(conf.rss_key_len == 40 && memcmp(conf_key, key, 40) == 0);
+	for (unsigned int i = 0; i < RTE_DIM(reta); i++) {
+		reta[i].mask = UINT64_MAX;
+		memset(reta[i].reta, 0xff, sizeof(reta[i].reta));
+	}
+	CHECK(rte_eth_dev_rss_reta_query(victim, reta, 128) == 0);
+	CHECK(reta[0].reta[0] == 0 && reta[1].reta[63] == 0);
+	/* A netfront has no guest to report. */
+	CHECK(rte_eth_dev_rss_hash_conf_get(front, &conf) == -ENOTSUP);
+	hostile_disconnect();
+	xa_gnt_unshare(evil.xa, pages, 2);
 }
 
 /* A frame of 60 bytes from the victim's application to @dst. */
@@ -853,4 +954,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_ctrl_producer_beyond_ring_disconnects);
 	RUN(test_ctrl_static_grants_it_did_not_give_are_refused);
 	RUN(test_multicast_frames_follow_the_guests_groups);
+	RUN(test_the_guests_hash_goes_with_its_frames);
 }

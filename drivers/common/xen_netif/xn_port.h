@@ -26,6 +26,7 @@
 #include <ethdev_driver.h>
 #include <rte_log.h>
 
+#include "netif_hash.h"
 #include "netif_ring.h"
 #include "netif_rx_group.h"
 #include "xa.h"
@@ -125,6 +126,11 @@ struct xn_port_ops {
 	 * all-multicast modes (in the port) changed; 0 or -errno.
 	 */
 	int (*rx_filter)(struct xn_port *p);
+	/*
+	 * Optional, under the lock: the hash the peer configured (Rx side:
+	 * the hash of what it sends), copied into @cfg; false when none.
+	 */
+	bool (*rss)(struct xn_port *p, struct netif_hash_config *cfg);
 	/*
 	 * Optional: the pool Rx queue @qid receives into when it is not the
 	 * one it was set up with (NULL: that one).

@@ -21,6 +21,7 @@
 #include "netif_back.h"
 #include "netif_credit.h"
 #include "netif_ctrl.h"
+#include "netif_hash.h"
 #include "netif_mcast.h"
 #include "netif_statics.h"
 #include "xenbus_back.h"
@@ -86,6 +87,8 @@ struct nb_port {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
 	struct netif_statics statics;
+	/* The guest's hash, configured over its control ring. */
+	struct netif_hash hash;
 	bool reap_armed;		/* nb_ctrl_reap() will look again */
 	/* The vif's `rate` as last read ("" when none), and its limit. */
 	char rate[XENBUS_PATH_MAX];
@@ -133,6 +136,10 @@ void nb_carrier_uninit(struct nb_port *p);
  * what it queued already; false (logged) when it is unusable.
  */
 bool nb_ctrl_connect(struct nb_port *p);
+/* Probe: where the guest's hash is read from and who waits for it. */
+void nb_ctrl_init(struct nb_port *p);
+/* xn_port_ops.rss: the hash the guest configured, if it did. */
+bool nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg);
 /* Unmap the static grants and the ring; the gate is closed. */
 void nb_ctrl_release(struct nb_port *p);
 /* xn_port_ops.ctrl: serve the control ring. */

@@ -3,8 +3,8 @@
 /*
  * The control ring of xen_netback, on the control thread: mapping the
  * frontend's ring and binding its channel on connect, answering its
- * requests (static grants, lib/netif/netif_statics.c; every other type is
- * answered NOT_SUPPORTED) and releasing all of it on disconnect. A
+ * requests (static grants, lib/netif/netif_statics.c, and the hash,
+ * lib/netif/netif_hash.c; every other type is answered NOT_SUPPORTED) and releasing all of it on disconnect. A
  * frontend that corrupts the ring is disconnected like one that corrupts
  * a data ring.
  */
@@ -35,14 +35,61 @@ static bool
 nb_ctrl_request(void *opaque, const struct xen_netif_ctrl_request *req,
 		struct xen_netif_ctrl_response *rsp)
 {
-	return netif_statics_serve(opaque, req, rsp);
+	struct nb_port *p = opaque;
+
+	return netif_statics_serve(&p->statics, req, rsp) ||
+	       netif_hash_serve(&p->hash, req, rsp);
+}
+
+/* The hash's key or table, from a grant of the frontend's. */
+static bool
+nb_hash_read(void *opaque, grant_ref_t ref, void *dst, uint32_t len)
+{
+	struct nb_port *p = opaque;
+
+	return netif_copy_grant(p->xn.xa, p->fe_domid, ref, dst, len, false);
+}
+
+/* The hash changed: wait out the guest RX bursts that read the old one. */
+static void
+nb_hash_quiesce(void *opaque)
+{
+	struct nb_port *p = opaque;
+	unsigned int i;
+
+	for (i = 0; i < p->xn.nb_pairs; i++)
+		xn_queue_quiesce(&p->pairs[i].txq.x);
+}
+
+bool
+nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg)
+{
+	const struct netif_hash_config *on = nb_port(xn)->hash.active;
+
+	if (on == NULL)
+		return false;
+	*cfg = *on;
+	return true;
+}
+
+void
+nb_ctrl_init(struct nb_port *p)
+{
+	unsigned int i;
+
+	p->hash.read = nb_hash_read;
+	p->hash.quiesce = nb_hash_quiesce;
+	p->hash.opaque = p;
+	netif_hash_reset(&p->hash, 0);
+	for (i = 0; i < XN_MAX_QUEUES; i++)
+		p->pairs[i].txq.ring.hash = &p->hash;
 }
 
 /* Answer what waits; false when the frontend corrupted the ring. */
 static bool
 nb_ctrl_answer(struct nb_port *p)
 {
-	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, &p->statics) &&
+	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p) &&
 	    xa_evtchn_notify(p->xn.xa, p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
 		       p->be_dir, strerror(errno));
@@ -175,6 +222,8 @@ nb_ctrl_connect(struct nb_port *p)
 	unsigned int i;
 
 	RTE_BUILD_BUG_ON(NETIF_STATICS_MAX_QUEUES != XN_MAX_QUEUES);
+	/* A new connection hashes nothing until it asks (the gate is closed). */
+	netif_hash_reset(&p->hash, p->fe.nb_queues);
 	if (!p->fe.ctrl_ring)
 		return true;
 	p->ctrl_sring = xa_gnt_map(p->xn.xa, p->fe_domid, 1, &ref, true);

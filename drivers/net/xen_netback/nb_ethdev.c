@@ -166,6 +166,7 @@ nb_init(struct xn_port *xn)
 		pr->txq.ring.mcast = &p->mcast;
 	}
 	netif_mcast_reset(&p->mcast);
+	nb_ctrl_init(p);
 	netif_credit_init(&p->credit, rte_get_timer_hz());
 	ret = nb_lend_init(p);
 	if (ret == 0) {
@@ -207,6 +208,7 @@ static const struct xn_port_ops nb_ops = {
 	.update = nb_xenbus_step,
 	.failed = nb_xenbus_frontend_failed,
 	.ctrl = nb_ctrl_serve,
+	.rss = nb_ctrl_rss,
 };
 
 #define RXQ(f) offsetof(struct nb_rxq, ring.f)
@@ -231,6 +233,7 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "zero_copy_packets", RXQ(stats.zero_copy_packets), XN_BASIC_NONE },
 	{ "zero_copy_slots", RXQ(stats.zero_copy_slots), XN_BASIC_GAUGE },
 	{ "rate_limited", RXQ(stats.rate_limited), XN_BASIC_NONE },
+	{ "hashed_packets", RXQ(stats.hashed_packets), XN_BASIC_NONE },
 	{ "multicast_requests", RXQ(stats.multicast_requests), XN_BASIC_NONE },
 	{ "multicast_refused", RXQ(stats.multicast_refused), XN_BASIC_NONE },
 	{ "static_grants", offsetof(struct nb_rxq, statics.grants),
@@ -255,6 +258,7 @@ static const struct xn_stat nb_tx_stats[] = {
 	{ "ring_full", TXQ(stats.ring_full), XN_BASIC_NONE },
 	{ "guest_stalls", offsetof(struct nb_txq, stalls), XN_BASIC_NONE },
 	{ "drop_multicast", TXQ(stats.drop_multicast), XN_BASIC_NONE },
+	{ "hashed_packets", TXQ(stats.hashed_packets), XN_BASIC_NONE },
 	{ "drop_too_long", TXQ(stats.drop_too_long), XN_BASIC_ERRORS },
 	{ "drop_bad_offload", TXQ(stats.drop_bad_offload), XN_BASIC_ERRORS },
 	{ "drop_no_gso", TXQ(stats.drop_no_gso), XN_BASIC_ERRORS },
