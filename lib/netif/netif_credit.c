@@ -59,16 +59,22 @@ apply(struct netif_credit *c, uint64_t rate, uint64_t now)
 		c->next = now + c->window;
 }
 
-/* Under the lock: a window has passed since the last one began. */
+/*
+ * Under the lock: windows have begun since @next, each adding its bytes up
+ * to the burst. Linux adds one window's whatever the time passed, so a
+ * poller held up for longer than a window (a loaded host) loses credit and
+ * the vif falls short of its rate; here the windows keep their pace.
+ */
 static void
 add_credit(struct netif_credit *c, uint64_t now)
 {
-	c->remaining = RTE_MIN(c->remaining + c->bytes, c->burst);
-	/* Windows keep their pace unless the vif sat idle through one. */
-	if (now - c->next < c->window)
-		c->next += c->window;
-	else
-		c->next = now + c->window;
+	uint64_t window = RTE_MAX(c->window, UINT64_C(1));
+	uint64_t windows = (now - c->next) / window + 1;
+
+	c->next += windows * window;
+	/* More windows than fill the burst add nothing more. */
+	windows = RTE_MIN(windows, c->burst / c->bytes + 1);
+	c->remaining = RTE_MIN(c->remaining + windows * c->bytes, c->burst);
 }
 
 bool

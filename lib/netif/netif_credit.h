@@ -7,7 +7,8 @@
  * while the credit covers its whole frame; else it waits in the guest's
  * ring until the next window adds credit. Credit left unused accumulates
  * up to a burst of max(128 KiB, bytes per window), so that the largest
- * frame (64 KiB) always fits and an idle vif cannot save up more.
+ * frame (64 KiB) always fits and an idle vif cannot save up more; windows
+ * the data plane was too busy (or held up) to look at still count.
  *
  * Unlike Linux, where every queue gets the whole rate, one credit serves
  * all the queues of a vif: the rate is the vif's, whatever the number of

@@ -4,8 +4,8 @@
  * The vif's rate limit (netif_credit.h) on a clock the test moves: one
  * window's bytes at once, then one window's more at each window; a frame
  * larger than a window waits until windows add up to it, up to a burst of
- * max(128 KiB, bytes); a vif idle through windows saves up no more than
- * that; a new rate cuts what is left, and a shorter window begins within
+ * max(128 KiB, bytes); windows a poller missed still add their bytes,
+ * up to that burst, so the rate holds when the host holds the poller up; a new rate cuts what is left, and a shorter window begins within
  * itself; credit spent on a frame that then
  * waits comes back; and without a rate everything passes.
  */
@@ -74,15 +74,18 @@ test_credit_stops_at_the_burst(void)
 }
 
 static void
-test_an_idle_vif_saves_up_one_window(void)
+test_windows_a_poller_missed_still_count_up_to_the_burst(void)
 {
 	limit(1000, 1000);
 	CHECK(netif_credit_take(&c, 1000, T0));
-	/* Ten windows idle: one window's credit, and a new pace from now. */
-	CHECK(netif_credit_take(&c, 1000, T0 + 10000));
-	CHECK(!netif_credit_take(&c, 1, T0 + 10000));
+	/* Held up for ten windows: ten windows' bytes, the pace kept. */
+	CHECK(netif_credit_take(&c, 10000, T0 + 10500));
+	CHECK(!netif_credit_take(&c, 1, T0 + 10500));
 	CHECK(!netif_credit_take(&c, 1, T0 + 10999));
-	CHECK(netif_credit_take(&c, 1, T0 + 11000));
+	CHECK(netif_credit_take(&c, 1000, T0 + 11000));
+	/* Idle for a long time: no more than the burst. */
+	CHECK(netif_credit_take(&c, NETIF_CREDIT_MIN_BURST, T0 + 1000000000));
+	CHECK(!netif_credit_take(&c, 1, T0 + 1000000000));
 }
 
 static void
@@ -131,7 +134,7 @@ TEST_MAIN(NULL, NULL)
 	RUN(test_a_window_of_bytes_passes_then_the_next_window);
 	RUN(test_a_frame_larger_than_a_window_waits_for_enough_windows);
 	RUN(test_credit_stops_at_the_burst);
-	RUN(test_an_idle_vif_saves_up_one_window);
+	RUN(test_windows_a_poller_missed_still_count_up_to_the_burst);
 	RUN(test_a_new_rate_cuts_the_credit_left);
 	RUN(test_a_shorter_window_begins_within_itself);
 	RUN(test_a_refund_gives_back_what_a_waiting_frame_spent);
