@@ -7,7 +7,8 @@
 #   dom0.cpio    Dom0 root, run entirely from an initramfs: Debian minbase + Xen tools +
 #                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + config/xen/vif-dpdk +
 #                the DomU images
-#   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3 and pktgen
+#   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3, pktgen
+#                and iputils ping
 #                (tests/xen/guest/domu-init.sh)
 #   domu-dpdk.cpio.gz busybox DomU with dpdk-testpmd and our netfront PMD instead
 #                (tests/xen/guest/domu-dpdk-init.sh)
@@ -102,10 +103,11 @@ with_libs() {
 }
 cpio_gz() { (cd "$1" && find . | cpio -o -H newc 2>/dev/null | gzip -1); }
 
-# DomU with the kernel's netfront, iperf3 (scenarios 2 and 8) and pktgen (scenario 3)
+# DomU with the kernel's netfront, iperf3 (scenarios 2 and 8), pktgen
+# (scenario 3) and iputils ping, whose -M do busybox's lacks (scenario 10)
 D=$W/domu
 busybox_root "$D" "$here/guest/domu-init.sh" xen-netfront pktgen
-with_libs "$D" /usr/bin/iperf3
+with_libs "$D" /usr/bin/iperf3 /usr/bin/ping
 cpio_gz "$D" >"$I.tmp/domu.cpio.gz"
 
 # DomU with dpdk-testpmd and our netfront PMD (scenarios 4 and 5): only the

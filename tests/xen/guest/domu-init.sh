@@ -21,6 +21,14 @@
 #   xdp.rxrate=SECS[:WAIT] then counts what eth0 receives: waits (at most WAIT
 #                        s, default 120) for a flood to begin, then samples
 #                        rx_packets every second for SECS
+#   xdp.mtu=9000         eth0's MTU, set before it comes up (Linux 6.1's
+#                        netfront does not read the vif's mtu key)
+#   xdp.dfsizes=8000     then 20 requests of each payload size, sent whole
+#                        (iputils ping -M do: no fragment, refused above the MTU)
+#   xdp.carrier=BUSY:DOWN[:WAIT] then stops taking packets: waits (at most WAIT
+#                        s, default 120) for a flood, takes it BUSY s, then
+#                        eth0 down for DOWN s (netfront takes nothing from its
+#                        RX ring) and up again
 #   xdp.count=0          skips the arping and ping
 # Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
 # harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
@@ -37,7 +45,16 @@ if [ ! -e /sys/class/net/eth0 ]; then
 	echo "DOMU-RESULT eth0=missing"; echo "DOMU-DONE uptime=$(up)"
 	while true; do sleep 3600; done
 fi
-ip link set lo up; ip addr add $ip dev eth0; ip link set eth0 up
+ip link set lo up; ip addr add $ip dev eth0
+# xdp.mtu=N: what the toolstack's mtu= asks, applied as an administrator
+# would (the netfront leaves eth0 at 1500 whatever the key says)
+mtu=$(arg mtu)
+if [ -n "$mtu" ]; then
+	was=$(cat /sys/class/net/eth0/mtu)
+	ip link set eth0 mtu $mtu; rc=$?
+	echo "DOMU-MTU netfront=$was set=$mtu rc=$rc now=$(cat /sys/class/net/eth0/mtu)"
+fi
+ip link set eth0 up
 tcp=$(arg tcp)
 case $tcp in recv:*) port=$(echo $tcp | cut -d: -f2); nc -l -p $port > /tmp/rx & ;; esac
 i=0; while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done
@@ -107,6 +124,47 @@ frames() {
 	set -- $1 $(counters)
 	echo "tx_avg=$((($5 - $1) / ($6 - $2 + ($6 == $2)))) rx_avg=$((($7 - $3) / ($8 - $4 + ($8 == $4))))"
 }
+rxp() { cat /sys/class/net/eth0/statistics/rx_packets; }
+# xdp.dfsizes=8000: "DOMU-RESULT dfsize-<size> rc=.. transmitted=.. received=..
+# <frames>": iputils ping, since busybox's cannot forbid fragmenting (-M do)
+for sz in $(arg dfsizes | tr ',' ' '); do
+	c=$(counters)
+	/usr/bin/ping -q -c 20 -i 0.05 -W 5 -M do -s $sz $peer > /tmp/ping 2>&1; rc=$?
+	cat /tmp/ping
+	tx=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' /tmp/ping)
+	rx=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' /tmp/ping)
+	echo "DOMU-RESULT dfsize-$sz rc=$rc transmitted=${tx:-0} received=${rx:-0} $(frames "$c")"
+done
+# xdp.carrier=BUSY:DOWN[:WAIT]: for the backend's carrier. "DOMU-CARRIER
+# waiting"; once a flood arrives (100 packets beyond the count then, as
+# xdp.rxrate), BUSY s of taking it, then "DOMU-CARRIER down" just before
+# eth0 goes down (NAPI off: the RX ring is neither read nor refilled) and
+# "DOMU-CARRIER up" just before it comes up after DOWN s; then "DOMU-RESULT
+# carrier rx_down=N rx_after=M": packets taken while down (none, if the
+# stall was real) and within 30 s after up.
+carrier=$(arg carrier)
+if [ -n "$carrier" ]; then
+	cr_busy=${carrier%%:*}; rest=${carrier#*:}; cr_down=${rest%%:*}
+	cr_wait=120; [ "$rest" = "$cr_down" ] || cr_wait=${rest#*:}
+	b=$(rxp); echo "DOMU-CARRIER waiting uptime=$(up) rx_packets=$b"
+	end=$(awk "BEGIN{print $(up) + $cr_wait}")
+	while [ $(rxp) -le $((b + 100)) ] && awk "BEGIN{exit !($(up) < $end)}"; do sleep 0.2; done
+	if [ $(rxp) -le $((b + 100)) ]; then
+		echo "DOMU-RESULT carrier flood=none within ${cr_wait}s"
+	else
+		echo "DOMU-CARRIER flood uptime=$(up) rx_packets=$(rxp)"
+		sleep $cr_busy
+		echo "DOMU-CARRIER down uptime=$(up) rx_packets=$(rxp)"
+		ip link set eth0 down; r1=$(rxp)
+		sleep $cr_down
+		r2=$(rxp)
+		echo "DOMU-CARRIER up uptime=$(up) rx_packets=$r2"
+		ip link set eth0 up
+		end=$(awk "BEGIN{print $(up) + 30}")
+		while [ $(rxp) -le $((r2 + 100)) ] && awk "BEGIN{exit !($(up) < $end)}"; do sleep 0.2; done
+		echo "DOMU-RESULT carrier rx_down=$((r2 - r1)) rx_after=$(($(rxp) - r2)) uptime=$(up)"
+	fi
+fi
 # xdp.iperf=IP:SECS[:DIR]: one "DOMU-RESULT iperf-<dir> rc=.. <frames> <receiver summary>" per direction
 iperf=$(arg iperf)
 if [ -n "$iperf" ]; then
@@ -164,7 +222,6 @@ fi
 rxrate=$(arg rxrate)
 if [ -n "$rxrate" ]; then
 	rr_secs=${rxrate%%:*}; rr_wait=120; [ "$rxrate" = "$rr_secs" ] || rr_wait=${rxrate#*:}
-	rxp() { cat /sys/class/net/eth0/statistics/rx_packets; }
 	b=$(rxp); echo "DOMU-RXRATE waiting uptime=$(up) rx_packets=$b"
 	end=$(awk "BEGIN{print $(up) + $rr_wait}")
 	while [ $(rxp) -le $((b + 100)) ] && awk "BEGIN{exit !($(up) < $end)}"; do sleep 0.2; done
