@@ -68,8 +68,6 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		slot->id = req.id;
 		slot->first_seg = n;
 		slot->flags = s + 1 < nr_slots ? NETRXF_more_data : 0;
-		slot->gso_type = XEN_NETIF_GSO_TYPE_NONE;
-		slot->hashed = false;
 		if (s == 0)
 			rx_first_slot_offload(ring, slot, off);
 		while (page_off < NETIF_PAGE_SIZE && m != NULL) {

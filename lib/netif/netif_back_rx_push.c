@@ -72,7 +72,14 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 			rte_pktmbuf_free_bulk(out, n);
 			return -1;
 		}
-		rx_hash(rx, out[i], &off[i]);
+		/* The segments share their addresses and ports: one hash. */
+		if (i == 0) {
+			rx_hash(rx, out[0], &off[0]);
+		} else {
+			off[i].hashed = off[0].hashed;
+			off[i].hash_type = off[0].hash_type;
+			off[i].hash = off[0].hash;
+		}
 		need += netif_rx_requests_for(out[i]->pkt_len, &off[i]);
 		segs += netif_slots_for(out[i]->pkt_len) + out[i]->nb_segs;
 	}

@@ -107,18 +107,20 @@ tx_amend_mcast(struct netif_back_tx *tx, const struct netif_tx_packet *pkt)
 	netif_back_tx_respond(&tx->ring, pkt, status);
 }
 
-/*
- * Give back mbufs (and the credit) taken for a packet that will not be
- * built now.
- */
+/* The packet waits in the ring after all: its credit comes back. */
+static inline void
+tx_return_credit(struct netif_back_tx *tx, const struct netif_tx_packet *pkt)
+{
+	if (tx->credit != NULL)
+		netif_credit_refund(tx->credit, pkt->len);
+}
+
+/* Give back mbufs taken for a packet that will not be built now. */
 static void
-tx_return_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
-		struct rte_mbuf **m, unsigned int n)
+tx_return_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 {
 	unsigned int i;
 
-	if (tx->credit != NULL)
-		netif_credit_refund(tx->credit, pkt->len);
 	for (i = 0; i < n; i++)
 		rte_pktmbuf_reset(m[i]);	/* undo the chaining */
 	memcpy(&tx->spare[tx->nb_spare], m, n * sizeof(*m));
@@ -169,7 +171,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			tx->stats.drop_bad_frame++;
 		} else if (netif_lend_fits(tx->lend, pkt, statics, pages)) {
 			if (!tx_take_mbufs(tx, mbufs, netif_lend_mbufs(pkt))) {
-				tx_return_mbufs(tx, pkt, mbufs, 0);
+				tx_return_credit(tx, pkt);
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
@@ -183,7 +185,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			/* At most NETIF_BACK_SPARE_MBUFS (the minimum room). */
 			nb_mbufs = netif_mbufs_for(pkt->len, tx->mbuf_room);
 			if (!tx_take_mbufs(tx, mbufs, nb_mbufs)) {
-				tx_return_mbufs(tx, pkt, mbufs, 0);
+				tx_return_credit(tx, pkt);
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
@@ -193,7 +195,8 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 							 netif_copy_room(c));
 			if (built < 0) {
 				/* The batch is full: the packet waits. */
-				tx_return_mbufs(tx, pkt, mbufs, nb_mbufs);
+				tx_return_mbufs(tx, mbufs, nb_mbufs);
+				tx_return_credit(tx, pkt);
 				break;
 			}
 			tx->first_seg[n] = c->n;

@@ -196,7 +196,6 @@ xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 		}
 	}
 	fe->rx_notify = xenbus_read_feature(h, fe_dir, "feature-rx-notify", 0);
-	fe->mcast_control = xenbus_back_read_mcast_control(h, fe_dir);
 	/* Absent keys: IPv4 checksum offload on, the rest off (netif.h). */
 	fe->csum_ipv4 = !xenbus_read_feature(h, fe_dir,
 					     "feature-no-csum-offload", 0);

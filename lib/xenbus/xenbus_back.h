@@ -47,7 +47,6 @@ struct xenbus_back_queue {
 struct xenbus_back_frontend {
 	unsigned int nb_queues;		/* 1..the @max_queues offered */
 	bool rx_notify;			/* feature-rx-notify */
-	bool mcast_control;		/* request-multicast-control */
 	/* What it takes on its RX ring. */
 	bool csum_ipv4;			/* unless feature-no-csum-offload */
 	bool csum_ipv6;			/* feature-ipv6-csum-offload */
