@@ -38,6 +38,7 @@
 #include <rte_log.h>
 #include <rte_tcp.h>
 
+#include "ms_rss.h"
 #include "netif_ctrl.h"
 #include "netif_ring.h"
 #include "test.h"
@@ -701,19 +702,6 @@ test_ctrl_static_grants_it_did_not_give_are_refused(void)
 static void
 test_the_guests_hash_goes_with_its_frames(void)
 {
-	static const uint8_t key[40] = {
-		0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-		0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-		0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-		0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-		0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-	};
-	static const uint8_t hdrs[14 + 20 + 4] = {
-		[12] = 0x08, [13] = 0x00, [14] = 0x45, [17] = 40,
-		[23] = IPPROTO_TCP,
-		[26] = 66, 9, 149, 187, [30] = 161, 142, 100, 80,
-		[34] = 2794 >> 8, 2794 & 0xff, [36] = 1766 >> 8, 1766 & 0xff,
-	};
 	struct rte_eth_rss_reta_entry64 reta[2];
 	const struct netif_extra_info *extra;
 	const netif_rx_response_t *rsp;
@@ -731,7 +719,7 @@ test_the_guests_hash_goes_with_its_frames(void)
 	REQUIRE(hostile_connect());
 	pages = xa_gnt_share(evil.xa, 0, 2, refs, true);
 	REQUIRE(pages != NULL);
-	memcpy(pages, key, sizeof(key));
+	memcpy(pages, ms_rss_key, sizeof(ms_rss_key));
 	CHECK(ctrl_request(XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
 			   XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ, 0, 0, NULL) ==
 	      XEN_NETIF_CTRL_STATUS_SUCCESS);
@@ -758,7 +746,7 @@ test_the_guests_hash_goes_with_its_frames(void)
 	m = rte_pktmbuf_alloc(test_pool);
 	REQUIRE(m != NULL && rte_pktmbuf_append(m, 54) != NULL);
 	memset(rte_pktmbuf_mtod(m, void *), 0, 54);
-	memcpy(rte_pktmbuf_mtod(m, void *), hdrs, sizeof(hdrs));
+	memcpy(rte_pktmbuf_mtod(m, void *), ms_rss_row1, sizeof(ms_rss_row1));
 	REQUIRE(rte_eth_tx_burst(victim, 0, &m, 1) == 1);
 	REQUIRE(evil.rx.sring->rsp_prod - evil.rx.rsp_cons == 2);
 	rsp = RING_GET_RESPONSE(&evil.rx, evil.rx.rsp_cons);
@@ -775,7 +763,7 @@ test_the_guests_hash_goes_with_its_frames(void)
 	/* The victim's application sees the guest's configuration. */
 	CHECK(rte_eth_dev_rss_hash_conf_get(victim, &conf) == 0);
 	CHECK(conf.rss_hf == (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP));
-	CHECK(conf.rss_key_len == 40 && memcmp(conf_key, key, 40) == 0);
+	CHECK(conf.rss_key_len == 40 && memcmp(conf_key, ms_rss_key, 40) == 0);
 	for (unsigned int i = 0; i < RTE_DIM(reta); i++) {
 		reta[i].mask = UINT64_MAX;
 		memset(reta[i].reta, 0xff, sizeof(reta[i].reta));

@@ -24,6 +24,7 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
+#include "ms_rss.h"
 #include "netif_back.h"
 #include "netif_hash.h"
 #include "netif_mcast.h"
@@ -566,32 +567,17 @@ test_a_full_multicast_list_refuses_one_more(void)
 static struct rte_mbuf *
 ms_tcp_frame(void)
 {
-	static const uint8_t hdrs[14 + 20 + 4] = {
-		[12] = 0x08, [13] = 0x00,		/* IPv4 */
-		[14] = 0x45, [16] = 0, [17] = 40,	/* 20 + 20 bytes */
-		[23] = IPPROTO_TCP,
-		[26] = 66, 9, 149, 187,			/* source */
-		[30] = 161, 142, 100, 80,		/* destination */
-		[34] = 2794 >> 8, 2794 & 0xff,		/* ports */
-		[36] = 1766 >> 8, 1766 & 0xff,
-	};
 	struct rte_mbuf *m = packet(14 + 20 + 20);
 
 	if (m != NULL)
-		memcpy(rte_pktmbuf_mtod(m, void *), hdrs, sizeof(hdrs));
+		memcpy(rte_pktmbuf_mtod(m, void *), ms_rss_row1,
+		       sizeof(ms_rss_row1));
 	return m;
 }
 
 static void
 test_guest_rx_carries_the_guests_hash_and_guest_tx_brings_one(void)
 {
-	static const uint8_t ms_key[NETIF_HASH_KEY_MAX] = {
-		0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-		0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-		0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-		0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-		0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-	};
 	struct netif_hash h = { 0 };
 	struct rte_mbuf *pkts[2] = { ms_tcp_frame(), NULL };
 	const struct netif_extra_info *extra;
@@ -606,7 +592,7 @@ test_guest_rx_carries_the_guests_hash_and_guest_tx_brings_one(void)
 		.alg = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
 		.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP,
 	};
-	memcpy(h.cfg[1].key, ms_key, sizeof(ms_key));
+	memcpy(h.cfg[1].key, ms_rss_key, sizeof(ms_rss_key));
 	h.active = &h.cfg[1];
 	rx.hash = &h;
 	post_rx(1, 0);

@@ -19,17 +19,10 @@
 #include <rte_udp.h>
 
 #include "netif_hash.h"
+#include "ms_rss.h"
 #include "netif_l2.h"
 #include "test.h"
 #include "test_eal.h"
-
-static const uint8_t ms_key[NETIF_HASH_KEY_MAX] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
 
 /* Microsoft's IPv4 table: destination, source, and the two hashes. */
 static const struct {
@@ -85,8 +78,8 @@ test_toeplitz_gives_microsofts_values(void)
 		memcpy(buf + 4, v4[i].dst, 4);
 		memcpy(buf + 8, &sport, 2);
 		memcpy(buf + 10, &dport, 2);
-		CHECK(netif_hash_toeplitz(ms_key, buf, 8) == v4[i].ip);
-		CHECK(netif_hash_toeplitz(ms_key, buf, 12) == v4[i].tcp);
+		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 8) == v4[i].ip);
+		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 12) == v4[i].tcp);
 	}
 	for (i = 0; i < RTE_DIM(v6); i++) {
 		uint16_t sport = rte_cpu_to_be_16(v6[i].sport);
@@ -96,8 +89,8 @@ test_toeplitz_gives_microsofts_values(void)
 		memcpy(buf + 16, v6[i].dst, 16);
 		memcpy(buf + 32, &sport, 2);
 		memcpy(buf + 34, &dport, 2);
-		CHECK(netif_hash_toeplitz(ms_key, buf, 32) == v6[i].ip);
-		CHECK(netif_hash_toeplitz(ms_key, buf, 36) == v6[i].tcp);
+		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 32) == v6[i].ip);
+		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 36) == v6[i].tcp);
 	}
 }
 
@@ -138,7 +131,7 @@ test_a_frame_is_hashed_by_the_most_specific_type_asked(void)
 	uint8_t type;
 
 	REQUIRE(tcp != NULL && udp != NULL);
-	memcpy(cfg.key, ms_key, sizeof(ms_key));
+	memcpy(cfg.key, ms_rss_key, sizeof(ms_rss_key));
 	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
 		    XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
 	CHECK(netif_hash_frame(&cfg, tcp, &value, &type) &&
@@ -226,16 +219,16 @@ test_control_requests_are_answered_as_linux_does(void)
 		  NETIF_HASH_TYPES, 0, 0, NULL) == OK);
 	CHECK(h.active != NULL && h.active->flags == NETIF_HASH_TYPES);
 	/* The key: at most 40 bytes, from a grant the frontend gave. */
-	memcpy(page, ms_key, sizeof(ms_key));
+	memcpy(page, ms_rss_key, sizeof(ms_rss_key));
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 41, 0, NULL) ==
 	      XEN_NETIF_CTRL_STATUS_BUFFER_OVERFLOW);
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 6, 40, 0, NULL) ==
 	      BAD);
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 40, 0, NULL) == OK);
-	CHECK(memcmp(h.active->key, ms_key, sizeof(ms_key)) == 0);
+	CHECK(memcmp(h.active->key, ms_rss_key, sizeof(ms_rss_key)) == 0);
 	/* A shorter key: the rest is zeros. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 4, 0, NULL) == OK);
-	CHECK(h.active->key[3] == ms_key[3] && h.active->key[4] == 0);
+	CHECK(h.active->key[3] == ms_rss_key[3] && h.active->key[4] == 0);
 	/* The table: its size, then its entries within it. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE, 0, 0, 0,
 		  &data) == OK && data == NETIF_HASH_MAPPING_MAX);
