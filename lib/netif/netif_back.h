@@ -56,6 +56,13 @@ int netif_back_rx_attach(netif_rx_back_ring_t *ring, netif_rx_sring_t *sring);
 int netif_back_tx_requests(const netif_tx_back_ring_t *ring);
 int netif_back_rx_requests(const netif_rx_back_ring_t *ring);
 
+/*
+ * Before the queue sleeps (Rx interrupt mode): ask the frontend to notify
+ * when it posts a TX request past req_cons, and tell whether it already
+ * has one there (then the caller polls again instead of sleeping).
+ */
+bool netif_back_tx_arm(netif_tx_back_ring_t *ring);
+
 /* One data slot of a guest TX packet, as copied out of the ring. */
 struct netif_tx_slot {
 	grant_ref_t gref;

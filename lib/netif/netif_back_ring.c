@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Attaching the backend to a frontend's TX and RX rings, and reading the
+ * Attaching the backend to a frontend's TX and RX rings, reading the
  * frontend's producer index with the sanity check that turns a corrupt or
- * hostile index into an error instead of a loop over garbage (XSA-39).
+ * hostile index into an error instead of a loop over garbage (XSA-39), and
+ * asking for the frontend's next notification before sleeping.
  */
 
 #include <errno.h>
@@ -49,4 +50,11 @@ int
 netif_back_rx_requests(const netif_rx_back_ring_t *ring)
 {
 	return BACK_REQUESTS(ring);
+}
+
+bool
+netif_back_tx_arm(netif_tx_back_ring_t *ring)
+{
+	return netif_ring_arm(&ring->sring->req_event, ring->req_cons,
+			      &ring->sring->req_prod);
 }

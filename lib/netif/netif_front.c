@@ -777,3 +777,10 @@ netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
 		    netif_doorbell(notify) : NETIF_DOORBELL_NONE;
 	return nb;
 }
+
+bool
+netif_front_rx_arm(struct netif_front_rx *rx)
+{
+	return netif_ring_arm(&rx->ring.sring->rsp_event, rx->ring.rsp_cons,
+			      &rx->ring.sring->rsp_prod);
+}

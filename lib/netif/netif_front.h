@@ -230,4 +230,11 @@ netif_front_rx_setup(struct netif_front_rx *rx, struct rte_mempool *mp)
 uint16_t netif_front_rx_pull(struct netif_front_rx *rx, struct rte_mbuf **pkts,
 			     uint16_t max, enum netif_doorbell *doorbell);
 
+/*
+ * Before the queue sleeps (Rx interrupt mode): ask the backend to notify
+ * when it answers past rsp_cons, and tell whether it already has (then the
+ * caller polls again instead of sleeping).
+ */
+bool netif_front_rx_arm(struct netif_front_rx *rx);
+
 #endif /* NETIF_FRONT_H */

@@ -78,6 +78,26 @@ netif_ring_publish(RING_IDX *prod, RING_IDX new_prod, const RING_IDX *event)
 	return (RING_IDX)(new_prod - ev) < (RING_IDX)(new_prod - old);
 }
 
+/*
+ * Before sleeping on the peer's event channel: ask to be notified when
+ * the peer publishes anything past @cons, our consumer index of its
+ * producer index @prod (our event index for it is @event), then tell
+ * whether it already has, so that the caller polls instead of sleeping.
+ * This is RING_FINAL_CHECK_FOR_*: the full barrier between storing the
+ * event index and reading the producer index pairs with the peer's
+ * between publishing and reading the event index, so that at least one
+ * of the two sees the other's store and no wakeup is lost. While we
+ * poll, the event index stays where the last arming left it, behind the
+ * peer's producer index: the peer sends nothing.
+ */
+static inline bool
+netif_ring_arm(RING_IDX *event, RING_IDX cons, const RING_IDX *prod)
+{
+	__atomic_store_n(event, cons + 1, __ATOMIC_RELAXED);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return netif_ring_peer_prod(prod) != cons;
+}
+
 /* What publishing a ring index asks of the caller. */
 enum netif_doorbell {
 	NETIF_DOORBELL_NONE,	/* nothing was published */

@@ -357,6 +357,40 @@ test_attach_refuses_impossible_indexes(void)
 	CHECK(b.req_cons == 10 && b.rsp_prod_pvt == 10);
 }
 
+/*
+ * Arming before a sleep: an empty ring arms and says so, the frontend's
+ * next push then notifies exactly once; requests already posted make the
+ * queue poll instead; while it polls, the frontend's pushes notify nothing.
+ */
+static void
+test_arming_asks_for_one_notification(void)
+{
+	bool notify;
+
+	ring_reset();
+	shared.sring.req_event = 1000;	/* as a polling backend left it */
+	CHECK(!netif_back_tx_arm(&back));
+	CHECK(shared.sring.req_event == back.req_cons + 1);
+	post(0, 1, 0, 60, 0);
+	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&front, notify);
+	CHECK(notify);
+	post(1, 1, 0, 60, 0);
+	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&front, notify);
+	CHECK(!notify);
+	/* Posted while it decided to sleep: it must not. */
+	CHECK(netif_back_tx_arm(&back));
+	back.req_cons += 2;
+	post(2, 1, 0, 60, 0);
+	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&front, notify);
+	CHECK(!notify);
+	CHECK(netif_back_tx_arm(&back));
+	back.req_cons++;
+	CHECK(!netif_back_tx_arm(&back));
+	post(3, 1, 0, 60, 0);
+	RING_PUSH_REQUESTS_AND_CHECK_NOTIFY(&front, notify);
+	CHECK(notify);
+}
+
 static void
 test_responses_answer_every_slot_in_order(void)
 {
@@ -444,6 +478,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_fragments_larger_than_frame_are_dropped);
 	RUN(test_producer_beyond_a_ring_is_detected);
 	RUN(test_attach_refuses_impossible_indexes);
+	RUN(test_arming_asks_for_one_notification);
 	RUN(test_responses_answer_every_slot_in_order);
 	RUN(test_copies_stay_inside_slots_and_mbufs);
 }

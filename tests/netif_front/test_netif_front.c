@@ -822,6 +822,39 @@ rx_notify_only_when_the_event_index_asks(void)
 	rte_pktmbuf_free(m[0]);
 }
 
+/*
+ * Arming before a sleep: with nothing answered it arms, and the backend's
+ * next answer notifies; an answer published meanwhile makes it poll.
+ */
+static void
+rx_arming_asks_for_one_notification(void)
+{
+	struct rte_mbuf *m[1];
+	bool notify;
+
+	rx_setup();
+	R.sring->rsp_event = 1000;	/* as a polling frontend left it */
+	CHECK(!netif_front_rx_arm(&R.rx));
+	be_rx_respond(0, 0, 60, 0);
+	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&R.be, notify);
+	CHECK(notify);
+	CHECK(netif_front_rx_arm(&R.rx));
+	CHECK(rx_receive(m, 1) == 1);
+	rte_pktmbuf_free(m[0]);
+	CHECK(!netif_front_rx_arm(&R.rx));
+	be_rx_respond(0, 0, 60, 0);
+	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&R.be, notify);
+	CHECK(notify);
+	CHECK(rx_receive(m, 1) == 1);
+	rte_pktmbuf_free(m[0]);
+	/* Polling again: the backend's answers notify nothing. */
+	be_rx_respond(0, 0, 60, 0);
+	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&R.be, notify);
+	CHECK(!notify);
+	CHECK(rx_receive(m, 1) == 1);
+	rte_pktmbuf_free(m[0]);
+}
+
 static void *
 alloc_pages(unsigned int n)
 {
@@ -907,4 +940,5 @@ TEST_MAIN(setup, teardown)
 	RUN(rx_more_responses_than_requests_fail_the_queue);
 	RUN(rx_mbuf_shortage_drops_and_counts);
 	RUN(rx_notify_only_when_the_event_index_asks);
+	RUN(rx_arming_asks_for_one_notification);
 }
