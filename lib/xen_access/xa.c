@@ -125,47 +125,66 @@ xa_gnt_share_set_limit(struct xa_handle *h, uint32_t limit)
 	return h->ops->gnt_share_set_limit(h, limit);
 }
 
+struct xa_evtchn *
+xa_evtchn(struct xa_handle *h)
+{
+	return h->evtchn;
+}
+
+struct xa_evtchn *
+xa_evtchn_open(struct xa_handle *h)
+{
+	return h->ops->evtchn_open(h);
+}
+
+void
+xa_evtchn_close(struct xa_evtchn *e)
+{
+	if (e != NULL)
+		e->ops->evtchn_close(e);
+}
+
 int
-xa_evtchn_fd(struct xa_handle *h)
+xa_evtchn_fd(struct xa_evtchn *e)
 {
-	return h->ops->evtchn_fd(h);
+	return e->ops->evtchn_fd(e);
 }
 
 evtchn_port_t
-xa_evtchn_bind_unbound(struct xa_handle *h, domid_t remote)
+xa_evtchn_bind_unbound(struct xa_evtchn *e, domid_t remote)
 {
-	return h->ops->evtchn_bind_unbound(h, remote);
+	return e->ops->evtchn_bind_unbound(e, remote);
 }
 
 evtchn_port_t
-xa_evtchn_bind_interdomain(struct xa_handle *h, domid_t remote,
+xa_evtchn_bind_interdomain(struct xa_evtchn *e, domid_t remote,
 			   evtchn_port_t remote_port)
 {
-	return h->ops->evtchn_bind_interdomain(h, remote, remote_port);
+	return e->ops->evtchn_bind_interdomain(e, remote, remote_port);
 }
 
 int
-xa_evtchn_unbind(struct xa_handle *h, evtchn_port_t port)
+xa_evtchn_unbind(struct xa_evtchn *e, evtchn_port_t port)
 {
-	return h->ops->evtchn_unbind(h, port);
+	return e->ops->evtchn_unbind(e, port);
 }
 
 int
-xa_evtchn_notify(struct xa_handle *h, evtchn_port_t port)
+xa_evtchn_notify(struct xa_evtchn *e, evtchn_port_t port)
 {
-	return h->ops->evtchn_notify(h, port);
+	return e->ops->evtchn_notify(e, port);
 }
 
 int
-xa_evtchn_pending(struct xa_handle *h)
+xa_evtchn_pending(struct xa_evtchn *e)
 {
-	return h->ops->evtchn_pending(h);
+	return e->ops->evtchn_pending(e);
 }
 
 int
-xa_evtchn_unmask(struct xa_handle *h, evtchn_port_t port)
+xa_evtchn_unmask(struct xa_evtchn *e, evtchn_port_t port)
 {
-	return h->ops->evtchn_unmask(h, port);
+	return e->ops->evtchn_unmask(e, port);
 }
 
 int

@@ -2,8 +2,9 @@
 
 /*
  * What a provider of the Xen access interface implements. xa.c dispatches
- * every xa_* call through the ops table of the handle; a provider embeds
- * struct xa_handle at the start of its own handle structure.
+ * every xa_* call through the ops table of the handle or event channel
+ * endpoint; a provider embeds struct xa_handle at the start of its own
+ * handle structure, and struct xa_evtchn at the start of its endpoint's.
  */
 
 #ifndef XA_PROVIDER_H
@@ -26,15 +27,19 @@ struct xa_ops {
 			       uint32_t *used);
 	int (*gnt_share_set_limit)(struct xa_handle *h, uint32_t limit);
 
-	int (*evtchn_fd)(struct xa_handle *h);
-	evtchn_port_t (*evtchn_bind_unbound)(struct xa_handle *h, domid_t remote);
-	evtchn_port_t (*evtchn_bind_interdomain)(struct xa_handle *h,
+	/* A further endpoint of @h's domain, and closing it. */
+	struct xa_evtchn *(*evtchn_open)(struct xa_handle *h);
+	void (*evtchn_close)(struct xa_evtchn *e);
+	int (*evtchn_fd)(struct xa_evtchn *e);
+	evtchn_port_t (*evtchn_bind_unbound)(struct xa_evtchn *e,
+					     domid_t remote);
+	evtchn_port_t (*evtchn_bind_interdomain)(struct xa_evtchn *e,
 						 domid_t remote,
 						 evtchn_port_t remote_port);
-	int (*evtchn_unbind)(struct xa_handle *h, evtchn_port_t port);
-	int (*evtchn_notify)(struct xa_handle *h, evtchn_port_t port);
-	int (*evtchn_pending)(struct xa_handle *h);
-	int (*evtchn_unmask)(struct xa_handle *h, evtchn_port_t port);
+	int (*evtchn_unbind)(struct xa_evtchn *e, evtchn_port_t port);
+	int (*evtchn_notify)(struct xa_evtchn *e, evtchn_port_t port);
+	int (*evtchn_pending)(struct xa_evtchn *e);
+	int (*evtchn_unmask)(struct xa_evtchn *e, evtchn_port_t port);
 
 	int (*xs_fileno)(struct xa_handle *h);
 	void *(*xs_read)(struct xa_handle *h, xs_transaction_t t,
@@ -58,9 +63,23 @@ struct xa_ops {
 				   bool abort);
 };
 
+/*
+ * An event channel endpoint: one connection to the event channel service
+ * with its own fd, in the domain @domid of the handle it was opened from.
+ */
+struct xa_evtchn {
+	const struct xa_ops *ops;
+	domid_t domid;
+};
+
 struct xa_handle {
 	const struct xa_ops *ops;
 	domid_t domid;
+	/*
+	 * The handle's own endpoint, which the provider embeds in its handle
+	 * structure, opens with the handle and closes with it.
+	 */
+	struct xa_evtchn *evtchn;
 };
 
 /* Provider constructors; NULL with errno set on failure. */

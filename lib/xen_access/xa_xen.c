@@ -7,7 +7,9 @@
  * need them, and libxengnttab (grant map/copy, what a backend uses) and
  * libxengntshr (grant sharing, what a frontend uses), each opened on first
  * use, since a backend in Dom0 may have no gntalloc device and a frontend
- * in a DomU never needs gntdev. Every call keeps the libraries' failure
+ * in a DomU never needs gntdev. A further event channel endpoint is one
+ * more libxenevtchn connection: its open is what gives it an fd of its
+ * own. Every call keeps the libraries' failure
  * convention (NULL, -1 or false with errno set) and adds no logging.
  */
 
@@ -25,9 +27,15 @@
 
 #include "xa_provider.h"
 
+/* An event channel endpoint: one xenevtchn_open(). */
+struct xa_xen_evtchn {
+	struct xa_evtchn base;	/* must stay first: xa.c sees only this */
+	xenevtchn_handle *xce;
+};
+
 struct xa_xen {
 	struct xa_handle base;	/* must stay first: xa.c sees only this */
-	xenevtchn_handle *evtchn;
+	struct xa_xen_evtchn evtchn;	/* the handle's own endpoint */
 	struct xs_handle *xs;
 	/*
 	 * Opened lazily. xa_gnt_copy() may run on a data-plane lcore while
@@ -51,6 +59,12 @@ static inline struct xa_xen *
 to_xen(struct xa_handle *h)
 {
 	return (struct xa_xen *)h;
+}
+
+static inline xenevtchn_handle *
+to_xce(struct xa_evtchn *e)
+{
+	return ((struct xa_xen_evtchn *)e)->xce;
 }
 
 static xengnttab_handle *
@@ -118,8 +132,8 @@ xen_close(struct xa_handle *h)
 	if (x->gntshr != NULL)
 		xengntshr_close(x->gntshr);
 	__atomic_fetch_sub(&xen_shared_pages, x->shared, __ATOMIC_RELAXED);
-	if (x->evtchn != NULL)
-		xenevtchn_close(x->evtchn);
+	if (x->evtchn.xce != NULL)
+		xenevtchn_close(x->evtchn.xce);
 	xs_close(x->xs);	/* NULL is fine */
 	pthread_mutex_destroy(&x->open_lock);
 	free(x);
@@ -268,48 +282,79 @@ xen_gnt_share_set_limit(struct xa_handle *h __attribute__((unused)), uint32_t li
 
 /* Event channels. */
 
-static int
-xen_evtchn_fd(struct xa_handle *h)
+static const struct xa_ops xen_ops;
+
+static struct xa_evtchn *
+xen_evtchn_open(struct xa_handle *h)
 {
-	return xenevtchn_fd(to_xen(h)->evtchn);
+	struct xa_xen_evtchn *e;
+	int err;
+
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		return NULL;
+	e->base.ops = &xen_ops;
+	e->base.domid = h->domid;
+	e->xce = xenevtchn_open(NULL, 0);
+	if (e->xce == NULL) {
+		err = errno;
+		free(e);
+		errno = err;
+		return NULL;
+	}
+	return &e->base;
+}
+
+/* libxenevtchn's close unbinds every port still bound through it. */
+static void
+xen_evtchn_close(struct xa_evtchn *e)
+{
+	xenevtchn_close(to_xce(e));
+	free(e);
+}
+
+static int
+xen_evtchn_fd(struct xa_evtchn *e)
+{
+	return xenevtchn_fd(to_xce(e));
 }
 
 /* libxenevtchn returns a port or -1; -1 maps to an all-ones port. */
 static evtchn_port_t
-xen_evtchn_bind_unbound(struct xa_handle *h, domid_t remote)
+xen_evtchn_bind_unbound(struct xa_evtchn *e, domid_t remote)
 {
 	xenevtchn_port_or_error_t p;
 
-	p = xenevtchn_bind_unbound_port(to_xen(h)->evtchn, remote);
+	p = xenevtchn_bind_unbound_port(to_xce(e), remote);
 	return p < 0 ? (evtchn_port_t)-1 : (evtchn_port_t)p;
 }
 
 static evtchn_port_t
-xen_evtchn_bind_interdomain(struct xa_handle *h, domid_t remote,
+xen_evtchn_bind_interdomain(struct xa_evtchn *e, domid_t remote,
 			    evtchn_port_t remote_port)
 {
 	xenevtchn_port_or_error_t p;
 
-	p = xenevtchn_bind_interdomain(to_xen(h)->evtchn, remote, remote_port);
+	p = xenevtchn_bind_interdomain(to_xce(e), remote, remote_port);
 	return p < 0 ? (evtchn_port_t)-1 : (evtchn_port_t)p;
 }
 
 static int
-xen_evtchn_unbind(struct xa_handle *h, evtchn_port_t port)
+xen_evtchn_unbind(struct xa_evtchn *e, evtchn_port_t port)
 {
-	return xenevtchn_unbind(to_xen(h)->evtchn, port);
+	return xenevtchn_unbind(to_xce(e), port);
 }
 
 static int
-xen_evtchn_notify(struct xa_handle *h, evtchn_port_t port)
+xen_evtchn_notify(struct xa_evtchn *e, evtchn_port_t port)
 {
-	return xenevtchn_notify(to_xen(h)->evtchn, port);
+	return xenevtchn_notify(to_xce(e), port);
 }
 
 static int
-xen_evtchn_pending(struct xa_handle *h)
+xen_evtchn_pending(struct xa_evtchn *e)
 {
-	xenevtchn_handle *e = to_xen(h)->evtchn;
+	xenevtchn_handle *xce = to_xce(e);
 	struct pollfd pfd;
 	int n;
 
@@ -318,7 +363,7 @@ xen_evtchn_pending(struct xa_handle *h)
 	 * xenevtchn_pending() fail with EWOULDBLOCK: it may block. Ask the
 	 * fd first, without waiting, and only read when a port is queued.
 	 */
-	pfd.fd = xenevtchn_fd(e);
+	pfd.fd = xenevtchn_fd(xce);
 	pfd.events = POLLIN;
 	pfd.revents = 0;
 	do {
@@ -330,13 +375,13 @@ xen_evtchn_pending(struct xa_handle *h)
 		errno = EAGAIN;
 		return -1;
 	}
-	return xenevtchn_pending(e);
+	return xenevtchn_pending(xce);
 }
 
 static int
-xen_evtchn_unmask(struct xa_handle *h, evtchn_port_t port)
+xen_evtchn_unmask(struct xa_evtchn *e, evtchn_port_t port)
 {
-	return xenevtchn_unmask(to_xen(h)->evtchn, port);
+	return xenevtchn_unmask(to_xce(e), port);
 }
 
 /* Xenstore: libxenstore already has the semantics xa.h promises. */
@@ -427,6 +472,8 @@ static const struct xa_ops xen_ops = {
 	.gnt_unshare = xen_gnt_unshare,
 	.gnt_share_limit = xen_gnt_share_limit,
 	.gnt_share_set_limit = xen_gnt_share_set_limit,
+	.evtchn_open = xen_evtchn_open,
+	.evtchn_close = xen_evtchn_close,
 	.evtchn_fd = xen_evtchn_fd,
 	.evtchn_bind_unbound = xen_evtchn_bind_unbound,
 	.evtchn_bind_interdomain = xen_evtchn_bind_interdomain,
@@ -508,14 +555,17 @@ xa_xen_open(const struct xa_open_args *args)
 		return NULL;
 	}
 
-	x->evtchn = xenevtchn_open(NULL, 0);
-	if (x->evtchn == NULL)
+	x->evtchn.base.ops = &xen_ops;
+	x->base.evtchn = &x->evtchn.base;
+	x->evtchn.xce = xenevtchn_open(NULL, 0);
+	if (x->evtchn.xce == NULL)
 		goto fail;
 	x->xs = xs_open(0);
 	if (x->xs == NULL)
 		goto fail;
 	if (read_own_domid(x->xs, &x->base.domid) < 0)
 		goto fail;
+	x->evtchn.base.domid = x->base.domid;
 	return &x->base;
 
 fail:

@@ -36,9 +36,9 @@ test_each_publish_is_counted_once(void)
 	evtchn_port_t remote;
 
 	REQUIRE(be != NULL && fe != NULL);
-	remote = xa_evtchn_bind_unbound(fe, BACKEND);
+	remote = xa_evtchn_bind_unbound(xa_evtchn(fe), BACKEND);
 	REQUIRE(remote != (evtchn_port_t)-1);
-	q.evtchn = xa_evtchn_bind_interdomain(be, FRONTEND, remote);
+	q.evtchn = xa_evtchn_bind_interdomain(xa_evtchn(be), FRONTEND, remote);
 	REQUIRE(q.evtchn != (evtchn_port_t)-1);
 	port.xa = be;
 
@@ -48,7 +48,7 @@ test_each_publish_is_counted_once(void)
 	CHECK(q.notify.suppressed == 1 && publishes(&q.notify) == 1);
 	xn_doorbell(&q, NETIF_DOORBELL_RING);
 	CHECK(q.notify.sent == 1 && publishes(&q.notify) == 2);
-	CHECK(xa_evtchn_pending(fe) == (int)remote);
+	CHECK(xa_evtchn_pending(xa_evtchn(fe)) == (int)remote);
 	/* A port we do not hold: the notify fails, and is not "sent". */
 	q.evtchn = q.evtchn + 100;
 	xn_doorbell(&q, NETIF_DOORBELL_RING);

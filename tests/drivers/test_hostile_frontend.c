@@ -112,7 +112,7 @@ hostile_offer(void)
 	FRONT_RING_INIT(&evil.rx, (netif_rx_sring_t *)((char *)evil.rings +
 						       NETIF_PAGE_SIZE),
 			NETIF_PAGE_SIZE);
-	evil.port = xa_evtchn_bind_unbound(evil.xa, 0);
+	evil.port = xa_evtchn_bind_unbound(xa_evtchn(evil.xa), 0);
 	if (evil.port == (evtchn_port_t)-1)
 		return false;
 #define KEY(k, fmt, v) \
@@ -122,7 +122,7 @@ hostile_offer(void)
 		evil.ctrl_sring = xa_gnt_share(evil.xa, 0, 1, &evil.ctrl_ref,
 					       true);
 		evil.list = xa_gnt_share(evil.xa, 0, 1, &evil.list_ref, true);
-		evil.ctrl_port = xa_evtchn_bind_unbound(evil.xa, 0);
+		evil.ctrl_port = xa_evtchn_bind_unbound(xa_evtchn(evil.xa), 0);
 		if (evil.ctrl_sring == NULL || evil.list == NULL ||
 		    evil.ctrl_port == (evtchn_port_t)-1)
 			return false;
@@ -153,13 +153,13 @@ hostile_disconnect(void)
 {
 	xenbus_switch_state(evil.xa, evil.dir, XenbusStateClosed);
 	wait_backend_state(XenbusStateClosed);
-	xa_evtchn_unbind(evil.xa, evil.port);
+	xa_evtchn_unbind(xa_evtchn(evil.xa), evil.port);
 	xa_gnt_unshare(evil.xa, evil.rings, 2);
 	xa_gnt_unshare(evil.xa, evil.data, DATA_PAGES);
 	if (evil.with_ctrl) {
 		char path[128];
 
-		xa_evtchn_unbind(evil.xa, evil.ctrl_port);
+		xa_evtchn_unbind(xa_evtchn(evil.xa), evil.ctrl_port);
 		xa_gnt_unshare(evil.xa, evil.ctrl_sring, 1);
 		xa_gnt_unshare(evil.xa, evil.list, 1);
 		snprintf(path, sizeof(path), "%s/ctrl-ring-ref", evil.dir);
@@ -610,7 +610,7 @@ ctrl_request(uint16_t type, uint32_t d0, uint32_t d1, uint32_t d2,
 	if (!netif_ctrl_front_queue(&evil.ctrl, type, d0, d1, d2, &id))
 		return UINT32_MAX;
 	if (netif_ctrl_front_push(&evil.ctrl))
-		xa_evtchn_notify(evil.xa, evil.ctrl_port);
+		xa_evtchn_notify(xa_evtchn(evil.xa), evil.ctrl_port);
 	for (unsigned int ms = 0; ms < 5000; ms++) {
 		if (netif_ctrl_front_responses(&evil.ctrl, &rsp, 1) == 1 &&
 		    rsp.id == id) {
@@ -632,7 +632,7 @@ test_ctrl_producer_beyond_ring_disconnects(void)
 	REQUIRE(hostile_connect());
 	start = test_log_mark();
 	evil.ctrl_sring->req_prod = NETIF_CTRL_RING_SIZE + 3;
-	xa_evtchn_notify(evil.xa, evil.ctrl_port);
+	xa_evtchn_notify(xa_evtchn(evil.xa), evil.ctrl_port);
 	CHECK(wait_backend_state(XenbusStateClosing));
 	CHECK(strstr(test_log_since(start),
 		     "control request producer index beyond the ring") !=

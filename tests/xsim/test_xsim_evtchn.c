@@ -34,7 +34,7 @@ drain(struct xa_handle *h)
 {
 	int n = 0;
 
-	while (xa_evtchn_pending(h) >= 0)
+	while (xa_evtchn_pending(xa_evtchn(h)) >= 0)
 		n++;
 	return n;
 }
@@ -54,14 +54,15 @@ channel_setup(struct channel *c)
 	c->be = open_dom(BE);
 	if (c->fe == NULL || c->be == NULL)
 		goto fail;
-	c->fe_port = xa_evtchn_bind_unbound(c->fe, BE);
+	c->fe_port = xa_evtchn_bind_unbound(xa_evtchn(c->fe), BE);
 	if (c->fe_port == BAD_PORT)
 		goto fail;
-	c->be_port = xa_evtchn_bind_interdomain(c->be, FE, c->fe_port);
+	c->be_port = xa_evtchn_bind_interdomain(xa_evtchn(c->be), FE,
+						c->fe_port);
 	if (c->be_port == BAD_PORT)
 		goto fail;
-	if (xa_evtchn_pending(c->be) != (int)c->be_port ||
-	    xa_evtchn_unmask(c->be, c->be_port) != 0)
+	if (xa_evtchn_pending(xa_evtchn(c->be)) != (int)c->be_port ||
+	    xa_evtchn_unmask(xa_evtchn(c->be), c->be_port) != 0)
 		goto fail;
 	return 0;
 fail:
@@ -84,9 +85,9 @@ test_bind_unbound_never_allocates_port_zero(void)
 	evtchn_port_t port;
 
 	REQUIRE(fe != NULL);
-	port = xa_evtchn_bind_unbound(fe, BE);
+	port = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
 	CHECK(port != BAD_PORT && port != 0);
-	CHECK(xa_evtchn_unbind(fe, port) == 0);
+	CHECK(xa_evtchn_unbind(xa_evtchn(fe), port) == 0);
 	xa_close(fe);
 }
 
@@ -97,7 +98,7 @@ test_bind_unbound_to_impossible_domain_is_einval(void)
 
 	REQUIRE(fe != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_unbound(fe, 1000) == BAD_PORT);
+	CHECK(xa_evtchn_bind_unbound(xa_evtchn(fe), 1000) == BAD_PORT);
 	CHECK(errno == EINVAL);
 	xa_close(fe);
 }
@@ -105,10 +106,10 @@ test_bind_unbound_to_impossible_domain_is_einval(void)
 static void
 test_interdomain_channel_carries_events_both_ways(struct channel *c)
 {
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
-	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
-	CHECK(xa_evtchn_notify(c->fe, c->fe_port) == 0);
-	CHECK(xa_evtchn_pending(c->be) == (int)c->be_port);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->fe), c->fe_port) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->be)) == (int)c->be_port);
 }
 
 /* Xen marks the new local end pending: earlier kicks may have been lost. */
@@ -119,11 +120,11 @@ test_bind_interdomain_raises_local_event(void)
 	evtchn_port_t fp, bp;
 
 	REQUIRE(fe != NULL && be != NULL);
-	fp = xa_evtchn_bind_unbound(fe, BE);
-	bp = xa_evtchn_bind_interdomain(be, FE, fp);
+	fp = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
+	bp = xa_evtchn_bind_interdomain(xa_evtchn(be), FE, fp);
 	REQUIRE(bp != BAD_PORT);
-	CHECK(readable(xa_evtchn_fd(be)));
-	CHECK(xa_evtchn_pending(be) == (int)bp);
+	CHECK(readable(xa_evtchn_fd(xa_evtchn(be))));
+	CHECK(xa_evtchn_pending(xa_evtchn(be)) == (int)bp);
 	CHECK(drain(fe) == 0);
 	xa_close(fe);
 	xa_close(be);
@@ -136,10 +137,10 @@ test_bind_interdomain_to_port_offered_elsewhere_fails(void)
 	evtchn_port_t fp;
 
 	REQUIRE(fe != NULL && be != NULL);
-	fp = xa_evtchn_bind_unbound(fe, OTHER);
+	fp = xa_evtchn_bind_unbound(xa_evtchn(fe), OTHER);
 	REQUIRE(fp != BAD_PORT);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(be, FE, fp) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(xa_evtchn(be), FE, fp) == BAD_PORT);
 	CHECK(errno == EINVAL);
 	xa_close(fe);
 	xa_close(be);
@@ -152,13 +153,14 @@ test_bind_interdomain_to_free_or_invalid_port_fails(void)
 
 	REQUIRE(fe != NULL && be != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(be, FE, 0) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(xa_evtchn(be), FE, 0) == BAD_PORT);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(be, FE, 77) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(xa_evtchn(be), FE, 77) == BAD_PORT);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(be, FE, 1u << 20) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(xa_evtchn(be), FE, 1u << 20) ==
+	      BAD_PORT);
 	CHECK(errno == EINVAL);
 	xa_close(fe);
 	xa_close(be);
@@ -172,7 +174,8 @@ test_bind_interdomain_to_connected_port_fails(struct channel *c)
 	third = open_dom(BE);
 	REQUIRE(third != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(third, FE, c->fe_port) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(xa_evtchn(third), FE, c->fe_port) ==
+	      BAD_PORT);
 	CHECK(errno == EINVAL);
 	xa_close(third);
 }
@@ -184,7 +187,7 @@ test_bind_interdomain_to_unknown_domain_is_esrch(void)
 
 	REQUIRE(be != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_bind_interdomain(be, 60, 1) == BAD_PORT);
+	CHECK(xa_evtchn_bind_interdomain(xa_evtchn(be), 60, 1) == BAD_PORT);
 	CHECK(errno == ESRCH);
 	xa_close(be);
 }
@@ -196,10 +199,10 @@ test_unbound_port_cannot_notify(void)
 	evtchn_port_t port;
 
 	REQUIRE(fe != NULL);
-	port = xa_evtchn_bind_unbound(fe, BE);
+	port = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
 	REQUIRE(port != BAD_PORT);
 	errno = 0;
-	CHECK(xa_evtchn_notify(fe, port) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(fe), port) == -1);
 	CHECK(errno == ENOTCONN);
 	xa_close(fe);
 }
@@ -211,18 +214,18 @@ test_port_not_ours_cannot_notify(struct channel *c)
 
 	/* A port this handle did not bind is not its to notify. */
 	errno = 0;
-	CHECK(xa_evtchn_notify(c->be, c->be_port + 1) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port + 1) == -1);
 	CHECK(errno == EINVAL);
 	/* Nor may another handle of the same domain use the port. */
 	again = open_dom(FE);
 	REQUIRE(again != NULL);
 	errno = 0;
-	CHECK(xa_evtchn_notify(again, c->fe_port) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(again), c->fe_port) == -1);
 	CHECK(errno == EINVAL);
 	errno = 0;
-	CHECK(xa_evtchn_notify(again, 0) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(again), 0) == -1);
 	CHECK(errno == EINVAL);
-	CHECK(xa_evtchn_notify(again, 5000) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(again), 5000) == -1);
 	CHECK(drain(c->fe) == 0 && drain(c->be) == 0);
 	xa_close(again);
 }
@@ -230,32 +233,32 @@ test_port_not_ours_cannot_notify(struct channel *c)
 static void
 test_notify_delivers_masked_event_once(struct channel *c)
 {
-	CHECK(!readable(xa_evtchn_fd(c->fe)));
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
-	CHECK(readable(xa_evtchn_fd(c->fe)));
-	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
+	CHECK(!readable(xa_evtchn_fd(xa_evtchn(c->fe))));
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(readable(xa_evtchn_fd(xa_evtchn(c->fe))));
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
 	errno = 0;
-	CHECK(xa_evtchn_pending(c->fe) == -1);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == -1);
 	CHECK(errno == EAGAIN);
 	/* Masked: a kick now stays pending and is not delivered... */
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
 	CHECK(drain(c->fe) == 0);
 	/* ...until the unmask, which delivers it exactly once. */
-	CHECK(xa_evtchn_unmask(c->fe, c->fe_port) == 0);
-	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->fe), c->fe_port) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
 	CHECK(drain(c->fe) == 0);
 }
 
 static void
 test_unmask_without_pending_delivers_nothing(struct channel *c)
 {
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
-	CHECK(xa_evtchn_pending(c->fe) == (int)c->fe_port);
-	CHECK(xa_evtchn_unmask(c->fe, c->fe_port) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->fe), c->fe_port) == 0);
 	CHECK(drain(c->fe) == 0);
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
 	CHECK(drain(c->fe) == 1);
 }
 
@@ -263,7 +266,7 @@ static void
 test_unmask_of_port_not_ours_fails(struct channel *c)
 {
 	errno = 0;
-	CHECK(xa_evtchn_unmask(c->be, c->be_port + 1) == -1);
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->be), c->be_port + 1) == -1);
 	CHECK(errno == EINVAL);
 }
 
@@ -272,29 +275,29 @@ test_unbind_returns_peer_to_unbound(struct channel *c)
 {
 	evtchn_port_t fp;
 
-	CHECK(xa_evtchn_unbind(c->fe, c->fe_port) == 0);
+	CHECK(xa_evtchn_unbind(xa_evtchn(c->fe), c->fe_port) == 0);
 	errno = 0;
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == -1);
 	CHECK(errno == ENOTCONN);
 	errno = 0;
-	CHECK(xa_evtchn_notify(c->fe, c->fe_port) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->fe), c->fe_port) == -1);
 	CHECK(errno == EINVAL);
 	/* The backend's port waits for the frontend again: it can reconnect. */
-	fp = xa_evtchn_bind_interdomain(c->fe, BE, c->be_port);
+	fp = xa_evtchn_bind_interdomain(xa_evtchn(c->fe), BE, c->be_port);
 	CHECK(fp != BAD_PORT);
-	CHECK(xa_evtchn_pending(c->fe) == (int)fp);
-	CHECK(xa_evtchn_unmask(c->fe, fp) == 0);
-	CHECK(xa_evtchn_notify(c->be, c->be_port) == 0);
-	CHECK(xa_evtchn_pending(c->fe) == (int)fp);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)fp);
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->fe), fp) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)fp);
 }
 
 static void
 test_unbind_of_port_not_ours_fails(struct channel *c)
 {
 	errno = 0;
-	CHECK(xa_evtchn_unbind(c->be, c->be_port + 1) == -1);
+	CHECK(xa_evtchn_unbind(xa_evtchn(c->be), c->be_port + 1) == -1);
 	CHECK(errno == EINVAL);
-	CHECK(xa_evtchn_unbind(c->fe, 0) == -1);
+	CHECK(xa_evtchn_unbind(xa_evtchn(c->fe), 0) == -1);
 }
 
 /* More ports than a datagram socket queues (10 by default) lose nothing. */
@@ -309,15 +312,15 @@ test_many_pending_ports_are_all_delivered(void)
 
 	REQUIRE(fe != NULL && be != NULL);
 	for (i = 0; i < N; i++) {
-		fp[i] = xa_evtchn_bind_unbound(fe, BE);
+		fp[i] = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
 		REQUIRE(fp[i] != BAD_PORT);
-		bp[i] = xa_evtchn_bind_interdomain(be, FE, fp[i]);
+		bp[i] = xa_evtchn_bind_interdomain(xa_evtchn(be), FE, fp[i]);
 		REQUIRE(bp[i] != BAD_PORT);
 	}
 	CHECK(drain(be) == N);
 	for (i = 0; i < N; i++)
-		CHECK(xa_evtchn_notify(be, bp[i]) == 0);
-	while ((port = xa_evtchn_pending(fe)) >= 0) {
+		CHECK(xa_evtchn_notify(xa_evtchn(be), bp[i]) == 0);
+	while ((port = xa_evtchn_pending(xa_evtchn(fe))) >= 0) {
 		CHECK(port < 1024 && !seen[port]);
 		seen[port] = true;
 		n++;
@@ -339,7 +342,7 @@ test_notify_from_another_process(void)
 	pid_t pid;
 
 	REQUIRE(fe != NULL);
-	fp = xa_evtchn_bind_unbound(fe, BE);
+	fp = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
 	REQUIRE(fp != BAD_PORT);
 	pid = fork();
 	REQUIRE(pid >= 0);
@@ -347,20 +350,20 @@ test_notify_from_another_process(void)
 		be = open_dom(BE);
 		if (be == NULL)
 			_exit(2);
-		bp = xa_evtchn_bind_interdomain(be, FE, fp);
-		if (bp == BAD_PORT || xa_evtchn_notify(be, bp) != 0)
+		bp = xa_evtchn_bind_interdomain(xa_evtchn(be), FE, fp);
+		if (bp == BAD_PORT || xa_evtchn_notify(xa_evtchn(be), bp) != 0)
 			_exit(3);
 		xa_close(be);
 		_exit(0);
 	}
-	pfd.fd = xa_evtchn_fd(fe);
+	pfd.fd = xa_evtchn_fd(xa_evtchn(fe));
 	pfd.events = POLLIN;
 	CHECK(poll(&pfd, 1, 5000) == 1);
-	CHECK(xa_evtchn_pending(fe) == (int)fp);
+	CHECK(xa_evtchn_pending(xa_evtchn(fe)) == (int)fp);
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	/* The backend closed: our port waits unbound, notify fails. */
-	CHECK(xa_evtchn_notify(fe, fp) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(fe), fp) == -1);
 	xa_close(fe);
 }
 
@@ -375,7 +378,7 @@ test_close_releases_ports_and_unbinds_peer(void)
 	xa_close(c.be);
 	CHECK(usage_of(BE, &u) == 0 && u.ports == 0);
 	errno = 0;
-	CHECK(xa_evtchn_notify(c.fe, c.fe_port) == -1);
+	CHECK(xa_evtchn_notify(xa_evtchn(c.fe), c.fe_port) == -1);
 	CHECK(errno == ENOTCONN);
 	xa_close(c.fe);
 	CHECK(usage_is_zero(FE));

@@ -487,9 +487,10 @@ test_close_releases_everything(void)
 	REQUIRE(fe != NULL && be != NULL);
 	REQUIRE(xa_gnt_share(fe, BE, 4, refs, true) != NULL);
 	REQUIRE(xa_gnt_map(be, FE, 4, refs, false) != NULL);
-	port = xa_evtchn_bind_unbound(fe, BE);
+	port = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
 	REQUIRE(port != (evtchn_port_t)-1);
-	REQUIRE(xa_evtchn_bind_interdomain(be, FE, port) != (evtchn_port_t)-1);
+	REQUIRE(xa_evtchn_bind_interdomain(xa_evtchn(be), FE, port) !=
+		(evtchn_port_t)-1);
 	REQUIRE(xa_xs_watch(fe, "device", "fe"));
 	REQUIRE(xa_xs_watch(be, "backend", "be"));
 	CHECK(usage_of(FE, &u) == 0 && u.grants == 4 && u.ports == 1 &&
@@ -553,7 +554,8 @@ test_dead_process_resources_are_reaped(void)
 	if (pid == 0) {
 		fe = open_dom(OTHER);
 		if (fe == NULL || xa_gnt_share(fe, BE, 2, refs, true) == NULL ||
-		    xa_evtchn_bind_unbound(fe, BE) == (evtchn_port_t)-1 ||
+		    xa_evtchn_bind_unbound(xa_evtchn(fe), BE) ==
+		    (evtchn_port_t)-1 ||
 		    !xa_xs_watch(fe, "data", "t"))
 			_exit(1);
 		_exit(0);

@@ -79,14 +79,14 @@ on_event_channel(void *arg)
 	 * again. The control ring is served here, on the control thread.
 	 */
 	pthread_mutex_lock(&p->lock);
-	while ((port = xa_evtchn_pending(p->xa)) >= 0) {
+	while ((port = xa_evtchn_pending(xa_evtchn(p->xa))) >= 0) {
 		q = queue_of_evtchn(p, port);
 		if (q != NULL)
 			__atomic_fetch_add(&q->notify.received, 1,
 					   __ATOMIC_RELAXED);
 		else if ((evtchn_port_t)port == p->ctrl_evtchn)
 			ctrl = true;
-		xa_evtchn_unmask(p->xa, port);
+		xa_evtchn_unmask(xa_evtchn(p->xa), port);
 	}
 	pthread_mutex_unlock(&p->lock);
 	/* Unmasked first: an event raised while we serve is not lost. */
@@ -161,7 +161,8 @@ xn_control_start(struct xn_port *p)
 	xn_control_call(p, follow_peer);
 	ret = watch_fd(p, &p->xs_intr, xa_xs_fileno(p->xa), on_xenstore);
 	if (ret == 0)
-		ret = watch_fd(p, &p->evtchn_intr, xa_evtchn_fd(p->xa),
+		ret = watch_fd(p, &p->evtchn_intr,
+			       xa_evtchn_fd(xa_evtchn(p->xa)),
 			       on_event_channel);
 	if (ret == 0)
 		ret = watch_fd(p, &p->fail_intr, p->fail_fd, on_failure);

@@ -255,7 +255,8 @@ xn_doorbell(struct xn_queue *q, enum netif_doorbell doorbell)
 		q->notify.suppressed++;
 		break;
 	case NETIF_DOORBELL_RING:
-		if (likely(xa_evtchn_notify(q->port->xa, q->evtchn) == 0))
+		if (likely(xa_evtchn_notify(xa_evtchn(q->port->xa),
+					    q->evtchn) == 0))
 			q->notify.sent++;
 		else
 			q->notify.failed++;

@@ -90,7 +90,7 @@ static bool
 nb_ctrl_answer(struct nb_port *p)
 {
 	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p) &&
-	    xa_evtchn_notify(p->xn.xa, p->xn.ctrl_evtchn) < 0)
+	    xa_evtchn_notify(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
 		       p->be_dir, strerror(errno));
 	return p->ctrl.error == NULL;
@@ -237,7 +237,7 @@ nb_ctrl_connect(struct nb_port *p)
 		       p->fe_dir);
 		return false;
 	}
-	port = xa_evtchn_bind_interdomain(p->xn.xa, p->fe_domid,
+	port = xa_evtchn_bind_interdomain(xa_evtchn(p->xn.xa), p->fe_domid,
 					  p->fe.evtchn_ctrl);
 	if (port == (evtchn_port_t)-1) {
 		NB_LOG(ERR, "%s: cannot bind event-channel-ctrl %u of domain %u: %s",
@@ -275,7 +275,7 @@ nb_ctrl_release(struct nb_port *p)
 		p->pairs[i].rxq.ring.statics = p->pairs[i].txq.ring.statics =
 			NULL;
 	if (p->xn.ctrl_evtchn != XN_NO_EVTCHN &&
-	    xa_evtchn_unbind(p->xn.xa, p->xn.ctrl_evtchn) < 0)
+	    xa_evtchn_unbind(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot unbind event-channel-ctrl: %s",
 		       p->be_dir, strerror(errno));
 	p->xn.ctrl_evtchn = XN_NO_EVTCHN;

@@ -44,9 +44,9 @@ release_pair(struct nb_port *p, struct nb_pair *pr)
 	evtchn_port_t tx = pr->rxq.x.q.evtchn, rx = pr->txq.x.evtchn;
 
 	if (rx != XN_NO_EVTCHN && rx != tx)
-		xa_evtchn_unbind(p->xn.xa, rx);
+		xa_evtchn_unbind(xa_evtchn(p->xn.xa), rx);
 	if (tx != XN_NO_EVTCHN)
-		xa_evtchn_unbind(p->xn.xa, tx);
+		xa_evtchn_unbind(xa_evtchn(p->xn.xa), tx);
 	pr->rxq.x.q.evtchn = pr->txq.x.evtchn = XN_NO_EVTCHN;
 	unmap_ring(p, &pr->tx_sring, &pr->rxq.x.q);
 	unmap_ring(p, &pr->rx_sring, &pr->txq.x);
@@ -86,7 +86,8 @@ bind_evtchn(struct nb_port *p, evtchn_port_t remote)
 {
 	evtchn_port_t port;
 
-	port = xa_evtchn_bind_interdomain(p->xn.xa, p->fe_domid, remote);
+	port = xa_evtchn_bind_interdomain(xa_evtchn(p->xn.xa), p->fe_domid,
+					  remote);
 	if (port == (evtchn_port_t)-1) {
 		NB_LOG(ERR, "%s: cannot bind event channel %u of domain %u: %s",
 		       p->fe_dir, remote, p->fe_domid, strerror(errno));

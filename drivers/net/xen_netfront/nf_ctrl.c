@@ -81,7 +81,8 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 	if (ad->ctrl_sring == NULL)
 		return false;
 	*why = "cannot allocate the control event channel";
-	ad->xn.ctrl_evtchn = xa_evtchn_bind_unbound(ad->xn.xa, ad->backend_id);
+	ad->xn.ctrl_evtchn = xa_evtchn_bind_unbound(xa_evtchn(ad->xn.xa),
+						    ad->backend_id);
 	if (ad->xn.ctrl_evtchn == XN_NO_EVTCHN)
 		return false;
 	netif_ctrl_front_attach(&ad->ctrl, ad->ctrl_sring);
@@ -113,7 +114,7 @@ nf_ctrl_release(struct nf_adapter *ad)
 		pr->statics_list = NULL;
 	}
 	if (ad->xn.ctrl_evtchn != XN_NO_EVTCHN &&
-	    xa_evtchn_unbind(ad->xn.xa, ad->xn.ctrl_evtchn) < 0)
+	    xa_evtchn_unbind(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
 		NF_LOG(WARNING, "%s: cannot unbind the control channel: %s",
 		       ad->fe_dir, strerror(errno));
 	ad->xn.ctrl_evtchn = XN_NO_EVTCHN;

@@ -56,7 +56,7 @@ nf_unbind(struct nf_adapter *ad, evtchn_port_t *port)
 {
 	if (*port == XN_NO_EVTCHN)
 		return;
-	if (xa_evtchn_unbind(ad->xn.xa, *port) < 0)
+	if (xa_evtchn_unbind(xa_evtchn(ad->xn.xa), *port) < 0)
 		NF_LOG(WARNING, "%s: cannot unbind port %u: %s", ad->fe_dir,
 		       *port, strerror(errno));
 	*port = XN_NO_EVTCHN;
@@ -105,7 +105,7 @@ nf_share(struct nf_adapter *ad, void **pages, uint32_t count,
 static bool
 nf_bind(struct nf_adapter *ad, evtchn_port_t *port)
 {
-	*port = xa_evtchn_bind_unbound(ad->xn.xa, ad->backend_id);
+	*port = xa_evtchn_bind_unbound(xa_evtchn(ad->xn.xa), ad->backend_id);
 	return *port != XN_NO_EVTCHN;
 }
 

@@ -16,7 +16,8 @@
  *
  * Thread safety: xa_gnt_copy() and xa_evtchn_notify() may be called from a
  * data-plane lcore while the control thread uses the other functions of the
- * same handle; everything else belongs to one thread at a time.
+ * same handle (of the same endpoint, for event channels: see below);
+ * everything else belongs to one thread at a time.
  */
 
 #ifndef XA_H
@@ -123,15 +124,41 @@ int xa_gnt_share_set_limit(struct xa_handle *h, uint32_t limit);
  * Event channels. Events arrive on xa_evtchn_fd() already masked, as with
  * libxenevtchn: read them with xa_evtchn_pending() (-1 and EAGAIN when
  * none is pending) and unmask each after handling it.
+ *
+ * They are reached through endpoints, each the analogue of one open of
+ * /dev/xen/evtchn: a port bound through an endpoint delivers its events to
+ * that endpoint's fd only, and only that endpoint may notify, unmask or
+ * unbind it (through any other, these fail with EINVAL). One fd per queue
+ * is what lets each queue sleep on its own channels (DPDK Rx interrupt
+ * mode) without waking the others. Thread safety is as above, per
+ * endpoint: xa_evtchn_notify() may run on a data-plane lcore while another
+ * thread uses the endpoint's other functions; otherwise one thread at a
+ * time per endpoint. Different endpoints of a handle are independent of
+ * each other and of the handle's other services.
  */
-int xa_evtchn_fd(struct xa_handle *h);
-evtchn_port_t xa_evtchn_bind_unbound(struct xa_handle *h, domid_t remote);
-evtchn_port_t xa_evtchn_bind_interdomain(struct xa_handle *h, domid_t remote,
+struct xa_evtchn;
+
+/* The endpoint every handle has (opened with it, closed with it). */
+struct xa_evtchn *xa_evtchn(struct xa_handle *h);
+/*
+ * A further endpoint of @h's domain with its own fd (real Xen: one more
+ * xenevtchn_open()); NULL with errno set. Close it before @h.
+ */
+struct xa_evtchn *xa_evtchn_open(struct xa_handle *h);
+/*
+ * Close an endpoint from xa_evtchn_open(): the ports still bound through
+ * it are unbound (an interdomain peer goes back to unbound, as in Xen).
+ * NULL is a no-op.
+ */
+void xa_evtchn_close(struct xa_evtchn *e);
+int xa_evtchn_fd(struct xa_evtchn *e);
+evtchn_port_t xa_evtchn_bind_unbound(struct xa_evtchn *e, domid_t remote);
+evtchn_port_t xa_evtchn_bind_interdomain(struct xa_evtchn *e, domid_t remote,
 					 evtchn_port_t remote_port);
-int xa_evtchn_unbind(struct xa_handle *h, evtchn_port_t port);
-int xa_evtchn_notify(struct xa_handle *h, evtchn_port_t port);
-int xa_evtchn_pending(struct xa_handle *h);
-int xa_evtchn_unmask(struct xa_handle *h, evtchn_port_t port);
+int xa_evtchn_unbind(struct xa_evtchn *e, evtchn_port_t port);
+int xa_evtchn_notify(struct xa_evtchn *e, evtchn_port_t port);
+int xa_evtchn_pending(struct xa_evtchn *e);
+int xa_evtchn_unmask(struct xa_evtchn *e, evtchn_port_t port);
 
 /*
  * Xenstore, with libxenstore's semantics. Returned strings and arrays are

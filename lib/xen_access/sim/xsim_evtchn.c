@@ -3,10 +3,12 @@
 /*
  * Event channels of the simulated hypervisor: each domain's port table
  * (free, unbound waiting for one remote domain, or interdomain), the pending
- * and mask bits, and delivery to the handle owning a port. Delivery is what
- * libxenevtchn does: a port whose pending bit goes 0->1 while unmasked is
- * masked and its number queued on the owner's fd (here a datagram to the
- * handle's socket); unmask re-delivers if it became pending meanwhile.
+ * and mask bits, and delivery to the endpoint owning a port. Delivery is
+ * what libxenevtchn does: a port whose pending bit goes 0->1 while unmasked
+ * is masked and its number queued on the owner's fd (here a datagram to the
+ * socket of the endpoint's handle slot); unmask re-delivers if it became
+ * pending meanwhile. An endpoint (struct xsim_evtchn) is all this file
+ * sees: a handle's own or a further one, each with a slot of its own.
  * Notify and unmask are lock-free; binding and unbinding take the mutex.
  * Layer 2 (see xsim_shm.h): calls only the segment.
  */
@@ -22,9 +24,9 @@ xsim_port(struct xsim_shared *sh, domid_t domid, evtchn_port_t port)
 	return &sh->domains[domid].ports[port];
 }
 
-/* The port of this handle, or NULL (errno EINVAL) if it is not ours. */
+/* The port of this endpoint, or NULL (errno EINVAL) if it is not ours. */
 static struct xsim_port *
-xsim_own_port(struct xsim_handle *h, evtchn_port_t port)
+xsim_own_port(struct xsim_evtchn *e, evtchn_port_t port)
 {
 	struct xsim_port *p;
 
@@ -32,9 +34,9 @@ xsim_own_port(struct xsim_handle *h, evtchn_port_t port)
 		errno = EINVAL;
 		return NULL;
 	}
-	p = xsim_port(h->at->sh, h->base.domid, port);
+	p = xsim_port(e->at->sh, e->base.domid, port);
 	if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) == XSIM_PORT_FREE ||
-	    __atomic_load_n(&p->owner, __ATOMIC_RELAXED) != h->owner) {
+	    __atomic_load_n(&p->owner, __ATOMIC_RELAXED) != e->owner) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -80,9 +82,9 @@ xsim_evtchn_raise(struct xsim_shared *sh, int send_fd, domid_t domid,
 }
 
 int
-xsim_evtchn_fd(struct xa_handle *xh)
+xsim_evtchn_fd(struct xa_evtchn *xe)
 {
-	return xsim_handle(xh)->ev_fd;
+	return xsim_evtchn(xe)->fd;
 }
 
 /* A free port of @domid set up for @owner; under the mutex. */
@@ -118,10 +120,11 @@ xsim_port_set(struct xsim_port *p, uint32_t state, domid_t remote_dom,
 }
 
 evtchn_port_t
-xsim_evtchn_bind_unbound(struct xa_handle *xh, domid_t remote)
+xsim_evtchn_bind_unbound(struct xa_evtchn *xe, domid_t remote)
 {
-	struct xsim_handle *h = xsim_handle(xh);
-	struct xsim_shared *sh = h->at->sh;
+	struct xsim_evtchn *e = xsim_evtchn(xe);
+	struct xsim_shared *sh = e->at->sh;
+	domid_t domid = e->base.domid;
 	evtchn_port_t port;
 
 	if (remote >= XSIM_MAX_DOMAINS) {
@@ -129,20 +132,21 @@ xsim_evtchn_bind_unbound(struct xa_handle *xh, domid_t remote)
 		return (evtchn_port_t)-1;
 	}
 	xsim_lock(sh);
-	port = xsim_port_alloc(sh, xh->domid, h->owner);
+	port = xsim_port_alloc(sh, domid, e->owner);
 	if (port != 0)
-		xsim_port_set(xsim_port(sh, xh->domid, port), XSIM_PORT_UNBOUND,
+		xsim_port_set(xsim_port(sh, domid, port), XSIM_PORT_UNBOUND,
 			      remote, 0);
 	xsim_unlock(sh);
 	return port != 0 ? port : (evtchn_port_t)-1;
 }
 
 evtchn_port_t
-xsim_evtchn_bind_interdomain(struct xa_handle *xh, domid_t remote,
+xsim_evtchn_bind_interdomain(struct xa_evtchn *xe, domid_t remote,
 			     evtchn_port_t remote_port)
 {
-	struct xsim_handle *h = xsim_handle(xh);
-	struct xsim_shared *sh = h->at->sh;
+	struct xsim_evtchn *e = xsim_evtchn(xe);
+	struct xsim_shared *sh = e->at->sh;
+	domid_t domid = e->base.domid;
 	struct xsim_port *rp;
 	evtchn_port_t port = 0;
 
@@ -161,21 +165,21 @@ xsim_evtchn_bind_interdomain(struct xa_handle *xh, domid_t remote,
 	}
 	rp = xsim_port(sh, remote, remote_port);
 	if (__atomic_load_n(&rp->state, __ATOMIC_ACQUIRE) != XSIM_PORT_UNBOUND ||
-	    __atomic_load_n(&rp->remote_dom, __ATOMIC_RELAXED) != xh->domid) {
+	    __atomic_load_n(&rp->remote_dom, __ATOMIC_RELAXED) != domid) {
 		errno = EINVAL;
 		goto out;
 	}
-	port = xsim_port_alloc(sh, xh->domid, h->owner);
+	port = xsim_port_alloc(sh, domid, e->owner);
 	if (port == 0)
 		goto out;
-	xsim_port_set(xsim_port(sh, xh->domid, port), XSIM_PORT_INTERDOMAIN,
+	xsim_port_set(xsim_port(sh, domid, port), XSIM_PORT_INTERDOMAIN,
 		      remote, remote_port);
-	xsim_port_set(rp, XSIM_PORT_INTERDOMAIN, xh->domid, port);
+	xsim_port_set(rp, XSIM_PORT_INTERDOMAIN, domid, port);
 	/*
 	 * Xen marks the new local end pending, because notifications sent
 	 * to the unbound remote port before this bind were lost.
 	 */
-	xsim_evtchn_raise(sh, h->ev_fd, xh->domid, port);
+	xsim_evtchn_raise(sh, e->fd, domid, port);
 out:
 	xsim_unlock(sh);
 	return port != 0 ? port : (evtchn_port_t)-1;
@@ -206,15 +210,16 @@ xsim_port_close(struct xsim_shared *sh, domid_t domid, evtchn_port_t port)
 }
 
 int
-xsim_evtchn_unbind(struct xa_handle *xh, evtchn_port_t port)
+xsim_evtchn_unbind(struct xa_evtchn *xe, evtchn_port_t port)
 {
-	struct xsim_handle *h = xsim_handle(xh);
-	struct xsim_shared *sh = h->at->sh;
+	struct xsim_evtchn *e = xsim_evtchn(xe);
+	struct xsim_shared *sh = e->at->sh;
+	domid_t domid = e->base.domid;
 	int rc = -1;
 
 	xsim_lock(sh);
-	if (xsim_own_port(h, port) != NULL) {
-		xsim_port_close(sh, xh->domid, port);
+	if (xsim_own_port(e, port) != NULL) {
+		xsim_port_close(sh, domid, port);
 		rc = 0;
 	}
 	xsim_unlock(sh);
@@ -222,15 +227,16 @@ xsim_evtchn_unbind(struct xa_handle *xh, evtchn_port_t port)
 }
 
 int
-xsim_evtchn_notify(struct xa_handle *xh, evtchn_port_t port)
+xsim_evtchn_notify(struct xa_evtchn *xe, evtchn_port_t port)
 {
-	struct xsim_handle *h = xsim_handle(xh);
-	struct xsim_shared *sh = h->at->sh;
+	struct xsim_evtchn *e = xsim_evtchn(xe);
+	struct xsim_shared *sh = e->at->sh;
+	domid_t domid = e->base.domid;
 	struct xsim_port *p, *rp;
 	domid_t rdom;
 	evtchn_port_t rport;
 
-	p = xsim_own_port(h, port);
+	p = xsim_own_port(e, port);
 	if (p == NULL)
 		return -1;
 	if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) !=
@@ -244,29 +250,29 @@ xsim_evtchn_notify(struct xa_handle *xh, evtchn_port_t port)
 	/* The peer may be unbinding right now: only a live link delivers. */
 	if (__atomic_load_n(&rp->state, __ATOMIC_ACQUIRE) !=
 	    XSIM_PORT_INTERDOMAIN ||
-	    __atomic_load_n(&rp->remote_dom, __ATOMIC_RELAXED) != xh->domid ||
+	    __atomic_load_n(&rp->remote_dom, __ATOMIC_RELAXED) != domid ||
 	    __atomic_load_n(&rp->remote_port, __ATOMIC_RELAXED) != port) {
 		errno = ENOTCONN;
 		return -1;
 	}
-	xsim_evtchn_raise(sh, h->ev_fd, rdom, rport);
+	xsim_evtchn_raise(sh, e->fd, rdom, rport);
 	return 0;
 }
 
 /* Take one port from the overflow scan, or 0; see xsim_evtchn_deliver(). */
 static evtchn_port_t
-xsim_evtchn_scan(struct xsim_handle *h)
+xsim_evtchn_scan(struct xsim_evtchn *e)
 {
-	struct xsim_shared *sh = h->at->sh;
-	struct xsim_slot *slot = xsim_slot(sh, h->owner);
+	struct xsim_shared *sh = e->at->sh;
+	struct xsim_slot *slot = xsim_slot(sh, e->owner);
 	evtchn_port_t port, found = 0;
 	struct xsim_port *p;
 
 	if (__atomic_exchange_n(&slot->ev_overflow, 0, __ATOMIC_SEQ_CST) == 0)
 		return 0;
 	for (port = 1; port < XSIM_PORTS; port++) {
-		p = xsim_port(sh, h->base.domid, port);
-		if (__atomic_load_n(&p->owner, __ATOMIC_RELAXED) != h->owner ||
+		p = xsim_port(sh, e->base.domid, port);
+		if (__atomic_load_n(&p->owner, __ATOMIC_RELAXED) != e->owner ||
 		    __atomic_load_n(&p->queued, __ATOMIC_SEQ_CST) == 0)
 			continue;
 		if (found != 0) {
@@ -281,35 +287,35 @@ xsim_evtchn_scan(struct xsim_handle *h)
 }
 
 int
-xsim_evtchn_pending(struct xa_handle *xh)
+xsim_evtchn_pending(struct xa_evtchn *xe)
 {
-	struct xsim_handle *h = xsim_handle(xh);
+	struct xsim_evtchn *e = xsim_evtchn(xe);
 	struct xsim_port *p;
 	uint32_t msg;
 	ssize_t n;
 
 	for (;;) {
-		n = recv(h->ev_fd, &msg, sizeof(msg), MSG_DONTWAIT);
+		n = recv(e->fd, &msg, sizeof(msg), MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
 				return -1;
-			msg = xsim_evtchn_scan(h);
+			msg = xsim_evtchn_scan(e);
 			if (msg == 0) {
 				errno = EAGAIN;
 				return -1;
 			}
-			p = xsim_port(h->at->sh, xh->domid, msg);
+			p = xsim_port(e->at->sh, e->base.domid, msg);
 			__atomic_store_n(&p->pending, 0, __ATOMIC_SEQ_CST);
 			return msg;
 		}
 		if (n != sizeof(msg) || msg == 0 || msg >= XSIM_PORTS)
 			continue;
-		p = xsim_port(h->at->sh, xh->domid, msg);
+		p = xsim_port(e->at->sh, e->base.domid, msg);
 		/*
 		 * A datagram is stale when its port was closed since, or
 		 * already returned by an overflow scan.
 		 */
-		if (__atomic_load_n(&p->owner, __ATOMIC_RELAXED) != h->owner ||
+		if (__atomic_load_n(&p->owner, __ATOMIC_RELAXED) != e->owner ||
 		    __atomic_exchange_n(&p->queued, 0, __ATOMIC_SEQ_CST) == 0)
 			continue;
 		__atomic_store_n(&p->pending, 0, __ATOMIC_SEQ_CST);
@@ -318,18 +324,18 @@ xsim_evtchn_pending(struct xa_handle *xh)
 }
 
 int
-xsim_evtchn_unmask(struct xa_handle *xh, evtchn_port_t port)
+xsim_evtchn_unmask(struct xa_evtchn *xe, evtchn_port_t port)
 {
-	struct xsim_handle *h = xsim_handle(xh);
+	struct xsim_evtchn *e = xsim_evtchn(xe);
 	struct xsim_port *p;
 
-	p = xsim_own_port(h, port);
+	p = xsim_own_port(e, port);
 	if (p == NULL)
 		return -1;
 	__atomic_store_n(&p->masked, 0, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&p->pending, __ATOMIC_SEQ_CST) != 0 &&
 	    __atomic_exchange_n(&p->masked, 1, __ATOMIC_SEQ_CST) == 0)
-		xsim_evtchn_deliver(h->at->sh, h->ev_fd, p, port);
+		xsim_evtchn_deliver(e->at->sh, e->fd, p, port);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
 /*
  * Layer 2 of the simulated hypervisor (see xsim_shm.h): the event channels,
  * as the provider's ops table and the layers that release or count what a
- * handle holds call them. Calls only the segment below it.
+ * handle slot holds call them. They work on an endpoint (struct
+ * xsim_evtchn), whatever opened it. Calls only the segment below it.
  */
 
 #ifndef XSIM_EVTCHN_H
@@ -17,14 +18,14 @@ void xsim_evtchn_release(struct xsim_shared *sh, xsim_owner_t owner);
 void xsim_evtchn_usage(struct xsim_shared *sh, domid_t domid,
 		       struct xsim_usage *usage);
 
-int xsim_evtchn_fd(struct xa_handle *xh);
-evtchn_port_t xsim_evtchn_bind_unbound(struct xa_handle *xh, domid_t remote);
-evtchn_port_t xsim_evtchn_bind_interdomain(struct xa_handle *xh,
+int xsim_evtchn_fd(struct xa_evtchn *xe);
+evtchn_port_t xsim_evtchn_bind_unbound(struct xa_evtchn *xe, domid_t remote);
+evtchn_port_t xsim_evtchn_bind_interdomain(struct xa_evtchn *xe,
 					   domid_t remote,
 					   evtchn_port_t remote_port);
-int xsim_evtchn_unbind(struct xa_handle *xh, evtchn_port_t port);
-int xsim_evtchn_notify(struct xa_handle *xh, evtchn_port_t port);
-int xsim_evtchn_pending(struct xa_handle *xh);
-int xsim_evtchn_unmask(struct xa_handle *xh, evtchn_port_t port);
+int xsim_evtchn_unbind(struct xa_evtchn *xe, evtchn_port_t port);
+int xsim_evtchn_notify(struct xa_evtchn *xe, evtchn_port_t port);
+int xsim_evtchn_pending(struct xa_evtchn *xe);
+int xsim_evtchn_unmask(struct xa_evtchn *xe, evtchn_port_t port);
 
 #endif /* XSIM_EVTCHN_H */

@@ -6,8 +6,12 @@
  * slot and binding its event channel and xenstore sockets, and when asked
  * playing xl for one vif) and closing it, which releases everything the
  * handle holds, as the hypervisor does when a process closes its gntdev,
- * gntalloc, evtchn and xenbus files. Layer 5, the top (see xsim_shm.h):
- * calls every layer below it, and nothing in the simulator calls it.
+ * gntalloc, evtchn and xenbus files. A further event channel endpoint is
+ * one more open of the evtchn file: a handle slot of its own with its own
+ * event socket, so delivery, release on close and the reaping of a dead
+ * process's slots treat it as they treat a handle. Layer 5, the top (see
+ * xsim_shm.h): calls every layer below it, and nothing in the simulator
+ * calls it.
  */
 
 #include <errno.h>
@@ -21,6 +25,8 @@
 #include "xsim_toolstack.h"
 
 static void xsim_close(struct xa_handle *xh);
+static struct xa_evtchn *xsim_endpoint_open(struct xa_handle *xh);
+static void xsim_endpoint_close(struct xa_evtchn *xe);
 
 static const struct xa_ops xsim_ops = {
 	.close = xsim_close,
@@ -31,6 +37,8 @@ static const struct xa_ops xsim_ops = {
 	.gnt_unshare = xsim_gnt_unshare,
 	.gnt_share_limit = xsim_gnt_share_limit,
 	.gnt_share_set_limit = xsim_gnt_share_set_limit,
+	.evtchn_open = xsim_endpoint_open,
+	.evtchn_close = xsim_endpoint_close,
 	.evtchn_fd = xsim_evtchn_fd,
 	.evtchn_bind_unbound = xsim_evtchn_bind_unbound,
 	.evtchn_bind_interdomain = xsim_evtchn_bind_interdomain,
@@ -82,6 +90,46 @@ xsim_slot_alloc(struct xsim_shared *sh)
 	return 0;
 }
 
+/*
+ * Take a free handle slot for an endpoint of @domid and bind @ev_fd to its
+ * event address, a fresh one (@id); under the mutex. The slot stays free
+ * until the caller, once everything else it needs is done, sets its pid.
+ */
+static xsim_owner_t
+xsim_slot_open(struct xsim_attach *at, domid_t domid, int ev_fd,
+	       uint32_t *id)
+{
+	struct xsim_shared *sh = at->sh;
+	struct xsim_slot *slot;
+	xsim_owner_t owner;
+
+	xsim_reap_dead(at);
+	owner = xsim_slot_alloc(sh);
+	if (owner == 0)
+		return 0;
+	slot = xsim_slot(sh, owner);
+	*id = ++sh->next_handle_id;
+	if (xsim_bind(ev_fd, at->name, *id, "ev", &slot->ev_addr,
+		      &slot->ev_addrlen) < 0)
+		return 0;
+	slot->domid = domid;
+	slot->ev_overflow = 0;
+	slot->xs_addrlen = 0;
+	slot->xs_head = 0;
+	slot->xs_count = 0;
+	return owner;
+}
+
+/* An endpoint of @domid with its socket made; -1 with errno set. */
+static int
+xsim_endpoint_init(struct xsim_evtchn *e, domid_t domid)
+{
+	e->base.ops = &xsim_ops;
+	e->base.domid = domid;
+	e->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	return e->fd < 0 ? -1 : 0;
+}
+
 struct xa_handle *
 xa_sim_open(const struct xa_open_args *args)
 {
@@ -104,32 +152,27 @@ xa_sim_open(const struct xa_open_args *args)
 		return NULL;
 	h->base.ops = &xsim_ops;
 	h->base.domid = args->sim_domid;
-	h->ev_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	h->base.evtchn = &h->ev.base;
+	xsim_endpoint_init(&h->ev, h->base.domid);
 	h->xs_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (h->ev_fd < 0 || h->xs_fd < 0)
+	if (h->ev.fd < 0 || h->xs_fd < 0)
 		goto fail;
 	h->at = xsim_instance_attach(instance);
 	if (h->at == NULL)
 		goto fail;
+	h->ev.at = h->at;
 	sh = h->at->sh;
 
 	xsim_lock(sh);
-	xsim_reap_dead(h->at);
-	h->owner = xsim_slot_alloc(sh);
+	h->owner = xsim_slot_open(h->at, h->base.domid, h->ev.fd, &id);
 	if (h->owner == 0)
 		goto fail_locked;
+	h->ev.owner = h->owner;
 	slot = xsim_slot(sh, h->owner);
-	id = ++sh->next_handle_id;
-	if (xsim_bind(h->ev_fd, instance, id, "ev", &slot->ev_addr,
-		      &slot->ev_addrlen) < 0 ||
-	    xsim_bind(h->xs_fd, instance, id, "xs", &slot->xs_addr,
+	if (xsim_bind(h->xs_fd, instance, id, "xs", &slot->xs_addr,
 		      &slot->xs_addrlen) < 0 ||
 	    xsim_domain_register(h->at, h->xs_fd, h->base.domid) < 0)
 		goto fail_locked;
-	slot->domid = h->base.domid;
-	slot->ev_overflow = 0;
-	slot->xs_head = 0;
-	slot->xs_count = 0;
 	slot->pid = getpid();
 	xsim_unlock(sh);
 	/*
@@ -154,8 +197,8 @@ fail_locked:
 	errno = err;
 fail:
 	err = errno;
-	if (h->ev_fd >= 0)
-		close(h->ev_fd);
+	if (h->ev.fd >= 0)
+		close(h->ev.fd);
 	if (h->xs_fd >= 0)
 		close(h->xs_fd);
 	free(h);
@@ -177,8 +220,63 @@ xsim_close(struct xa_handle *xh)
 	xsim_xs_release(sh, h->owner);
 	xsim_slot(sh, h->owner)->pid = 0;
 	xsim_unlock(sh);
-	close(h->ev_fd);
+	close(h->ev.fd);
 	close(h->xs_fd);
 	xsim_detach(h->at);
 	free(h);
+}
+
+/*
+ * A further endpoint: its own socket and slot, and its own hold on the
+ * instance, so that nothing it uses goes away with the handle.
+ */
+static struct xa_evtchn *
+xsim_endpoint_open(struct xa_handle *xh)
+{
+	struct xsim_handle *h = xsim_handle(xh);
+	struct xsim_shared *sh = h->at->sh;
+	struct xsim_evtchn *e;
+	uint32_t id;
+	int err;
+
+	e = calloc(1, sizeof(*e));
+	if (e == NULL)
+		return NULL;
+	if (xsim_endpoint_init(e, xh->domid) < 0) {
+		err = errno;
+		free(e);
+		errno = err;
+		return NULL;
+	}
+	e->at = h->at;
+	xsim_attach_hold(e->at);
+	xsim_lock(sh);
+	e->owner = xsim_slot_open(e->at, xh->domid, e->fd, &id);
+	if (e->owner != 0)
+		xsim_slot(sh, e->owner)->pid = getpid();
+	err = errno;
+	xsim_unlock(sh);
+	if (e->owner == 0) {
+		xsim_detach(e->at);
+		close(e->fd);
+		free(e);
+		errno = err;
+		return NULL;
+	}
+	return &e->base;
+}
+
+static void
+xsim_endpoint_close(struct xa_evtchn *xe)
+{
+	struct xsim_evtchn *e = xsim_evtchn(xe);
+	struct xsim_shared *sh = e->at->sh;
+
+	xsim_lock(sh);
+	xsim_evtchn_release(sh, e->owner);
+	xsim_slot(sh, e->owner)->pid = 0;
+	xsim_unlock(sh);
+	close(e->fd);
+	xsim_detach(e->at);
+	free(e);
 }

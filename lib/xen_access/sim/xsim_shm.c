@@ -230,6 +230,14 @@ out:
 }
 
 void
+xsim_attach_hold(struct xsim_attach *at)
+{
+	pthread_mutex_lock(&xsim_attach_lock);
+	at->refs++;
+	pthread_mutex_unlock(&xsim_attach_lock);
+}
+
+void
 xsim_detach(struct xsim_attach *at)
 {
 	struct xsim_attach **pp;

@@ -54,7 +54,10 @@
 #define XSIM_XS_PERMS_MAX	8
 #define XSIM_XS_EVENTS		128
 
-/* The owner of a resource: a handle slot index plus one, 0 for none. */
+/*
+ * The owner of a resource: a handle slot index plus one, 0 for none. An
+ * event channel endpoint opened besides a handle's own takes a slot too.
+ */
 typedef uint16_t xsim_owner_t;
 
 enum xsim_port_state {
@@ -133,7 +136,11 @@ struct xsim_xs_event {
 	char token[XSIM_XS_TOKEN_MAX + 1];
 };
 
-/* A handle (one xa_open) as the other processes see it. */
+/*
+ * A handle (one xa_open) or a further event channel endpoint of one (one
+ * xa_evtchn_open, which uses only the ev_ fields) as the other processes
+ * see it.
+ */
 struct xsim_slot {
 	int32_t pid;		/* 0: free */
 	uint16_t domid;
@@ -202,6 +209,19 @@ struct xsim_local_share;
 struct xsim_tx;
 
 /*
+ * An event channel endpoint of this process: the handle slot @owner whose
+ * ports it holds, and the socket bound to that slot's ev_addr, on which
+ * they are delivered. The provider (layer 5) makes it, a handle's own with
+ * the handle; the event channel service (layer 2) works on it alone.
+ */
+struct xsim_evtchn {
+	struct xa_evtchn base;
+	struct xsim_attach *at;
+	xsim_owner_t owner;
+	int fd;
+};
+
+/*
  * One xa_open() of this process. The provider (layer 5) makes it; the
  * services keep their process-local state in it (mappings and shares of
  * the grant tables, open xenstore transactions), so it is defined here,
@@ -211,7 +231,7 @@ struct xsim_handle {
 	struct xa_handle base;
 	struct xsim_attach *at;
 	xsim_owner_t owner;
-	int ev_fd;
+	struct xsim_evtchn ev;	/* the handle's own endpoint, same slot */
 	int xs_fd;
 	struct xsim_local_map *maps;
 	struct xsim_local_share *shares;
@@ -223,6 +243,12 @@ static inline struct xsim_handle *
 xsim_handle(struct xa_handle *h)
 {
 	return (struct xsim_handle *)h;
+}
+
+static inline struct xsim_evtchn *
+xsim_evtchn(struct xa_evtchn *e)
+{
+	return (struct xsim_evtchn *)e;
 }
 
 static inline struct xsim_slot *
@@ -262,6 +288,8 @@ typedef void xsim_boot_t(struct xsim_shared *sh);
  * that attachment.
  */
 struct xsim_attach *xsim_attach(const char *instance, xsim_boot_t *boot);
+/* One more reference to an attachment, for xsim_detach() to drop. */
+void xsim_attach_hold(struct xsim_attach *at);
 void xsim_detach(struct xsim_attach *at);
 uint64_t xsim_now_ns(void);
 void xsim_lock(struct xsim_shared *sh);
