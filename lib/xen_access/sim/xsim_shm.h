@@ -36,11 +36,11 @@
 #include "xa_provider.h"
 
 #define XSIM_MAGIC		0x7873696d2d736861ull	/* "xsim-sha" */
-#define XSIM_VERSION		2u
+#define XSIM_VERSION		3u
 #define XSIM_NAME_MAX		64
 
 #define XSIM_MAX_DOMAINS	64
-#define XSIM_MAX_HANDLES	128
+#define XSIM_MAX_HANDLES	512
 #define XSIM_POOL_PAGES		32768
 #define XSIM_GRANT_ENTRIES	8192
 #define XSIM_MAX_MAPS		XSIM_POOL_PAGES
