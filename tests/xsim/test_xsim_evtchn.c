@@ -4,8 +4,11 @@
  * Event channels of the simulated hypervisor: binding follows Xen's rules
  * (an interdomain bind needs a port left unbound for our domain), only a
  * connected port of our own can be notified, and events arrive as
- * libxenevtchn delivers them: once, masked, until unmasked. Domain 1 plays
- * the frontend, domain 2 the backend, domain 3 an unrelated guest.
+ * libxenevtchn delivers them: once, masked, until unmasked. A further
+ * endpoint of a handle is another open of the evtchn device: its ports
+ * deliver to its own fd and are its alone, and closing it unbinds them.
+ * Domain 1 plays the frontend, domain 2 the backend, domain 3 an unrelated
+ * guest.
  */
 
 #include <errno.h>
@@ -30,13 +33,19 @@ struct channel {
 };
 
 static int
-drain(struct xa_handle *h)
+drain_ep(struct xa_evtchn *e)
 {
 	int n = 0;
 
-	while (xa_evtchn_pending(xa_evtchn(h)) >= 0)
+	while (xa_evtchn_pending(e) >= 0)
 		n++;
 	return n;
+}
+
+static int
+drain(struct xa_handle *h)
+{
+	return drain_ep(xa_evtchn(h));
 }
 
 static void
@@ -332,11 +341,44 @@ test_many_pending_ports_are_all_delivered(void)
 	xa_close(be);
 }
 
+/*
+ * A child process that, as the backend, connects to our unbound port @fp
+ * and kicks it, through a further endpoint of its handle when @endpoint,
+ * then exits: having closed everything when @tidy, or leaving it all to
+ * be reaped.
+ */
+static pid_t
+backend_child(evtchn_port_t fp, bool endpoint, bool tidy)
+{
+	struct xa_handle *be;
+	struct xa_evtchn *e;
+	evtchn_port_t bp;
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	be = open_dom(BE);
+	if (be == NULL)
+		_exit(2);
+	e = endpoint ? xa_evtchn_open(be) : xa_evtchn(be);
+	if (e == NULL)
+		_exit(2);
+	bp = xa_evtchn_bind_interdomain(e, FE, fp);
+	if (bp == BAD_PORT || xa_evtchn_notify(e, bp) != 0)
+		_exit(3);
+	if (tidy) {
+		if (endpoint)
+			xa_evtchn_close(e);
+		xa_close(be);
+	}
+	_exit(0);
+}
+
 static void
 test_notify_from_another_process(void)
 {
-	struct xa_handle *fe = open_dom(FE), *be;
-	evtchn_port_t fp, bp;
+	struct xa_handle *fe = open_dom(FE);
+	evtchn_port_t fp;
 	struct pollfd pfd;
 	int status;
 	pid_t pid;
@@ -344,18 +386,8 @@ test_notify_from_another_process(void)
 	REQUIRE(fe != NULL);
 	fp = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
 	REQUIRE(fp != BAD_PORT);
-	pid = fork();
+	pid = backend_child(fp, false, true);
 	REQUIRE(pid >= 0);
-	if (pid == 0) {
-		be = open_dom(BE);
-		if (be == NULL)
-			_exit(2);
-		bp = xa_evtchn_bind_interdomain(xa_evtchn(be), FE, fp);
-		if (bp == BAD_PORT || xa_evtchn_notify(xa_evtchn(be), bp) != 0)
-			_exit(3);
-		xa_close(be);
-		_exit(0);
-	}
 	pfd.fd = xa_evtchn_fd(xa_evtchn(fe));
 	pfd.events = POLLIN;
 	CHECK(poll(&pfd, 1, 5000) == 1);
@@ -385,6 +417,173 @@ test_close_releases_ports_and_unbinds_peer(void)
 	CHECK(usage_is_zero(BE));
 }
 
+/*
+ * A port of the frontend's bound through a further endpoint @e and
+ * connected to a new backend port, whose bind event is consumed.
+ */
+static evtchn_port_t
+endpoint_connect(struct channel *c, struct xa_evtchn *e, evtchn_port_t *bp)
+{
+	evtchn_port_t fp;
+
+	fp = xa_evtchn_bind_unbound(e, BE);
+	if (fp == BAD_PORT)
+		return BAD_PORT;
+	*bp = xa_evtchn_bind_interdomain(xa_evtchn(c->be), FE, fp);
+	if (*bp == BAD_PORT ||
+	    xa_evtchn_pending(xa_evtchn(c->be)) != (int)*bp ||
+	    xa_evtchn_unmask(xa_evtchn(c->be), *bp) != 0)
+		return BAD_PORT;
+	return fp;
+}
+
+static void
+test_endpoint_port_delivers_to_its_fd_only(struct channel *c)
+{
+	struct xa_evtchn *e = xa_evtchn_open(c->fe);
+	evtchn_port_t fp, bp;
+
+	REQUIRE(e != NULL);
+	CHECK(xa_evtchn_fd(e) >= 0 &&
+	      xa_evtchn_fd(e) != xa_evtchn_fd(xa_evtchn(c->fe)));
+	fp = endpoint_connect(c, e, &bp);
+	REQUIRE(fp != BAD_PORT);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), bp) == 0);
+	CHECK(readable(xa_evtchn_fd(e)));
+	CHECK(!readable(xa_evtchn_fd(xa_evtchn(c->fe))));
+	CHECK(drain(c->fe) == 0);
+	CHECK(xa_evtchn_pending(e) == (int)fp);
+	CHECK(xa_evtchn_unmask(e, fp) == 0);
+	/* And the handle's own port still delivers to the handle's fd. */
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(!readable(xa_evtchn_fd(e)));
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
+	/* Events go both ways: the endpoint notifies through its port. */
+	CHECK(xa_evtchn_notify(e, fp) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->be)) == (int)bp);
+	xa_evtchn_close(e);
+}
+
+static void
+test_endpoint_port_is_not_the_handles(struct channel *c)
+{
+	struct xa_evtchn *e = xa_evtchn_open(c->fe);
+	struct xa_evtchn *own = xa_evtchn(c->fe);
+	evtchn_port_t fp, bp;
+
+	REQUIRE(e != NULL);
+	fp = endpoint_connect(c, e, &bp);
+	REQUIRE(fp != BAD_PORT);
+	errno = 0;
+	CHECK(xa_evtchn_notify(own, fp) == -1);
+	CHECK(errno == EINVAL);
+	errno = 0;
+	CHECK(xa_evtchn_unmask(own, fp) == -1);
+	CHECK(errno == EINVAL);
+	errno = 0;
+	CHECK(xa_evtchn_unbind(own, fp) == -1);
+	CHECK(errno == EINVAL);
+	/* Nor is the handle's port the endpoint's. */
+	errno = 0;
+	CHECK(xa_evtchn_notify(e, c->fe_port) == -1);
+	CHECK(errno == EINVAL);
+	errno = 0;
+	CHECK(xa_evtchn_unbind(e, c->fe_port) == -1);
+	CHECK(errno == EINVAL);
+	CHECK(drain(c->be) == 0);
+	/* The refusals changed nothing: the port is still connected. */
+	CHECK(xa_evtchn_notify(e, fp) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->be)) == (int)bp);
+	CHECK(xa_evtchn_unbind(e, fp) == 0);
+	xa_evtchn_close(e);
+}
+
+static void
+test_endpoint_close_unbinds_its_ports(struct channel *c)
+{
+	struct xa_evtchn *e = xa_evtchn_open(c->fe);
+	evtchn_port_t fp, bp;
+	struct xsim_usage u;
+
+	REQUIRE(e != NULL);
+	fp = endpoint_connect(c, e, &bp);
+	REQUIRE(fp != BAD_PORT);
+	REQUIRE(xa_evtchn_bind_unbound(e, OTHER) != BAD_PORT);
+	CHECK(usage_of(FE, &u) == 0 && u.ports == 3);
+	CHECK(usage_of(BE, &u) == 0 && u.ports == 2);
+	xa_evtchn_close(e);
+	xa_evtchn_close(NULL);
+	/* Both of its ports are free; the handle's own is not touched. */
+	CHECK(usage_of(FE, &u) == 0 && u.ports == 1);
+	CHECK(usage_of(BE, &u) == 0 && u.ports == 2);
+	errno = 0;
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), bp) == -1);
+	CHECK(errno == ENOTCONN);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
+	/* The backend's port went back to unbound: the frontend can rebind. */
+	fp = xa_evtchn_bind_interdomain(xa_evtchn(c->fe), BE, bp);
+	CHECK(fp != BAD_PORT);
+	CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)fp);
+}
+
+/* Each endpoint takes a handle slot, and closing it gives the slot back. */
+static void
+test_many_endpoints_open_and_close(void)
+{
+	enum { N = 64, ROUNDS = 12 };
+	struct xa_handle *fe = open_dom(FE);
+	struct xa_evtchn *e[N];
+	struct xsim_usage u;
+	int i, round;
+
+	REQUIRE(fe != NULL);
+	/* 768 opens in all, more than there are slots. */
+	for (round = 0; round < ROUNDS; round++) {
+		for (i = 0; i < N; i++) {
+			e[i] = xa_evtchn_open(fe);
+			REQUIRE(e[i] != NULL);
+			REQUIRE(xa_evtchn_bind_unbound(e[i], BE) != BAD_PORT);
+		}
+		CHECK(xa_evtchn_fd(e[0]) != xa_evtchn_fd(e[N - 1]));
+		CHECK(usage_of(FE, &u) == 0 && u.ports == N);
+		for (i = 0; i < N; i++)
+			xa_evtchn_close(e[i]);
+		CHECK(usage_is_zero(FE));
+	}
+	xa_close(fe);
+}
+
+/* An endpoint of a process that died is reaped like its handle. */
+static void
+test_dead_process_endpoint_is_reaped(void)
+{
+	struct xa_handle *fe = open_dom(FE), *h;
+	evtchn_port_t fp;
+	int status;
+	pid_t pid;
+
+	REQUIRE(fe != NULL);
+	fp = xa_evtchn_bind_unbound(xa_evtchn(fe), BE);
+	REQUIRE(fp != BAD_PORT);
+	/* Bound through the endpoint only, and never closed. */
+	pid = backend_child(fp, true, false);
+	REQUIRE(pid >= 0);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	REQUIRE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(xa_evtchn_pending(xa_evtchn(fe)) == (int)fp);
+	CHECK(xa_evtchn_unmask(xa_evtchn(fe), fp) == 0);
+	h = open_dom(BE);
+	REQUIRE(h != NULL);
+	CHECK(usage_is_zero(BE));
+	/* Our port waits unbound again, as after a close. */
+	errno = 0;
+	CHECK(xa_evtchn_notify(xa_evtchn(fe), fp) == -1);
+	CHECK(errno == ENOTCONN);
+	xa_close(h);
+	xa_close(fe);
+}
+
 TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 {
 	RUN(test_bind_unbound_never_allocates_port_zero);
@@ -405,4 +604,9 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN(test_many_pending_ports_are_all_delivered);
 	RUN(test_notify_from_another_process);
 	RUN(test_close_releases_ports_and_unbinds_peer);
+	RUN_WITH(channel, test_endpoint_port_delivers_to_its_fd_only);
+	RUN_WITH(channel, test_endpoint_port_is_not_the_handles);
+	RUN_WITH(channel, test_endpoint_close_unbinds_its_ports);
+	RUN(test_many_endpoints_open_and_close);
+	RUN(test_dead_process_endpoint_is_reaped);
 }
