@@ -42,8 +42,9 @@
  * exactly one of sent, suppressed (the peer's event index did not ask
  * for a notification) and failed (it asked, and the notification call
  * failed), so their sum is the number of publishes: at most one per
- * burst. Received counts the peer's notifications on the queue's event
- * channel (on the Rx queue when one channel serves both rings). Grant
+ * burst. Received (Rx queues only) counts the events the queue pair's
+ * channels delivered, taken when the Rx queue enters or leaves interrupt
+ * mode (a polling queue takes none). Grant
  * maps and unmaps count the calls that mapped or unmapped the queue's
  * shared ring page (one hypercall each on Xen; a netfront never maps). With
  * grant_copy_calls and notifications sent and failed, they are every

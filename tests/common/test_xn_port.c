@@ -36,11 +36,11 @@ test_each_publish_is_counted_once(void)
 	evtchn_port_t remote;
 
 	REQUIRE(be != NULL && fe != NULL);
+	q.endpoint = xa_evtchn(be);
 	remote = xa_evtchn_bind_unbound(xa_evtchn(fe), BACKEND);
 	REQUIRE(remote != (evtchn_port_t)-1);
 	q.evtchn = xa_evtchn_bind_interdomain(xa_evtchn(be), FRONTEND, remote);
 	REQUIRE(q.evtchn != (evtchn_port_t)-1);
-	port.xa = be;
 
 	xn_doorbell(&q, NETIF_DOORBELL_NONE);
 	CHECK(publishes(&q.notify) == 0);

@@ -255,7 +255,7 @@ pair_xstat(uint16_t port, const char *name)
 static bool
 open_ports(struct pair *pr, const char *back_args, const char *front_args,
 	   uint16_t nb_queues, const char *key, const char *value,
-	   struct rte_mempool *mp)
+	   const struct rte_eth_conf *conf, struct rte_mempool *mp)
 {
 	struct xa_open_args xa_args = {
 		.provider = XA_PROVIDER_SIM,
@@ -267,7 +267,8 @@ open_ports(struct pair *pr, const char *back_args, const char *front_args,
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u%s%s",
 		 pr->inst, nb_queues, back_args[0] != '\0' ? "," : "",
 		 back_args);
-	pr->back = pair_create_queues("net_xen_netback0", args, mp, nb_queues);
+	pr->back = pair_create_conf("net_xen_netback0", args, mp, nb_queues,
+				    conf);
 	pr->front = -1;
 	if (pr->back < 0)
 		return false;
@@ -283,8 +284,8 @@ open_ports(struct pair *pr, const char *back_args, const char *front_args,
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s,queues=%u%s%s",
 		 pr->inst, nb_queues, front_args[0] != '\0' ? "," : "",
 		 front_args);
-	pr->front = pair_create_queues("net_xen_netfront0", args, mp,
-				       nb_queues);
+	pr->front = pair_create_conf("net_xen_netfront0", args, mp, nb_queues,
+				     conf);
 	return pr->front >= 0 && pair_wait_link(pr->back, true, 10000) &&
 	       pair_wait_link(pr->front, true, 10000);
 }
@@ -293,8 +294,17 @@ bool
 pair_open(struct pair *pr, const char *tag, const char *back_args,
 	  const char *front_args, struct rte_mempool *mp)
 {
+	return pair_open_conf(pr, tag, back_args, front_args,
+			      &(struct rte_eth_conf){ 0 }, mp);
+}
+
+bool
+pair_open_conf(struct pair *pr, const char *tag, const char *back_args,
+	       const char *front_args, const struct rte_eth_conf *conf,
+	       struct rte_mempool *mp)
+{
 	snprintf(pr->inst, sizeof(pr->inst), "%s-%s", pair_sim_instance(), tag);
-	return open_ports(pr, back_args, front_args, 1, NULL, NULL, mp);
+	return open_ports(pr, back_args, front_args, 1, NULL, NULL, conf, mp);
 }
 
 bool
@@ -302,7 +312,8 @@ pair_open_keyed(struct pair *pr, const char *tag, uint16_t nb_queues,
 		const char *key, const char *value, struct rte_mempool *mp)
 {
 	snprintf(pr->inst, sizeof(pr->inst), "%s-%s", pair_sim_instance(), tag);
-	return open_ports(pr, "", "", nb_queues, key, value, mp);
+	return open_ports(pr, "", "", nb_queues, key, value,
+			  &(struct rte_eth_conf){ 0 }, mp);
 }
 
 void

@@ -67,7 +67,7 @@ main(int argc, char **argv)
 	check(has_xstat(port, "rx", RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT) &&
 	      has_xstat(port, "tx", RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SUPPRESSED) &&
 	      has_xstat(port, "rx", RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED) &&
-	      has_xstat(port, "tx", RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED),
+	      has_xstat(port, "rx", RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED),
 	      "the notification xstats are found by the header's names");
 	if (argc > args + 2)	/* the netback: its own counters too */
 		check(has_xstat(port, "rx", RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_CALLS) &&

@@ -45,21 +45,6 @@ on_xenstore(void *arg)
 	xn_control_call(p, follow_peer);
 }
 
-/* The queue whose ring the event is about; the Rx queue's when shared. */
-static struct xn_queue *
-queue_of_evtchn(const struct xn_port *p, evtchn_port_t port)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nb_pairs; i++) {
-		if (p->rxq[i]->evtchn == port)
-			return p->rxq[i];
-		if (p->txq[i]->evtchn == port)
-			return p->txq[i];
-	}
-	return NULL;
-}
-
 static void
 serve_ctrl(struct xn_port *p)
 {
@@ -70,23 +55,19 @@ static void
 on_event_channel(void *arg)
 {
 	struct xn_port *p = arg;
-	struct xn_queue *q;
 	bool ctrl = false;
 	int port;
 
 	/*
-	 * The bursts poll: a queue's event is only counted, and unmasked
-	 * again. The control ring is served here, on the control thread.
+	 * Only the control ring's channel is bound here: each queue pair
+	 * has its own endpoint (xn_intr.h). It is served on this thread.
 	 */
 	pthread_mutex_lock(&p->lock);
 	while ((port = xa_evtchn_pending(xa_evtchn(p->xa))) >= 0) {
-		q = queue_of_evtchn(p, port);
-		if (q != NULL)
-			__atomic_fetch_add(&q->notify.received, 1,
-					   __ATOMIC_RELAXED);
-		else if ((evtchn_port_t)port == p->ctrl_evtchn)
+		if ((evtchn_port_t)port == p->ctrl_evtchn) {
 			ctrl = true;
-		xa_evtchn_unmask(xa_evtchn(p->xa), port);
+			xa_evtchn_unmask(xa_evtchn(p->xa), port);
+		}
 	}
 	pthread_mutex_unlock(&p->lock);
 	/* Unmasked first: an event raised while we serve is not lost. */

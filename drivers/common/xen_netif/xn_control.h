@@ -4,8 +4,8 @@
  * The control thread of a port: DPDK's interrupt thread, which watches
  * three file descriptors per port, as memif and vhost watch their sockets:
  * xenstore (the handshake, through the PMD's xn_port_ops), the event
- * channels (counted per queue and unmasked: the bursts poll) and the data
- * plane's failure reports.
+ * channel of the control ring (the queues' have their own endpoints,
+ * see xn_intr.h) and the data plane's failure reports.
  */
 
 #ifndef XN_CONTROL_H

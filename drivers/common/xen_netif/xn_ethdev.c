@@ -18,6 +18,7 @@
 #include "xn_burst.h"
 #include "xn_control.h"
 #include "xn_ethdev.h"
+#include "xn_intr.h"
 #include "xn_stats.h"
 
 static void
@@ -129,6 +130,7 @@ xn_dev_start(struct rte_eth_dev *dev)
 {
 	struct xn_port *p = xn_port(dev);
 	unsigned int i;
+	int ret;
 
 	/* A queue never set up has no mempool: its ring would go unpolled. */
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -143,6 +145,12 @@ xn_dev_start(struct rte_eth_dev *dev)
 			       i);
 			return -EINVAL;
 		}
+	/* Under the lock: the control thread wakes sleepers through them. */
+	pthread_mutex_lock(&p->lock);
+	ret = xn_intr_install(p);
+	pthread_mutex_unlock(&p->lock);
+	if (ret != 0)
+		return ret;
 	xn_control_call(p, start);
 	set_queue_states(dev, RTE_ETH_QUEUE_STATE_STARTED);
 	return 0;
@@ -276,6 +284,7 @@ xn_dev_close(struct rte_eth_dev *dev)
 	if (p->xa == NULL)
 		return 0;	/* closed already, or never opened */
 	xn_control_stop(p);
+	xn_intr_uninstall(p);
 	p->ops->uninit(p);
 	/* As ethdev does: release the queues that were set up. */
 	for (i = 0; i < d->nb_rx_queues; i++)
@@ -498,6 +507,8 @@ static const struct eth_dev_ops xn_ops = {
 	.tx_queue_setup = xn_tx_queue_setup,
 	.rx_queue_release = xn_rx_queue_release,
 	.tx_queue_release = xn_tx_queue_release,
+	.rx_queue_intr_enable = xn_intr_enable,
+	.rx_queue_intr_disable = xn_intr_disable,
 	.rxq_info_get = xn_rxq_info_get,
 	.txq_info_get = xn_txq_info_get,
 	.stats_get = xn_stats_get,

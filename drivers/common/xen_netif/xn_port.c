@@ -15,6 +15,7 @@
 
 #include "netif_back.h"
 #include "netif_front.h"
+#include "xn_intr.h"
 #include "xn_port.h"
 #include "xenbus.h"
 
@@ -88,18 +89,30 @@ queue_init(struct xn_queue *q, struct xn_port *p, uint16_t qid,
 	q->ring = ring;
 }
 
-void
+int
 xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
 		   enum xn_ring rx_kind, void *rx_ring, struct xn_queue *txq,
 		   enum xn_ring tx_kind, void *tx_ring)
 {
+	struct xa_evtchn *endpoint;
+
+	/* Its own fd: the pair's events wake only who sleeps on the pair. */
+	endpoint = xa_evtchn_open(p->xa);
+	if (endpoint == NULL) {
+		XN_LOG(p, ERR, "queue pair %u: cannot open an event channel endpoint: %s",
+		       qid, strerror(errno));
+		return -errno;
+	}
 	queue_init(&rxq->q, p, qid, rx_kind, rx_ring);
 	rxq->batch = p->cfg.batch;
 	rxq->group = p->cfg.group_ethertype;
 	rxq->single_flag = p->cfg.single_flag;
+	rxq->intr_fd = rxq->kick_fd = -1;
 	queue_init(txq, p, qid, tx_kind, tx_ring);
+	rxq->q.endpoint = txq->endpoint = endpoint;
 	p->rxq[qid] = &rxq->q;
 	p->txq[qid] = txq;
+	return 0;
 }
 
 int
@@ -131,6 +144,13 @@ fail:
 void
 xn_port_close(struct xn_port *p)
 {
+	unsigned int i;
+
+	/* The pairs registered so far (init may have stopped half way). */
+	for (i = 0; i < p->cfg.queues && p->rxq[i] != NULL; i++) {
+		xa_evtchn_close(p->rxq[i]->endpoint);
+		p->rxq[i]->endpoint = p->txq[i]->endpoint = NULL;
+	}
 	if (p->fail_fd >= 0)
 		close(p->fail_fd);
 	p->fail_fd = -1;
@@ -173,6 +193,8 @@ xn_port_refresh(struct xn_port *p)
 	if (!ready)
 		while (queues_busy(p))
 			rte_pause();
+	else
+		xn_intr_wake_all(p);
 	if (ready && p->peer_ready && !p->no_carrier) {
 		link.link_status = RTE_ETH_LINK_UP;
 		link.link_speed = RTE_ETH_SPEED_NUM_10G;

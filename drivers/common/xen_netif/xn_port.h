@@ -11,9 +11,9 @@
  * the lib/netif operation each queue names.
  *
  * Counters: `sent + suppressed + failed` is the number of publishes of a
- * ring index, at most one per burst; `received` counts the events the peer
- * sent on the queue's event channel (on the Rx queue when one channel
- * serves both rings of a pair).
+ * ring index, at most one per burst; `received` counts the events the
+ * pair's endpoint delivered, taken when its Rx queue enters or leaves
+ * interrupt mode (xn_intr.h): a polling queue takes none.
  */
 
 #ifndef XN_PORT_H
@@ -76,6 +76,8 @@ struct xn_queue {
 	uint32_t left;			/* bursts that left (xn_queue_quiesce) */
 	/* Our end of the channel of this queue's ring, set on connect. */
 	evtchn_port_t evtchn;
+	/* The pair's endpoint: its channels are bound through it. */
+	struct xa_evtchn *endpoint;
 	void *ring;			/* of type @kind */
 	struct xn_notify_stats notify;
 	struct xn_grant_stats grant;
@@ -89,6 +91,9 @@ struct xn_rxq {
 	bool group;
 	uint64_t single_flag;
 	struct netif_rx_stash stash;	/* pulled, not yet returned */
+	/* Rx interrupt mode (xn_intr.h); -1 while the port has none. */
+	int intr_fd;			/* the application sleeps on it */
+	int kick_fd;			/* eventfd: wakes the sleeper */
 };
 
 /*
@@ -255,8 +260,7 @@ xn_doorbell(struct xn_queue *q, enum netif_doorbell doorbell)
 		q->notify.suppressed++;
 		break;
 	case NETIF_DOORBELL_RING:
-		if (likely(xa_evtchn_notify(xa_evtchn(q->port->xa),
-					    q->evtchn) == 0))
+		if (likely(xa_evtchn_notify(q->endpoint, q->evtchn) == 0))
 			q->notify.sent++;
 		else
 			q->notify.failed++;
@@ -274,9 +278,10 @@ void xn_fail(struct xn_port *p, const char *why);
 /*
  * Register queue pair @qid of @p (ops->init): the Rx queue @rxq moving
  * packets through @rx_ring of kind @rx_kind, the Tx queue @txq through
- * @tx_ring of kind @tx_kind.
+ * @tx_ring of kind @tx_kind, and open the pair's event channel endpoint
+ * (xn_port_close() closes it). 0 or -errno, logged.
  */
-void xn_queue_pair_init(struct xn_port *p, uint16_t qid,
+int xn_queue_pair_init(struct xn_port *p, uint16_t qid,
 			struct xn_rxq *rxq, enum xn_ring rx_kind,
 			void *rx_ring, struct xn_queue *txq,
 			enum xn_ring tx_kind, void *tx_ring);

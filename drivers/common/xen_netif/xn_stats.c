@@ -11,17 +11,26 @@
 #include "xn_port.h"
 #include "xn_stats.h"
 
-/* The counters every queue has, after the PMD's own. */
+/*
+ * The counters every queue has, after the PMD's own; the last only Rx
+ * queues have: the pair's events are taken on its Rx queue (xn_intr.h).
+ */
 static const struct xn_stat queue_stats[] = {
 #define QS(n, f) { n, offsetof(struct xn_queue, f), XN_BASIC_NONE }
 	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT, notify.sent),
 	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SUPPRESSED, notify.suppressed),
 	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED, notify.failed),
-	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED, notify.received),
 	QS(RTE_PMD_XEN_NETIF_XSTAT_GRANT_MAPS, grant.maps),
 	QS(RTE_PMD_XEN_NETIF_XSTAT_GRANT_UNMAPS, grant.unmaps),
+	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED, notify.received),
 #undef QS
 };
+
+static unsigned int
+nb_queue_stats(bool rx)
+{
+	return RTE_DIM(queue_stats) - (rx ? 0 : 1);
+}
 
 static uint64_t *
 counter(const struct xn_queue *q, const struct xn_stat *s)
@@ -86,7 +95,8 @@ xn_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 }
 
 static void
-reset_queue(struct xn_queue *q, const struct xn_stat *table, unsigned int n)
+reset_queue(struct xn_queue *q, bool rx, const struct xn_stat *table,
+	    unsigned int n)
 {
 	unsigned int s;
 
@@ -94,7 +104,7 @@ reset_queue(struct xn_queue *q, const struct xn_stat *table, unsigned int n)
 		if (table[s].basic != XN_BASIC_GAUGE)
 			__atomic_store_n(counter(q, &table[s]), 0,
 					 __ATOMIC_RELAXED);
-	for (s = 0; s < RTE_DIM(queue_stats); s++)
+	for (s = 0; s < nb_queue_stats(rx); s++)
 		__atomic_store_n(counter(q, &queue_stats[s]), 0,
 				 __ATOMIC_RELAXED);
 }
@@ -106,8 +116,10 @@ xn_stats_reset(struct rte_eth_dev *dev)
 	unsigned int i;
 
 	for (i = 0; i < p->cfg.queues; i++) {
-		reset_queue(p->rxq[i], p->pmd->stats->rx, p->pmd->stats->nb_rx);
-		reset_queue(p->txq[i], p->pmd->stats->tx, p->pmd->stats->nb_tx);
+		reset_queue(p->rxq[i], true, p->pmd->stats->rx,
+			    p->pmd->stats->nb_rx);
+		reset_queue(p->txq[i], false, p->pmd->stats->tx,
+			    p->pmd->stats->nb_tx);
 	}
 	return 0;
 }
@@ -134,7 +146,7 @@ walk(const struct xn_port *p,
 			const struct xn_queue *q =
 				dir == 0 ? p->rxq[qid] : p->txq[qid];
 
-			for (s = 0; s < n + RTE_DIM(queue_stats); s++) {
+			for (s = 0; s < n + nb_queue_stats(dir == 0); s++) {
 				const struct xn_stat *x = s < n ? &table[s] :
 					&queue_stats[s - n];
 

@@ -158,9 +158,11 @@ nb_init(struct xn_port *xn)
 	for (i = 0; i < xn->cfg.queues; i++) {
 		struct nb_pair *pr = &p->pairs[i];
 
-		xn_queue_pair_init(xn, i, &pr->rxq.x, XN_RING_BACK_TX,
-				   &pr->rxq.ring, &pr->txq.x, XN_RING_BACK_RX,
-				   &pr->txq.ring);
+		ret = xn_queue_pair_init(xn, i, &pr->rxq.x, XN_RING_BACK_TX,
+					 &pr->rxq.ring, &pr->txq.x,
+					 XN_RING_BACK_RX, &pr->txq.ring);
+		if (ret != 0)
+			return ret;
 		pr->rxq.ring.credit = &p->credit;
 		pr->rxq.ring.mcast = &p->mcast;
 		pr->txq.ring.mcast = &p->mcast;

@@ -44,9 +44,9 @@ release_pair(struct nb_port *p, struct nb_pair *pr)
 	evtchn_port_t tx = pr->rxq.x.q.evtchn, rx = pr->txq.x.evtchn;
 
 	if (rx != XN_NO_EVTCHN && rx != tx)
-		xa_evtchn_unbind(xa_evtchn(p->xn.xa), rx);
+		xa_evtchn_unbind(pr->txq.x.endpoint, rx);
 	if (tx != XN_NO_EVTCHN)
-		xa_evtchn_unbind(xa_evtchn(p->xn.xa), tx);
+		xa_evtchn_unbind(pr->rxq.x.q.endpoint, tx);
 	pr->rxq.x.q.evtchn = pr->txq.x.evtchn = XN_NO_EVTCHN;
 	unmap_ring(p, &pr->tx_sring, &pr->rxq.x.q);
 	unmap_ring(p, &pr->rx_sring, &pr->txq.x);
@@ -81,12 +81,13 @@ map_ring(struct nb_port *p, grant_ref_t ref, const char *name,
 	return page;
 }
 
+/* Through the pair's endpoint, as every channel of the pair. */
 static evtchn_port_t
-bind_evtchn(struct nb_port *p, evtchn_port_t remote)
+bind_evtchn(struct nb_port *p, struct nb_pair *pr, evtchn_port_t remote)
 {
 	evtchn_port_t port;
 
-	port = xa_evtchn_bind_interdomain(xa_evtchn(p->xn.xa), p->fe_domid,
+	port = xa_evtchn_bind_interdomain(pr->rxq.x.q.endpoint, p->fe_domid,
 					  remote);
 	if (port == (evtchn_port_t)-1) {
 		NB_LOG(ERR, "%s: cannot bind event channel %u of domain %u: %s",
@@ -129,10 +130,10 @@ connect_pair(struct nb_port *p, unsigned int i)
 		return false;
 	}
 	/* The guest's TX ring is our Rx queue's, its RX ring our Tx queue's. */
-	pr->rxq.x.q.evtchn = bind_evtchn(p, q->evtchn_tx);
+	pr->rxq.x.q.evtchn = bind_evtchn(p, pr, q->evtchn_tx);
 	if (pr->rxq.x.q.evtchn == XN_NO_EVTCHN)
 		return false;
-	pr->txq.x.evtchn = q->split_evtchn ? bind_evtchn(p, q->evtchn_rx) :
+	pr->txq.x.evtchn = q->split_evtchn ? bind_evtchn(p, pr, q->evtchn_rx) :
 					     pr->rxq.x.q.evtchn;
 	return pr->txq.x.evtchn != XN_NO_EVTCHN;
 }

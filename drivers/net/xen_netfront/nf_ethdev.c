@@ -97,9 +97,13 @@ nf_init(struct xn_port *xn)
 	for (i = 0; i < xn->cfg.queues; i++) {
 		struct nf_pair *pr = &ad->pairs[i];
 
-		xn_queue_pair_init(xn, i, &pr->rxq.x, XN_RING_FRONT_RX,
-				   &pr->rxq.ring, &pr->txq.x, XN_RING_FRONT_TX,
-				   &pr->txq.ring);
+		int ret = xn_queue_pair_init(xn, i, &pr->rxq.x,
+					     XN_RING_FRONT_RX, &pr->rxq.ring,
+					     &pr->txq.x, XN_RING_FRONT_TX,
+					     &pr->txq.ring);
+
+		if (ret != 0)
+			return ret;
 	}
 	return nf_xenbus_init(ad);
 }

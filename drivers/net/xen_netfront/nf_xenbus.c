@@ -52,11 +52,13 @@ nf_unshare(struct nf_adapter *ad, void **pages, uint32_t count)
 }
 
 static void
-nf_unbind(struct nf_adapter *ad, evtchn_port_t *port)
+nf_unbind(struct nf_adapter *ad, struct xn_queue *q)
 {
+	evtchn_port_t *port = &q->evtchn;
+
 	if (*port == XN_NO_EVTCHN)
 		return;
-	if (xa_evtchn_unbind(xa_evtchn(ad->xn.xa), *port) < 0)
+	if (xa_evtchn_unbind(q->endpoint, *port) < 0)
 		NF_LOG(WARNING, "%s: cannot unbind port %u: %s", ad->fe_dir,
 		       *port, strerror(errno));
 	*port = XN_NO_EVTCHN;
@@ -73,8 +75,8 @@ nf_release(struct nf_adapter *ad)
 		struct nf_pair *pr = &ad->pairs[i];
 
 		if (pr->rxq.x.q.evtchn != pr->txq.x.evtchn)
-			nf_unbind(ad, &pr->rxq.x.q.evtchn);
-		nf_unbind(ad, &pr->txq.x.evtchn);
+			nf_unbind(ad, &pr->rxq.x.q);
+		nf_unbind(ad, &pr->txq.x);
 		pr->rxq.x.q.evtchn = XN_NO_EVTCHN;
 		nf_unshare(ad, &pr->srings, 2);
 		nf_unshare(ad, &pr->tx_pages, NETIF_TX_RING_SIZE);
@@ -102,11 +104,12 @@ nf_share(struct nf_adapter *ad, void **pages, uint32_t count,
 	return *pages != NULL;
 }
 
+/* Through the pair's endpoint, as every channel of the pair. */
 static bool
-nf_bind(struct nf_adapter *ad, evtchn_port_t *port)
+nf_bind(struct nf_adapter *ad, struct xn_queue *q)
 {
-	*port = xa_evtchn_bind_unbound(xa_evtchn(ad->xn.xa), ad->backend_id);
-	return *port != XN_NO_EVTCHN;
+	q->evtchn = xa_evtchn_bind_unbound(q->endpoint, ad->backend_id);
+	return q->evtchn != XN_NO_EVTCHN;
 }
 
 /*
@@ -180,10 +183,10 @@ nf_connect_pair(struct nf_adapter *ad, unsigned int i, bool split,
 			     pr->rx_refs, true))
 		return false;
 	*why = "cannot allocate an event channel";
-	if (!nf_bind(ad, &pr->txq.x.evtchn))
+	if (!nf_bind(ad, &pr->txq.x))
 		return false;
 	pr->rxq.x.q.evtchn = pr->txq.x.evtchn;
-	if (split && !nf_bind(ad, &pr->rxq.x.q.evtchn))
+	if (split && !nf_bind(ad, &pr->rxq.x.q))
 		return false;
 
 	netif_front_tx_attach(&pr->txq.ring, pr->srings, pr->tx_pages,
