@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * xen-adaptive-fwd: a DPDK application that polls its ports while they
+ * are busy and sleeps on their Rx interrupts after an idle spell, the
+ * pattern of DPDK's l3fwd-power, for a backend that shares its host with
+ * the guests it serves. It runs on one lcore over every Rx queue of every
+ * port the EAL options create, in one of three modes:
+ *
+ *   io        port 2k forwards to port 2k+1 and back (testpmd's io)
+ *   rxonly    counts and frees what arrives (testpmd's rxonly)
+ *   icmpecho  answers ARP requests and ICMP echo requests on the port
+ *             they came from, as testpmd's icmpecho does
+ *
+ * --idle-polls N: after N rounds over all queues found nothing, enable
+ * their interrupts and sleep in rte_epoll_wait() until one fires (N = 0:
+ * never sleep, poll like testpmd). It prints a line per --stats-period
+ * and, on SIGINT/SIGTERM or after --duration, one summary line of JSON:
+ * packets, sleeps, wakeups, and the CPU seconds the process used, which
+ * is what an idle backend costs its host.
+ */
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include <rte_arp.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_epoll.h>
+#include <rte_ethdev.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#define BURST 32
+#define MAX_QUEUES 64
+#define POOL_MBUFS 8191
+#define RING_SIZE 256
+
+enum mode { MODE_IO, MODE_RXONLY, MODE_ICMPECHO };
+
+struct queue {
+	uint16_t port;
+	uint16_t qid;
+	uint16_t out_port;	/* io: where its packets go */
+};
+
+static struct {
+	enum mode mode;
+	unsigned int idle_polls;
+	unsigned int stats_period;	/* seconds, 0: none */
+	unsigned int duration;		/* seconds, 0: until signalled */
+} opt = { .mode = MODE_IO, .idle_polls = 300, .stats_period = 1 };
+
+static struct queue queues[MAX_QUEUES];
+static unsigned int nb_queues;
+static volatile sig_atomic_t quit;
+
+struct counters {
+	uint64_t rx, tx, dropped, sleeps, wakeups;
+};
+
+static void
+on_signal(int sig __rte_unused)
+{
+	quit = 1;
+}
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [EAL options] -- [--mode io|rxonly|icmpecho]\n"
+		"       [--idle-polls N] [--stats-period S] [--duration S]\n",
+		prog);
+}
+
+static int
+parse_uint(const char *s, unsigned int *v)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || n > UINT32_MAX)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+static int
+parse_args(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "idle-polls", required_argument, NULL, 'i' },
+		{ "stats-period", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (strcmp(optarg, "io") == 0)
+				opt.mode = MODE_IO;
+			else if (strcmp(optarg, "rxonly") == 0)
+				opt.mode = MODE_RXONLY;
+			else if (strcmp(optarg, "icmpecho") == 0)
+				opt.mode = MODE_ICMPECHO;
+			else
+				return -1;
+			break;
+		case 'i':
+			if (parse_uint(optarg, &opt.idle_polls) < 0)
+				return -1;
+			break;
+		case 's':
+			if (parse_uint(optarg, &opt.stats_period) < 0)
+				return -1;
+			break;
+		case 'd':
+			if (parse_uint(optarg, &opt.duration) < 0)
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
+/* Every queue of @port set up with Rx interrupts, started, registered. */
+static int
+port_init(uint16_t port, struct rte_mempool *mp, uint16_t out_port)
+{
+	struct rte_eth_conf conf = { .intr_conf = { .rxq = 1 } };
+	struct rte_eth_dev_info info;
+	uint16_t q, nb;
+	int ret;
+
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret != 0)
+		return ret;
+	nb = info.default_rxportconf.nb_queues ?
+	     info.default_rxportconf.nb_queues : 1;
+	nb = RTE_MIN(nb, RTE_MIN(info.max_rx_queues, info.max_tx_queues));
+	if (nb_queues + nb > MAX_QUEUES)
+		return -ENOSPC;
+	ret = rte_eth_dev_configure(port, nb, nb, &conf);
+	for (q = 0; ret == 0 && q < nb; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, RING_SIZE,
+					     rte_eth_dev_socket_id(port), NULL,
+					     mp);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, q, RING_SIZE,
+						     rte_eth_dev_socket_id(port),
+						     NULL);
+	}
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	for (q = 0; ret == 0 && q < nb; q++) {
+		ret = rte_eth_dev_rx_intr_ctl_q(port, q, RTE_EPOLL_PER_THREAD,
+						RTE_INTR_EVENT_ADD, NULL);
+		queues[nb_queues++] = (struct queue){ port, q, out_port };
+	}
+	return ret;
+}
+
+/* testpmd's icmpecho: turn an ARP or echo request into its answer. */
+static bool
+answer(struct rte_mbuf *m, const struct rte_ether_addr *mine)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	uint16_t type = rte_be_to_cpu_16(eth->ether_type);
+
+	if (type == RTE_ETHER_TYPE_ARP &&
+	    m->data_len >= sizeof(*eth) + sizeof(struct rte_arp_hdr)) {
+		struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(eth + 1);
+		struct rte_arp_ipv4 *a = &arp->arp_data;
+		uint32_t ip;
+
+		if (arp->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST))
+			return false;
+		arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
+		a->arp_tha = a->arp_sha;
+		a->arp_sha = *mine;
+		ip = a->arp_tip;
+		a->arp_tip = a->arp_sip;
+		a->arp_sip = ip;
+		eth->dst_addr = eth->src_addr;
+		eth->src_addr = *mine;
+		return true;
+	}
+	if (type == RTE_ETHER_TYPE_IPV4 &&
+	    m->data_len >= sizeof(*eth) + sizeof(struct rte_ipv4_hdr) +
+			   sizeof(struct rte_icmp_hdr)) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+		struct rte_icmp_hdr *icmp;
+		uint32_t addr, sum;
+
+		if (ip->next_proto_id != IPPROTO_ICMP ||
+		    m->data_len < sizeof(*eth) + rte_ipv4_hdr_len(ip) +
+				  sizeof(*icmp))
+			return false;
+		icmp = (struct rte_icmp_hdr *)((uint8_t *)ip +
+					       rte_ipv4_hdr_len(ip));
+		if (icmp->icmp_type != RTE_IP_ICMP_ECHO_REQUEST ||
+		    icmp->icmp_code != 0)
+			return false;
+		icmp->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+		/* RFC 1624: the type went from 8 to 0 in the high byte. */
+		sum = (uint16_t)~rte_be_to_cpu_16(icmp->icmp_cksum) +
+		      (uint16_t)~(RTE_IP_ICMP_ECHO_REQUEST << 8) +
+		      (RTE_IP_ICMP_ECHO_REPLY << 8);
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		icmp->icmp_cksum = rte_cpu_to_be_16(~sum & 0xffff);
+		addr = ip->src_addr;
+		ip->src_addr = ip->dst_addr;
+		ip->dst_addr = addr;
+		eth->dst_addr = eth->src_addr;
+		eth->src_addr = *mine;
+		return true;
+	}
+	return false;
+}
+
+static void
+send_or_drop(uint16_t port, uint16_t qid, struct rte_mbuf **pkts, uint16_t n,
+	     struct counters *c)
+{
+	uint16_t sent = rte_eth_tx_burst(port, qid, pkts, n);
+
+	c->tx += sent;
+	c->dropped += n - sent;
+	rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+}
+
+/* One round over every queue; the packets it received. */
+static uint64_t
+poll_round(struct counters *c)
+{
+	struct rte_mbuf *pkts[BURST], *out[BURST];
+	uint64_t got = 0;
+	unsigned int i;
+
+	for (i = 0; i < nb_queues; i++) {
+		const struct queue *q = &queues[i];
+		struct rte_ether_addr mine;
+		uint16_t n, k = 0, j;
+
+		n = rte_eth_rx_burst(q->port, q->qid, pkts, BURST);
+		if (n == 0)
+			continue;
+		got += n;
+		c->rx += n;
+		switch (opt.mode) {
+		case MODE_IO:
+			send_or_drop(q->out_port, q->qid, pkts, n, c);
+			break;
+		case MODE_RXONLY:
+			rte_pktmbuf_free_bulk(pkts, n);
+			break;
+		case MODE_ICMPECHO:
+			rte_eth_macaddr_get(q->port, &mine);
+			for (j = 0; j < n; j++) {
+				if (answer(pkts[j], &mine))
+					out[k++] = pkts[j];
+				else
+					rte_pktmbuf_free(pkts[j]);
+			}
+			send_or_drop(q->port, q->qid, out, k, c);
+			break;
+		}
+	}
+	return got;
+}
+
+static void
+intr_all(bool on)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_queues; i++)
+		if (on)
+			rte_eth_dev_rx_intr_enable(queues[i].port,
+						   queues[i].qid);
+		else
+			rte_eth_dev_rx_intr_disable(queues[i].port,
+						    queues[i].qid);
+}
+
+static double
+cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static void
+run(void)
+{
+	struct rte_epoll_event ev[MAX_QUEUES];
+	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
+	uint64_t next_stats = start + opt.stats_period * hz, now;
+	struct counters c = { 0 }, last = { 0 };
+	double cpu0 = cpu_seconds(), cpu_last = cpu0;
+	unsigned int idle = 0;
+	int n, wait_ms;
+
+	while (!quit) {
+		now = rte_get_timer_cycles();
+		if (opt.duration != 0 && now - start >= opt.duration * hz)
+			break;
+		if (opt.stats_period != 0 && now >= next_stats) {
+			double cpu = cpu_seconds();
+
+			printf("rx-pps %" PRIu64 " tx-pps %" PRIu64
+			       " sleeps %" PRIu64 " cpu %.1f%%\n",
+			       (c.rx - last.rx) / opt.stats_period,
+			       (c.tx - last.tx) / opt.stats_period,
+			       c.sleeps - last.sleeps,
+			       100 * (cpu - cpu_last) / opt.stats_period);
+			fflush(stdout);
+			last = c;
+			cpu_last = cpu;
+			next_stats += opt.stats_period * hz;
+		}
+		if (poll_round(&c) > 0) {
+			idle = 0;
+			continue;
+		}
+		if (opt.idle_polls == 0 || ++idle < opt.idle_polls)
+			continue;
+		/* Idle: sleep until a queue's event, a stats line or the end. */
+		idle = 0;
+		wait_ms = opt.stats_period != 0 ? (int)(opt.stats_period * 1000) :
+			  -1;
+		intr_all(true);
+		n = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, nb_queues, wait_ms);
+		intr_all(false);
+		c.sleeps++;
+		c.wakeups += n > 0;
+	}
+	now = rte_get_timer_cycles();
+	printf("{\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 ", \"dropped\": %"
+	       PRIu64 ", \"sleeps\": %" PRIu64 ", \"wakeups\": %" PRIu64
+	       ", \"wall_s\": %.3f, \"cpu_s\": %.3f}\n", c.rx, c.tx,
+	       c.dropped, c.sleeps, c.wakeups, (double)(now - start) / hz,
+	       cpu_seconds() - cpu0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_mempool *mp;
+	uint16_t port, nb_ports;
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0)
+		rte_exit(EXIT_FAILURE, "cannot initialise EAL\n");
+	if (parse_args(argc - ret, argv + ret) < 0) {
+		usage(argv[0]);
+		rte_exit(EXIT_FAILURE, "bad arguments\n");
+	}
+	nb_ports = rte_eth_dev_count_avail();
+	if (nb_ports == 0 || (opt.mode == MODE_IO && nb_ports % 2 != 0))
+		rte_exit(EXIT_FAILURE, "%u ports: io needs pairs, the others at least one\n",
+			 nb_ports);
+	mp = rte_pktmbuf_pool_create("adaptive_fwd", POOL_MBUFS, 256, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE,
+				     rte_socket_id());
+	if (mp == NULL)
+		rte_exit(EXIT_FAILURE, "cannot create the mbuf pool: %s\n",
+			 rte_strerror(rte_errno));
+	RTE_ETH_FOREACH_DEV(port) {
+		ret = port_init(port, mp, port ^ 1);
+		if (ret != 0)
+			rte_exit(EXIT_FAILURE, "port %u: %s\n", port,
+				 strerror(-ret));
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	run();
+	RTE_ETH_FOREACH_DEV(port) {
+		rte_eth_dev_stop(port);
+		rte_eth_dev_close(port);
+	}
+	rte_eal_cleanup();
+	return 0;
+}

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# app xen-adaptive-fwd over the simulator. Idle, it sleeps on its ports'
+# Rx interrupts: in 3 s with a stats line a second, a handful of sleeps
+# (each ends at a stats line), not the thousands of a fd that stays
+# readable; with --idle-polls 0 it never sleeps. Forwarding (io) between
+# two netback ports whose two netfronts a testpmd in another process runs
+# in io mode with --tx-first, it passes packets both ways and still
+# sleeps once that testpmd is gone. Prints TAP.
+#
+# usage: test_adaptive_fwd.sh <xen-adaptive-fwd> <dpdk-testpmd> <build dir>
+set -u
+app="$1"
+testpmd="$2"
+build="$3"
+here=$(dirname "$(realpath "$0")")
+inst="adaptive-$$"
+plugins=$("$here/../../devtools/plugin-dir.sh" "$build") || exit 1
+work=$(mktemp -d)
+pids=()
+
+cleanup() {
+	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+	rm -rf "$plugins" "$work" "/dev/shm/xsim-$inst"
+}
+trap cleanup EXIT
+
+# The app runs on one lcore; testpmd needs a forwarding lcore besides.
+eal() {
+	echo "--lcores $1 --no-huge -m 512 --no-pci --file-prefix $2-$$" \
+	     "-d $plugins"
+}
+back="provider=sim,sim=$inst,domid=1"
+
+# A key of the app's summary line (the last line, JSON).
+summary() {
+	tail -n 1 "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
+}
+
+echo "1..3"
+fail=0
+
+"$app" $(eal 0@0 idle) --vdev "net_xen_netback0,$back" -- --mode rxonly \
+	--idle-polls 100 --stats-period 1 --duration 3 >"$work/idle.log" 2>&1
+sleeps=$(summary "$work/idle.log" sleeps)
+echo "# idle 3 s: $(tail -n 1 "$work/idle.log")"
+if [ -n "$sleeps" ] && [ "$sleeps" -ge 1 ] && [ "$sleeps" -le 20 ]; then
+	echo "ok 1 - an idle port sleeps until its stats line"
+else
+	echo "not ok 1 - an idle port sleeps until its stats line"
+	sed 's/^/# /' "$work/idle.log" | tail -n 20
+	fail=1
+fi
+
+"$app" $(eal 0@0 poll) --vdev "net_xen_netback0,$back" -- --mode rxonly \
+	--idle-polls 0 --stats-period 1 --duration 2 >"$work/poll.log" 2>&1
+sleeps=$(summary "$work/poll.log" sleeps)
+echo "# polling 2 s: $(tail -n 1 "$work/poll.log")"
+if [ "$sleeps" = 0 ]; then
+	echo "ok 2 - with --idle-polls 0 it polls"
+else
+	echo "not ok 2 - with --idle-polls 0 it polls"
+	fail=1
+fi
+
+"$app" $(eal 0@1 fwd) --vdev "net_xen_netback0,$back,handle=0" \
+	--vdev "net_xen_netback1,$back,handle=1" -- --mode io \
+	--idle-polls 100 --stats-period 1 --duration 12 >"$work/fwd.log" 2>&1 &
+fwd=$!
+pids+=("$fwd")
+sleep 2
+timeout -s INT 5 "$testpmd" $(eal 0@0,1@0 guest) \
+	--vdev "net_xen_netfront0,$back,handle=0" \
+	--vdev "net_xen_netfront1,$back,handle=1" -- \
+	--forward-mode=io --tx-first --stats-period=1 --nb-cores=1 \
+	--total-num-mbufs=16384 >"$work/guest.log" 2>&1
+wait "$fwd"
+echo "# forwarding: $(tail -n 1 "$work/fwd.log")"
+rx=$(summary "$work/fwd.log" rx)
+tx=$(summary "$work/fwd.log" tx)
+# The stats lines after testpmd left: sleeps while idle again.
+late_sleeps=$(grep '^rx-pps' "$work/fwd.log" | tail -n 3 |
+	awk '{ s += $6 } END { print s + 0 }')
+echo "# sleeps in the last 3 s: $late_sleeps"
+if [ -n "$rx" ] && [ "$rx" -ge 1000 ] && [ "$tx" -ge 1000 ] &&
+   [ "$late_sleeps" -ge 1 ]; then
+	echo "ok 3 - it forwards while busy and sleeps once idle"
+else
+	echo "not ok 3 - it forwards while busy and sleeps once idle"
+	sed 's/^/# fwd: /' "$work/fwd.log" | tail -n 20
+	sed 's/^/# guest: /' "$work/guest.log" | tail -n 20
+	fail=1
+fi
+exit $fail
