@@ -15,16 +15,7 @@ app="$1"
 testpmd="$2"
 build="$3"
 here=$(dirname "$(realpath "$0")")
-inst="adaptive-$$"
-plugins=$("$here/../../devtools/plugin-dir.sh" "$build") || exit 1
-work=$(mktemp -d)
-pids=()
-
-cleanup() {
-	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	rm -rf "$plugins" "$work" "/dev/shm/xsim-$inst"
-}
-trap cleanup EXIT
+. "$here/../common/sim_processes.sh" adaptive "$build"
 
 # The app runs on one lcore; testpmd needs a forwarding lcore besides.
 eal() {

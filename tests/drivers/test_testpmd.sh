@@ -13,16 +13,7 @@ set -u
 testpmd="$1"
 build="$2"
 here=$(dirname "$(realpath "$0")")
-inst="testpmd-$$"
-plugins=$("$here/../../devtools/plugin-dir.sh" "$build") || exit 1
-work=$(mktemp -d)
-pids=()
-
-cleanup() {
-	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-	rm -rf "$plugins" "$work" "/dev/shm/xsim-$inst"
-}
-trap cleanup EXIT
+. "$here/../common/sim_processes.sh" testpmd "$build"
 
 # The netback's forwarding lcore has core 1 to itself; everything else
 # (the netfront's forwarding lcore and both main lcores, which only print
