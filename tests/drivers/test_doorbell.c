@@ -226,7 +226,7 @@ each_sender(const char *devargs, bool group)
 	struct pair pr;
 	uint64_t seq = 0;
 
-	REQUIRE(pair_open_conf(&pr, "bell", devargs, devargs,
+	REQUIRE(pair_open_conf(&pr, "bell", devargs, devargs, 1,
 			       &(struct rte_eth_conf){ .intr_conf.rxq = 1 },
 			       test_pool));
 	REQUIRE(observer_attach(&o, &pr));

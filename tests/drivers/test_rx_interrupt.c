@@ -13,7 +13,8 @@
  * XEN_TEST_CYCLES cycles (10^5 by default) in each direction. Every cycle
  * must end with its packet taken by that last poll or by the first burst
  * after one wakeup: none is lost, none waits for a later wakeup.
- * An idle queue sleeps: with nothing sent, the wait times out. A sleeper
+ * An idle queue sleeps: with nothing sent, the wait times out. Of two
+ * queue pairs, a packet wakes the sleeper of its own queue only. A sleeper
  * whose peer reconnects is woken and receives from the new connection.
  * Without intr_conf.rxq the port offers no interrupt.
  */
@@ -221,7 +222,7 @@ test_every_wakeup_brings_its_packet_both_ways(void)
 {
 	struct pair pr;
 
-	REQUIRE(pair_open_conf(&pr, "wake", "", "", &intr_conf, test_pool));
+	REQUIRE(pair_open_conf(&pr, "wake", "", "", 1, &intr_conf, test_pool));
 	cycles(pr.front, pr.back, "netback Rx (guest TX)");
 	cycles(pr.back, pr.front, "netfront Rx (guest RX)");
 	pair_close(&pr);
@@ -234,7 +235,7 @@ test_an_idle_queue_sleeps(void)
 	struct pair pr;
 	uint16_t port;
 
-	REQUIRE(pair_open_conf(&pr, "idle", "", "", &intr_conf, test_pool));
+	REQUIRE(pair_open_conf(&pr, "idle", "", "", 1, &intr_conf, test_pool));
 	for (int side = 0; side < 2; side++) {
 		port = side == 0 ? pr.back : pr.front;
 		REQUIRE(register_queue(port));
@@ -262,7 +263,7 @@ test_a_reconnect_wakes_the_sleeper(void)
 	struct pair pr;
 	int woken = 0;
 
-	REQUIRE(pair_open_conf(&pr, "rewake", "", "", &intr_conf, test_pool));
+	REQUIRE(pair_open_conf(&pr, "rewake", "", "", 1, &intr_conf, test_pool));
 	REQUIRE(register_queue(pr.back));
 	pair_destroy("net_xen_netfront0", pr.front);
 	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", pr.inst);
@@ -289,6 +290,49 @@ test_a_reconnect_wakes_the_sleeper(void)
 	pair_close(&pr);
 }
 
+/*
+ * Two queue pairs: a packet on queue 1 wakes the sleeper of queue 1 only,
+ * on either PMD (the epoll data of each registration names its queue).
+ */
+static void
+test_a_queue_wakes_only_its_own_sleeper(void)
+{
+	struct rte_epoll_event ev[2];
+	struct rte_mbuf *m, *got[4];
+	struct pair pr;
+	uint16_t port, q;
+	int n;
+
+	REQUIRE(pair_open_conf(&pr, "perq", "", "", 2, &intr_conf, test_pool));
+	for (int side = 0; side < 2; side++) {
+		port = side == 0 ? pr.back : pr.front;
+		for (q = 0; q < 2; q++) {
+			REQUIRE(rte_eth_dev_rx_intr_ctl_q(port, q,
+					RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD,
+					(void *)(uintptr_t)(q + 1)) == 0);
+			CHECK(rte_eth_dev_rx_intr_enable(port, q) == 0);
+		}
+		/* Both queues drained and armed: nothing wakes them. */
+		CHECK(rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 2, 100) == 0);
+		m = numbered_frame(5);
+		REQUIRE(m != NULL);
+		CHECK(rte_eth_tx_burst(side == 0 ? pr.front : pr.back, 1,
+				       &m, 1) == 1);
+		n = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 2, WAKE_TIMEOUT_MS);
+		CHECK(n == 1);
+		CHECK(n >= 1 && ev[0].epdata.data == (void *)2);
+		for (q = 0; q < 2; q++)
+			CHECK(rte_eth_dev_rx_intr_disable(port, q) == 0);
+		CHECK(rte_eth_rx_burst(port, 0, got, RTE_DIM(got)) == 0);
+		CHECK(rte_eth_rx_burst(port, 1, got, RTE_DIM(got)) == 1);
+		rte_pktmbuf_free(got[0]);
+		for (q = 0; q < 2; q++)
+			rte_eth_dev_rx_intr_ctl_q(port, q, RTE_EPOLL_PER_THREAD,
+						  RTE_INTR_EVENT_DEL, NULL);
+	}
+	pair_close(&pr);
+}
+
 static void
 test_without_intr_conf_there_is_no_interrupt(void)
 {
@@ -305,6 +349,7 @@ TEST_MAIN(pair_setup, pair_teardown)
 {
 	RUN(test_without_intr_conf_there_is_no_interrupt);
 	RUN(test_an_idle_queue_sleeps);
+	RUN(test_a_queue_wakes_only_its_own_sleeper);
 	RUN(test_a_reconnect_wakes_the_sleeper);
 	RUN(test_every_wakeup_brings_its_packet_both_ways);
 }

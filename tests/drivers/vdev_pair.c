@@ -294,17 +294,18 @@ bool
 pair_open(struct pair *pr, const char *tag, const char *back_args,
 	  const char *front_args, struct rte_mempool *mp)
 {
-	return pair_open_conf(pr, tag, back_args, front_args,
+	return pair_open_conf(pr, tag, back_args, front_args, 1,
 			      &(struct rte_eth_conf){ 0 }, mp);
 }
 
 bool
 pair_open_conf(struct pair *pr, const char *tag, const char *back_args,
-	       const char *front_args, const struct rte_eth_conf *conf,
-	       struct rte_mempool *mp)
+	       const char *front_args, uint16_t nb_queues,
+	       const struct rte_eth_conf *conf, struct rte_mempool *mp)
 {
 	snprintf(pr->inst, sizeof(pr->inst), "%s-%s", pair_sim_instance(), tag);
-	return open_ports(pr, back_args, front_args, 1, NULL, NULL, conf, mp);
+	return open_ports(pr, back_args, front_args, nb_queues, NULL, NULL,
+			  conf, mp);
 }
 
 bool

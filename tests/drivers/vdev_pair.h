@@ -107,10 +107,10 @@ struct pair {
 };
 bool pair_open(struct pair *pr, const char *tag, const char *back_args,
 	       const char *front_args, struct rte_mempool *mp);
-/* The same, both ports configured with @conf. */
+/* The same with @nb_queues queue pairs, both ports configured with @conf. */
 bool pair_open_conf(struct pair *pr, const char *tag, const char *back_args,
-		    const char *front_args, const struct rte_eth_conf *conf,
-		    struct rte_mempool *mp);
+		    const char *front_args, uint16_t nb_queues,
+		    const struct rte_eth_conf *conf, struct rte_mempool *mp);
 /*
  * The same with @nb_queues queue pairs, the toolstack having set the key
  * @key to @value (removed it, @value NULL) after the netback's probe wrote
