@@ -222,6 +222,7 @@ struct netif_back_tx_stats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t mbuf_alloc_failed;	/* pulls cut short for want of mbufs */
+	uint64_t mbuf_refill_short;	/* refills of the spares the pool cut short */
 	uint64_t drop_bad_frame;	/* answered NETIF_RSP_ERROR */
 	uint64_t drop_bad_csum;		/* csum_blank on a non-TCP/UDP frame */
 	uint64_t drop_bad_gso;		/* netif_offload_rx() refused it */

@@ -53,16 +53,34 @@ tx_fail(struct netif_back_tx *tx, const char *why)
 	tx->error = why;
 }
 
-/* @n mbufs from the spares, refilled in bulk; false if the pool is dry. */
+/*
+ * Refill the spares in bulk; when the pool has fewer free mbufs than that,
+ * take what it has, one by one: a bulk allocation is all or nothing, and
+ * a queue must not wait for a whole refill while it could progress.
+ */
+static void
+tx_refill_spares(struct netif_back_tx *tx)
+{
+	unsigned int want = NETIF_BACK_SPARE_MBUFS - tx->nb_spare;
+	struct rte_mbuf *m;
+
+	if (rte_pktmbuf_alloc_bulk(tx->mp, &tx->spare[tx->nb_spare],
+				   want) == 0) {
+		tx->nb_spare += want;
+		return;
+	}
+	tx->stats.mbuf_refill_short++;
+	while (tx->nb_spare < NETIF_BACK_SPARE_MBUFS &&
+	       (m = rte_pktmbuf_alloc(tx->mp)) != NULL)
+		tx->spare[tx->nb_spare++] = m;
+}
+
+/* @n mbufs from the spares, refilled; false if the pool has too few. */
 static bool
 tx_take_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 {
 	if (tx->nb_spare < n) {
-		unsigned int want = NETIF_BACK_SPARE_MBUFS - tx->nb_spare;
-
-		if (rte_pktmbuf_alloc_bulk(tx->mp, &tx->spare[tx->nb_spare],
-					   want) == 0)
-			tx->nb_spare += want;
+		tx_refill_spares(tx);
 		if (tx->nb_spare < n)
 			return false;
 	}

@@ -310,6 +310,39 @@ test_mbuf_shortage_leaves_requests_for_later(void)
 	rte_mempool_free(tiny);
 }
 
+/*
+ * A pool with fewer free mbufs than a refill of the spares asks for: the
+ * queue takes what there is and progresses, counting the short refill,
+ * instead of waiting for a whole refill that may never come.
+ */
+static void
+test_a_short_pool_still_feeds_the_packets_it_can(void)
+{
+	struct rte_mempool *small;
+	struct rte_mbuf *pkts[8];
+	enum netif_doorbell db;
+	unsigned int i;
+	uint16_t n;
+
+	small = rte_pktmbuf_pool_create("small", NETIF_BACK_SPARE_MBUFS / 2,
+					0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					SOCKET_ID_ANY);
+	REQUIRE(small != NULL);
+	rings_reset();
+	netif_back_tx_setup(&tx, small, PORT_ID);
+	for (i = 0; i < RTE_DIM(pkts); i++)
+		post_packet(i, i % PAGES, 60);
+	n = netif_back_tx_pull(&tx, pkts, RTE_DIM(pkts), &db);
+	CHECK(n == RTE_DIM(pkts));
+	CHECK(tx.stats.mbuf_refill_short >= 1);
+	CHECK(tx.stats.mbuf_alloc_failed == 0 && tx.error == NULL);
+	for (i = 0; i < n; i++)
+		CHECK(holds_page_bytes(pkts[i], i % PAGES, 0, 60));
+	rte_pktmbuf_free_bulk(pkts, n);
+	netif_back_tx_release(&tx);
+	rte_mempool_free(small);
+}
+
 /* An RX buffer of the frontend: page @page, request id @id. */
 static void
 post_rx(uint16_t id, unsigned int page)
@@ -663,6 +696,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_producer_beyond_the_ring_disconnects);
 	RUN(test_blank_checksums_are_completed_or_the_frame_dropped);
 	RUN(test_mbuf_shortage_leaves_requests_for_later);
+	RUN(test_a_short_pool_still_feeds_the_packets_it_can);
 	RUN(test_push_fills_posted_buffers_and_answers_in_their_slots);
 	RUN(test_push_stops_when_no_buffer_is_posted);
 	RUN(test_packet_no_frontend_can_take_is_dropped_not_waited_for);

@@ -219,6 +219,7 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ NULL, RXQ(stats.packets), XN_BASIC_PACKETS },
 	{ NULL, RXQ(stats.bytes), XN_BASIC_BYTES },
 	{ "mbuf_alloc_failed", RXQ(stats.mbuf_alloc_failed), XN_BASIC_NOMBUF },
+	{ "mbuf_refill_short", RXQ(stats.mbuf_refill_short), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_CALLS, RXQ(copy.stats.calls),
 	  XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_OPS, RXQ(copy.stats.segs),
