@@ -71,6 +71,14 @@ struct netif_tx_slot {
 	uint16_t id;
 };
 
+/*
+ * Linux netback's fatal_skb_slots: a guest TX packet of more than
+ * NETIF_MAX_SLOTS slots is dropped, one of more than 1 + fatal slots
+ * disconnects the frontend. Linux's default, and the most we take.
+ */
+#define NETIF_TX_FATAL_SLOTS_DEFAULT 20u
+#define NETIF_TX_FATAL_SLOTS_MAX 30u
+
 /* A guest TX packet as the backend sees it once its requests are read. */
 struct netif_tx_packet {
 	uint32_t len;		/* frame length, from the first request */
@@ -83,7 +91,8 @@ struct netif_tx_packet {
 	 */
 	uint8_t mcast_op;
 	struct rte_ether_addr mcast_addr;
-	struct netif_tx_slot slots[NETIF_MAX_SLOTS];
+	/* Up to NETIF_MAX_SLOTS; a dropped packet may have more. */
+	struct netif_tx_slot slots[1 + NETIF_TX_FATAL_SLOTS_MAX];
 };
 
 enum netif_tx_verdict {
@@ -95,13 +104,16 @@ enum netif_tx_verdict {
 /*
  * Read the packet starting at ring->req_cons out of @avail posted requests,
  * without consuming it, accepting the GSO types @gso (NETIF_PEER_GSO_*: the
- * ones offered to the frontend). Whatever the verdict except FATAL, the
- * packet occupies netif_tx_packet_ring_slots() ring slots, which
- * netif_back_tx_pull() consumes. @why names the rule that was broken for
- * DROP and FATAL.
+ * ones offered to the frontend) and, as Linux, dropping a packet of more
+ * than NETIF_MAX_SLOTS slots unless it has more than 1 + @fatal_slots
+ * (at most NETIF_TX_FATAL_SLOTS_MAX), which is fatal. Whatever the verdict
+ * except FATAL, the packet occupies netif_tx_packet_ring_slots() ring
+ * slots, which netif_back_tx_pull() consumes. @why names the rule that
+ * was broken for DROP and FATAL.
  */
 enum netif_tx_verdict netif_back_tx_parse(const netif_tx_back_ring_t *ring,
 					  unsigned int avail, uint32_t gso,
+					  unsigned int fatal_slots,
 					  struct netif_tx_packet *pkt,
 					  const char **why);
 
@@ -253,6 +265,7 @@ struct netif_back_tx {
 	uint16_t port;			/* written to every received mbuf */
 	uint32_t offloads;		/* NETIF_RX_*: what the application enabled */
 	uint32_t gso_offered;		/* NETIF_PEER_GSO_*: the frontend's to use */
+	uint8_t fatal_slots;		/* see netif_back_tx_parse() */
 	/* The queue pair's static grants (netif_statics.h); NULL: none. */
 	struct netif_gref_map **statics;
 	/* Lends what static grants hold instead of copying (netif_lend.h). */
@@ -275,7 +288,8 @@ struct netif_back_tx {
 
 /*
  * Where received packets go: mbufs of @mp (data room at least
- * NETIF_BACK_MIN_MBUF_ROOM), marked as from @port. Counters are kept.
+ * NETIF_BACK_MIN_MBUF_ROOM), marked as from @port; @fatal_slots becomes
+ * Linux's default, for the caller to change. Counters are kept.
  */
 void netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
 			 uint16_t port);

@@ -244,7 +244,6 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 {
 	unsigned int i, s, n, sent = 0;
 	uint64_t bytes = 0;
-	bool call_ok;
 
 	*doorbell = NETIF_DOORBELL_NONE;
 	if (unlikely(rx->error != NULL))
@@ -253,7 +252,7 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 	rx->push_hash = rx->hash == NULL ? NULL :
 			__atomic_load_n(&rx->hash->active, __ATOMIC_ACQUIRE);
 	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX));
-	call_ok = netif_copy_flush(&rx->copy);
+	netif_copy_flush(&rx->copy);
 	for (i = 0; i < n; i++) {
 		bool pkt_ok = true;
 
@@ -264,11 +263,11 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 			bool ok = netif_copy_ok(&rx->copy, slot->first_seg,
 						slot->first_seg + slot->nr_segs);
 
-			/* A posted buffer we cannot write: see the TX pull. */
-			if (unlikely(!ok && call_ok && rx->error == NULL)) {
-				rx->stats.malformed++;
-				rx->error = "bad grant reference";
-			}
+			/*
+			 * A posted buffer we cannot write, or a failed call:
+			 * as Linux, answered with an error (the packet is
+			 * dropped), and the frontend stays.
+			 */
 			netif_back_rx_respond(&rx->ring, slot, ok);
 			pkt_ok &= ok;
 		}

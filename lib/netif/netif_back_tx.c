@@ -126,7 +126,8 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 
 enum netif_tx_verdict
 netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
-		    uint32_t gso, struct netif_tx_packet *pkt, const char **why)
+		    uint32_t gso, unsigned int fatal_slots,
+		    struct netif_tx_packet *pkt, const char **why)
 {
 	enum netif_tx_verdict verdict = NETIF_TX_OK;
 	RING_IDX idx = ring->req_cons;
@@ -156,9 +157,14 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 	for (;;) {
 		struct netif_tx_slot *slot;
 
-		if (pkt->nr_slots == NETIF_MAX_SLOTS) {
-			*why = "more slots than a packet may use";
+		if (pkt->nr_slots ==
+		    1 + RTE_MIN(fatal_slots, NETIF_TX_FATAL_SLOTS_MAX)) {
+			*why = "more slots than the fatal bound";
 			return NETIF_TX_FATAL;
+		}
+		if (pkt->nr_slots == NETIF_MAX_SLOTS && verdict == NETIF_TX_OK) {
+			*why = "more slots than a packet may use";
+			verdict = NETIF_TX_DROP;
 		}
 		/* The first slot's own size is known only at the end. */
 		if (pkt->nr_slots > 0 &&

@@ -25,6 +25,7 @@ netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
 	tx->mp = mp;
 	tx->mbuf_room = rte_pktmbuf_data_room_size(mp) - RTE_PKTMBUF_HEADROOM;
 	tx->port = port;
+	tx->fatal_slots = NETIF_TX_FATAL_SLOTS_DEFAULT;
 }
 
 int
@@ -174,7 +175,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		int built;
 
 		verdict = netif_back_tx_parse(&tx->ring, avail, tx->gso_offered,
-					      pkt, &why);
+					      tx->fatal_slots, pkt, &why);
 		if (unlikely(verdict == NETIF_TX_FATAL)) {
 			tx_fail(tx, why);
 			break;
@@ -271,44 +272,46 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 {
 	unsigned int i, n, nb_rx = 0;
 	uint64_t bytes = 0;
-	bool call_ok;
 
 	*doorbell = NETIF_DOORBELL_NONE;
 	if (unlikely(tx->error != NULL))
 		return 0;
 	netif_lend_answer(tx->lend, &tx->ring);
 	n = tx_collect(tx, RTE_MIN(max, NETIF_BACK_BURST_MAX));
-	call_ok = netif_copy_flush(&tx->copy);
+	netif_copy_flush(&tx->copy);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = tx->heads[i];
-		int16_t status = NETIF_RSP_ERROR;
+		int16_t status = NETIF_RSP_OKAY;
+		bool keep = false;
 
 		if (unlikely(!netif_copy_ok(&tx->copy, tx->first_seg[i],
 					    tx->first_seg[i + 1]))) {
 			/*
-			 * With the call through, a failed segment can only be
-			 * a grant the frontend gave us that is unusable (never
-			 * granted, revoked, wrong domain): Xen reports most as
-			 * GNTST_general_error, so any status counts. A failed
-			 * call is our side's problem and blames nobody.
+			 * A grant the frontend gave us that is unusable (never
+			 * granted, revoked, wrong domain), or a failed call:
+			 * as Linux, the packet is answered with an error and
+			 * dropped, and the frontend stays.
 			 */
-			if (call_ok && tx->error == NULL)
-				tx_fail(tx, "bad grant reference");
 			tx->stats.drop_copy_failed++;
+			status = NETIF_RSP_ERROR;
 		} else if (tx_deliverable(tx, m, &tx->pkts[i].off)) {
 			m->port = tx->port;
 			bytes += m->pkt_len;
 			pkts[nb_rx++] = m;
-			status = NETIF_RSP_OKAY;
+			keep = true;
 		}
+		/*
+		 * A copied frame we cannot deliver (tx_deliverable()) is
+		 * answered OKAY, as Linux answers before it looks inside.
+		 */
 		if (tx->loans[i] != NULL) {
 			/* Answered once the application frees it. */
 			tx->loans[i]->status = status;
-			if (status != NETIF_RSP_OKAY)
+			if (!keep)
 				rte_pktmbuf_free(m);
 			continue;
 		}
-		if (status != NETIF_RSP_OKAY)
+		if (!keep)
 			rte_pktmbuf_free(m);
 		netif_back_tx_respond(&tx->ring, &tx->pkts[i], status);
 	}

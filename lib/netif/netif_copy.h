@@ -52,11 +52,11 @@ netif_copy_next(struct netif_copy *c)
 }
 
 /*
- * Submit the waiting segments in one call, if there are any. Returns false
- * when the call itself failed: then no segment can be trusted, and the
- * failure is ours, not the peer's.
+ * Submit the waiting segments in one call, if there are any. When the
+ * call itself fails, every segment keeps the failed status it was given
+ * when added, so that netif_copy_ok() reports them all failed.
  */
-bool netif_copy_flush(struct netif_copy *c);
+void netif_copy_flush(struct netif_copy *c);
 
 /*
  * Whether segments [@first, @last) of the flushed batch all succeeded;

@@ -210,6 +210,18 @@ test_netback_stall_timeout_is_0_to_an_hour(void)
 }
 
 static void
+test_netback_fatal_slots_is_17_to_30(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,fatal_slots=16",
+		      "fatal_slots=16", "[17, 30]"));
+	CHECK(refused(NB, "domid=1,provider=sim,fatal_slots=31",
+		      "fatal_slots=31", "[17, 30]"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,fatal_slots=17"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,fatal_slots=30"));
+	CHECK(refused(NF, "provider=sim,fatal_slots=20", "fatal_slots", NULL));
+}
+
+static void
 test_batch_bounds_and_grouping_are_accepted(void)
 {
 	const char *const ok[] = {
@@ -406,6 +418,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_rejects_bad_domid);
 	RUN(test_netback_zero_copy_is_0_or_1);
 	RUN(test_netback_stall_timeout_is_0_to_an_hour);
+	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);
 	RUN(test_netback_rejects_sim_instance_without_sim);

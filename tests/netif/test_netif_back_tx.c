@@ -73,7 +73,8 @@ parse(struct netif_tx_packet *pkt, const char **why)
 	avail = netif_back_tx_requests(&back);
 	if (avail < 0)
 		return NETIF_TX_FATAL;
-	return netif_back_tx_parse(&back, avail, offered, pkt, why);
+	return netif_back_tx_parse(&back, avail, offered,
+				   NETIF_TX_FATAL_SLOTS_DEFAULT, pkt, why);
 }
 
 static void
@@ -126,19 +127,57 @@ test_eighteen_slots_are_accepted(void)
 	CHECK(pkt.slots[0].size == 10);
 }
 
-static void
-test_nineteen_slots_are_fatal(void)
+/* A chain of @n 10-byte slots, parsed with the fatal bound @fatal. */
+static enum netif_tx_verdict
+parse_chain(int n, unsigned int fatal, struct netif_tx_packet *pkt,
+	    const char **why)
 {
-	struct netif_tx_packet pkt;
-	const char *why = NULL;
 	int i;
 
 	ring_reset();
-	post(0, 0, 0, 19 * 10, NETTXF_more_data);
-	for (i = 1; i < 19; i++)
-		post(i, i, 0, 10, i < 18 ? NETTXF_more_data : 0);
-	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
-	CHECK(why != NULL && strstr(why, "slots") != NULL);
+	post(0, 0, 0, n * 10, NETTXF_more_data);
+	for (i = 1; i < n; i++)
+		post(i, i, 0, 10, i < n - 1 ? NETTXF_more_data : 0);
+	RING_PUSH_REQUESTS(&front);
+	return netif_back_tx_parse(&back, netif_back_tx_requests(&back),
+				   offered, fatal, pkt, why);
+}
+
+/*
+ * As Linux (fatal_skb_slots): past 18 slots a packet is dropped, every one
+ * of its slots answered; past 1 + the fatal bound (20 by default) the
+ * frontend is disconnected.
+ */
+static void
+test_more_than_eighteen_slots_drop_until_the_fatal_bound(void)
+{
+	static const struct {
+		int slots;
+		unsigned int fatal;
+		enum netif_tx_verdict verdict;
+	} cases[] = {
+		{ 19, NETIF_TX_FATAL_SLOTS_DEFAULT, NETIF_TX_DROP },
+		{ 21, NETIF_TX_FATAL_SLOTS_DEFAULT, NETIF_TX_DROP },
+		{ 22, NETIF_TX_FATAL_SLOTS_DEFAULT, NETIF_TX_FATAL },
+		{ 19, 17, NETIF_TX_FATAL },
+		{ 31, NETIF_TX_FATAL_SLOTS_MAX, NETIF_TX_DROP },
+		{ 32, NETIF_TX_FATAL_SLOTS_MAX, NETIF_TX_FATAL },
+		{ 32, 255, NETIF_TX_FATAL },	/* never past the most */
+	};
+	struct netif_tx_packet pkt;
+
+	for (size_t c = 0; c < RTE_DIM(cases); c++) {
+		const char *why = NULL;
+		enum netif_tx_verdict v = parse_chain(cases[c].slots,
+						      cases[c].fatal, &pkt,
+						      &why);
+
+		CHECK(v == cases[c].verdict);
+		CHECK(why != NULL && strstr(why, "slots") != NULL);
+		if (v == NETIF_TX_DROP)
+			CHECK(netif_tx_packet_ring_slots(&pkt) ==
+			      (unsigned int)cases[c].slots);
+	}
 }
 
 static void
@@ -463,7 +502,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_single_slot_packet_is_parsed);
 	RUN(test_first_slot_holds_what_later_slots_leave);
 	RUN(test_eighteen_slots_are_accepted);
-	RUN(test_nineteen_slots_are_fatal);
+	RUN(test_more_than_eighteen_slots_drop_until_the_fatal_bound);
 	RUN(test_slot_crossing_a_page_is_fatal);
 	RUN(test_first_slot_crossing_a_page_is_fatal);
 	RUN(test_chain_beyond_posted_requests_is_fatal);

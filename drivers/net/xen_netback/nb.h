@@ -66,6 +66,8 @@ struct nb_config {
 	bool zero_copy;			/* lend static grants' pages */
 	/* A guest RX ring that takes nothing this long: link down; 0: never. */
 	uint32_t stall_timeout_ms;
+	/* Past 1 + this many slots a guest packet is fatal (netif_back.h). */
+	uint8_t fatal_slots;
 };
 
 struct nb_port {

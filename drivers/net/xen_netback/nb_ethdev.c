@@ -26,6 +26,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_DOMAIN "domain"
 #define ARG_ZERO_COPY "zero_copy"
 #define ARG_STALL_TIMEOUT "stall_timeout_ms"
+#define ARG_FATAL_SLOTS "fatal_slots"
 
 /* Linux netback's rx_stall_timeout_msecs, and the most we take: an hour. */
 #define DEFAULT_STALL_TIMEOUT_MS 60000
@@ -87,17 +88,32 @@ arg_stall_timeout(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* Linux's fatal_skb_slots: from "fatal past 18 slots" to our most. */
+static int
+arg_fatal_slots(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, NETIF_MAX_SLOTS - 1,
+			   NETIF_TX_FATAL_SLOTS_MAX, &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.fatal_slots = v;
+	return 0;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
 	{ ARG_ZERO_COPY, arg_zero_copy, false },
 	{ ARG_STALL_TIMEOUT, arg_stall_timeout, false },
+	{ ARG_FATAL_SLOTS, arg_fatal_slots, false },
 };
 
 static void
 nb_defaults(struct xn_port *xn)
 {
 	nb_port(xn)->cfg.stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
+	nb_port(xn)->cfg.fatal_slots = NETIF_TX_FATAL_SLOTS_DEFAULT;
 }
 
 static int
@@ -182,8 +198,10 @@ nb_init(struct xn_port *xn)
 static void
 nb_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 {
-	netif_back_tx_setup(&nb_port(xn)->pairs[qid].rxq.ring, mp,
-			    xn->dev->data->port_id);
+	struct netif_back_tx *tx = &nb_port(xn)->pairs[qid].rxq.ring;
+
+	netif_back_tx_setup(tx, mp, xn->dev->data->port_id);
+	tx->fatal_slots = nb_port(xn)->cfg.fatal_slots;
 }
 
 static void
@@ -292,4 +310,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMAIN "=<guest name> "
 	ARG_ZERO_COPY "=<0|1> "
 	ARG_STALL_TIMEOUT "=<0-3600000> "
+	ARG_FATAL_SLOTS "=<17-30> "
 	XN_PARAM_STRING);
