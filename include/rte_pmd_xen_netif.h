@@ -62,6 +62,17 @@
 /**@}*/
 
 /**
+ * @name Extended statistics of a port (no queue prefix), both PMDs
+ * Events on the control ring's channel, and of those the ones that found
+ * nothing to serve: a channel's next event is heard only after a delay
+ * that doubles with each spurious one, up to 250 ms.
+ */
+/**@{*/
+#define RTE_PMD_XEN_NETIF_XSTAT_CTRL_EVENTS "ctrl_events"
+#define RTE_PMD_XEN_NETIF_XSTAT_CTRL_SPURIOUS_EVENTS "ctrl_spurious_events"
+/**@}*/
+
+/**
  * @name Extended statistics of net_xen_netback
  * Grant copies: one call per burst and direction, its segments, and the
  * segments Xen failed. Malformed requests are protocol violations, each

@@ -43,12 +43,14 @@ netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 		      void *opaque)
 {
 	xen_netif_ctrl_back_ring_t *ring = &c->ring;
+	unsigned int served = 0;
 	bool notify = false;
 	int n;
 
+	c->more = false;
 	if (c->error != NULL)
 		return false;
-	do {
+	for (;;) {
 		n = ctrl_requests(ring);
 		if (n < 0) {
 			c->error = "control request producer index beyond the ring";
@@ -71,11 +73,17 @@ netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 				c->not_supported++;
 			}
 			c->requests++;
+			served++;
 		}
 		if (ring->rsp_prod_pvt != ring->sring->rsp_prod)
 			notify |= NETIF_PUSH_RESPONSES(ring);
-	} while (!ctrl_back_rearm(ring));
-	return notify;
+		if (served >= NETIF_CTRL_RING_SIZE) {
+			c->more = true;
+			return notify;
+		}
+		if (ctrl_back_rearm(ring))
+			return notify;
+	}
 }
 
 void

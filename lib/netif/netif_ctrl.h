@@ -34,6 +34,11 @@ typedef bool (*netif_ctrl_serve_t)(void *opaque,
 struct netif_ctrl_back {
 	xen_netif_ctrl_back_ring_t ring;
 	const char *error;		/* first protocol violation seen */
+	/*
+	 * The last serve stopped after a ring's worth with requests still
+	 * waiting, its event index not re-armed: serve again soon.
+	 */
+	bool more;
 	uint64_t requests;		/* answered */
 	uint64_t not_supported;		/* of which of a type not served */
 };
@@ -46,9 +51,12 @@ int netif_ctrl_back_attach(struct netif_ctrl_back *c,
 			   xen_netif_ctrl_sring_t *sring);
 
 /*
- * Answer every request waiting, in ring order, through @serve, publish the
- * responses and re-arm the event index. Returns whether the frontend asked
- * to be notified. A producer index beyond the ring sets @error and stops.
+ * Answer the requests waiting, in ring order, through @serve, publish the
+ * responses and re-arm the event index. At most about a ring's worth is
+ * answered a call, so that a frontend posting without pause cannot keep
+ * the caller's thread: then @more is set and the index not re-armed.
+ * Returns whether the frontend asked to be notified. A producer index
+ * beyond the ring sets @error and stops.
  */
 bool netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 			   void *opaque);

@@ -361,6 +361,50 @@ test_control_ring_answers_every_request_in_its_slot(void)
 	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL));
 }
 
+/* A frontend that posts a new request for every one answered. */
+static struct netif_ctrl_front *endless_front;
+
+static bool
+serve_and_post_another(void *opaque __rte_unused,
+		       const struct xen_netif_ctrl_request *req,
+		       struct xen_netif_ctrl_response *rsp)
+{
+	uint16_t id;
+
+	rsp->status = XEN_NETIF_CTRL_STATUS_SUCCESS;
+	rsp->data = req->data[0];
+	/* It takes this answer at once, so the ring never fills. */
+	endless_front->ring.rsp_cons++;
+	if (netif_ctrl_front_queue(endless_front,
+				   XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE,
+				   0, 0, 0, &id))
+		netif_ctrl_front_push(endless_front);
+	return true;
+}
+
+/* It cannot keep the backend's thread: a ring's worth, then "more". */
+static void
+test_control_ring_serves_a_ring_worth_at_a_time(void)
+{
+	struct netif_ctrl_front front;
+	struct netif_ctrl_back back = { .requests = 0 };
+	uint16_t id;
+
+	memset(&ctrl_shared, 0, sizeof(ctrl_shared));
+	netif_ctrl_front_attach(&front, &ctrl_shared.sring);
+	REQUIRE(netif_ctrl_back_attach(&back, &ctrl_shared.sring) == 0);
+	endless_front = &front;
+	CHECK(netif_ctrl_front_queue(&front,
+		XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 0, 0, 0, &id));
+	netif_ctrl_front_push(&front);
+	netif_ctrl_back_serve(&back, serve_and_post_another, NULL);
+	CHECK(back.more && back.requests >= NETIF_CTRL_RING_SIZE);
+	CHECK(back.requests < 3 * NETIF_CTRL_RING_SIZE);
+	netif_ctrl_back_serve(&back, serve_and_post_another, NULL);
+	CHECK(back.more && back.requests >= 2 * NETIF_CTRL_RING_SIZE);
+	CHECK(back.error == NULL);
+}
+
 static void
 test_control_ring_indexes_beyond_the_ring_are_errors(void)
 {
@@ -423,5 +467,6 @@ TEST_MAIN(setup, teardown)
 	RUN(test_other_types_are_not_ours);
 	RUN(test_data_path_copies_mapped_pages_without_grant_copy);
 	RUN(test_control_ring_answers_every_request_in_its_slot);
+	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
 	RUN(test_control_ring_indexes_beyond_the_ring_are_errors);
 }

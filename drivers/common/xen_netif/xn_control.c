@@ -4,6 +4,16 @@
  * The interrupt-thread callbacks of a port (see xn_control.h). Each takes
  * the port's lock for what it changes and reports a link change after
  * letting it go.
+ *
+ * Every port shares this thread, and a guest decides how often its
+ * xenstore watches and its control ring's channel fire: so each callback
+ * takes at most XN_EVENTS_PER_CALL events and returns, and the thread
+ * comes back to a descriptor still readable after serving the others.
+ * The control ring's channel is unmasked only once its event has been
+ * served (Linux's late EOI), and after an event that found nothing to
+ * serve only after a delay that doubles up to XN_CTRL_BACKOFF_MAX_US
+ * (Linux's answer to spurious events, XSA-332): a guest notifying in a
+ * loop is then heard a few times a second at most, and counted.
  */
 
 #include <errno.h>
@@ -11,9 +21,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_interrupts.h>
 
 #include "xn_control.h"
+
+#define XN_EVENTS_PER_CALL 32
+#define XN_CTRL_BACKOFF_MIN_US 1000u
+#define XN_CTRL_BACKOFF_MAX_US 250000u
+/* A ring's worth answered and more waiting: serve the rest this soon. */
+#define XN_CTRL_MORE_US 100u
 
 void
 xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p))
@@ -39,38 +56,80 @@ on_xenstore(void *arg)
 	struct xn_port *p = arg;
 	char **ev;
 
+	unsigned int n = 0;
+
 	/* Which watch fired does not matter: the PMD re-reads its states. */
-	while ((ev = xa_xs_check_watch(p->xa)) != NULL)
+	while (n++ < XN_EVENTS_PER_CALL &&
+	       (ev = xa_xs_check_watch(p->xa)) != NULL)
 		free(ev);
 	xn_control_call(p, follow_peer);
 }
 
+static void serve_ctrl(struct xn_port *p);
+
+static void
+on_ctrl_alarm(void *arg)
+{
+	xn_control_call(arg, serve_ctrl);
+}
+
+/* Under the lock: serve the control ring, then decide when to hear it. */
 static void
 serve_ctrl(struct xn_port *p)
 {
-	p->ops->ctrl(p);
+	evtchn_port_t port = p->ctrl_evtchn;
+	unsigned int found;
+	uint32_t delay;
+	bool more;
+
+	p->ctrl_alarm_armed = false;
+	found = p->ops->ctrl(p, &more);
+	if (p->ctrl_evtchn != port || port == XN_NO_EVTCHN)
+		return;		/* disconnected meanwhile */
+	if (found > 0) {
+		p->ctrl_backoff_us = 0;
+		xa_evtchn_unmask(xa_evtchn(p->xa), port);
+		if (!more)
+			return;
+		delay = XN_CTRL_MORE_US;
+	} else {
+		p->ctrl_spurious++;
+		p->ctrl_backoff_us = RTE_MIN(RTE_MAX(2 * p->ctrl_backoff_us,
+						     XN_CTRL_BACKOFF_MIN_US),
+					     XN_CTRL_BACKOFF_MAX_US);
+		delay = p->ctrl_backoff_us;
+	}
+	/*
+	 * The alarm serves (and so unmasks) later: until then the channel
+	 * stays masked, and what the guest sends waits, pending.
+	 */
+	if (rte_eal_alarm_set(delay, on_ctrl_alarm, p) == 0)
+		p->ctrl_alarm_armed = true;
+	else
+		xa_evtchn_unmask(xa_evtchn(p->xa), port);
 }
 
 static void
 on_event_channel(void *arg)
 {
 	struct xn_port *p = arg;
+	unsigned int n = 0;
 	bool ctrl = false;
 	int port;
 
 	/*
 	 * Only the control ring's channel is bound here: each queue pair
-	 * has its own endpoint (xn_intr.h). It is served on this thread.
+	 * has its own endpoint (xn_intr.h). Events arrive masked; a stale
+	 * port (of an earlier connection) stays so.
 	 */
 	pthread_mutex_lock(&p->lock);
-	while ((port = xa_evtchn_pending(xa_evtchn(p->xa))) >= 0) {
+	while (n++ < XN_EVENTS_PER_CALL &&
+	       (port = xa_evtchn_pending(xa_evtchn(p->xa))) >= 0)
 		if ((evtchn_port_t)port == p->ctrl_evtchn) {
-			ctrl = true;
-			xa_evtchn_unmask(xa_evtchn(p->xa), port);
+			p->ctrl_events++;
+			ctrl = !p->ctrl_alarm_armed;
 		}
-	}
 	pthread_mutex_unlock(&p->lock);
-	/* Unmasked first: an event raised while we serve is not lost. */
 	if (ctrl && p->ops->ctrl != NULL)
 		xn_control_call(p, serve_ctrl);
 }
@@ -161,4 +220,7 @@ xn_control_stop(struct xn_port *p)
 	unwatch_fd(p, &p->xs_intr, on_xenstore);
 	unwatch_fd(p, &p->evtchn_intr, on_event_channel);
 	unwatch_fd(p, &p->fail_intr, on_failure);
+	/* Waits for a running one; the channel goes with the connection. */
+	rte_eal_alarm_cancel(on_ctrl_alarm, p);
+	p->ctrl_alarm_armed = false;
 }

@@ -138,6 +138,9 @@ xn_intr_wake_all(struct xn_port *p)
 			kick(rxq_of(p, i));
 }
 
+/* Events a drain takes at most: a guest's storm cannot hold its caller. */
+#define XN_INTR_DRAIN_MAX 64
+
 /*
  * Under the lock: take the events delivered to the pair's endpoint and
  * the kicks, so that the interrupt fd reads empty; unmask the ports the
@@ -147,13 +150,15 @@ static void
 rxq_drain(struct xn_rxq *q)
 {
 	struct xn_queue *txq = q->q.port->txq[q->q.queue_id];
+	unsigned int n = 0;
 	uint64_t kicks;
 	int port;
 
 	if (read(q->kick_fd, &kicks, sizeof(kicks)) < 0 && errno != EAGAIN)
 		XN_LOG(q->q.port, ERR, "Rx queue %u: cannot read its kicks: %s",
 		       q->q.queue_id, strerror(errno));
-	while ((port = xa_evtchn_pending(q->q.endpoint)) >= 0) {
+	while (n++ < XN_INTR_DRAIN_MAX &&
+	       (port = xa_evtchn_pending(q->q.endpoint)) >= 0) {
 		q->q.notify.received++;
 		if ((evtchn_port_t)port == q->q.evtchn ||
 		    (evtchn_port_t)port == txq->evtchn)

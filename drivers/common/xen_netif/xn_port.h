@@ -124,8 +124,12 @@ struct xn_port_ops {
 	void (*failed)(struct xn_port *p, const char *why);
 	/* Optional: dev_stop closed the gate; the rings are the caller's. */
 	void (*stopped)(struct xn_port *p);
-	/* Optional: an event on the control ring's channel (ctrl_evtchn). */
-	void (*ctrl)(struct xn_port *p);
+	/*
+	 * Optional: an event on the control ring's channel (ctrl_evtchn).
+	 * Returns the requests or responses it found (0: a spurious event);
+	 * *@more when it stopped with some still waiting.
+	 */
+	unsigned int (*ctrl)(struct xn_port *p, bool *more);
 	/*
 	 * Optional: the application's multicast list or its promiscuous and
 	 * all-multicast modes (in the port) changed; 0 or -errno.
@@ -196,6 +200,15 @@ struct xn_port {
 	bool no_carrier;		/* the peer stalled: link down still */
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
+	/*
+	 * Its events (xstats ctrl_events, ctrl_spurious_events) and the
+	 * delay before a channel whose last event found nothing is unmasked
+	 * again (xn_control.c); an alarm unmasks it or serves what waits.
+	 */
+	uint64_t ctrl_events;
+	uint64_t ctrl_spurious;
+	uint32_t ctrl_backoff_us;
+	bool ctrl_alarm_armed;
 	struct rte_intr_handle *xs_intr;
 	struct rte_intr_handle *evtchn_intr;
 	struct rte_intr_handle *fail_intr;

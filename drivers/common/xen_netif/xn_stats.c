@@ -32,16 +32,25 @@ nb_queue_stats(bool rx)
 	return RTE_DIM(queue_stats) - (rx ? 0 : 1);
 }
 
+/* The port's own counters, after every queue's, named without a prefix. */
+static const struct xn_stat port_stats[] = {
+	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_EVENTS,
+	  offsetof(struct xn_port, ctrl_events), XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_SPURIOUS_EVENTS,
+	  offsetof(struct xn_port, ctrl_spurious), XN_BASIC_NONE },
+};
+
+/* The counter @s of a queue or, for port_stats, of the port @base. */
 static uint64_t *
-counter(const struct xn_queue *q, const struct xn_stat *s)
+counter(const void *base, const struct xn_stat *s)
 {
-	return (uint64_t *)((uintptr_t)q + s->offset);
+	return (uint64_t *)((uintptr_t)base + s->offset);
 }
 
 static uint64_t
-read_counter(const struct xn_queue *q, const struct xn_stat *s)
+read_counter(const void *base, const struct xn_stat *s)
 {
-	return __atomic_load_n(counter(q, s), __ATOMIC_RELAXED);
+	return __atomic_load_n(counter(base, s), __ATOMIC_RELAXED);
 }
 
 /* Add one counter to the basic statistics of queue @qid. */
@@ -121,18 +130,23 @@ xn_stats_reset(struct rte_eth_dev *dev)
 		reset_queue(p->txq[i], false, p->pmd->stats->tx,
 			    p->pmd->stats->nb_tx);
 	}
+	pthread_mutex_lock(&p->lock);
+	for (i = 0; i < RTE_DIM(port_stats); i++)
+		*counter(p, &port_stats[i]) = 0;
+	pthread_mutex_unlock(&p->lock);
 	return 0;
 }
 
 /*
  * The extended counters in order: for each direction and queue, the
- * PMD's named ones, then the counters every queue has. Calls @fn for each
- * with its queue, direction and place; returns how many there are.
+ * PMD's named ones, then the counters every queue has; then the port's.
+ * Calls @fn for each with the queue (NULL: the port's), its direction and
+ * place; returns how many there are.
  */
 static unsigned int
 walk(const struct xn_port *p,
-     void (*fn)(void *arg, unsigned int i, const struct xn_queue *q,
-		bool rx, const struct xn_stat *s),
+     void (*fn)(void *arg, unsigned int i, const struct xn_port *p,
+		const struct xn_queue *q, bool rx, const struct xn_stat *s),
      void *arg)
 {
 	const struct xn_stats_table *t = p->pmd->stats;
@@ -153,32 +167,39 @@ walk(const struct xn_port *p,
 				if (x->name == NULL)
 					continue;
 				if (fn != NULL)
-					fn(arg, i, q, dir == 0, x);
+					fn(arg, i, p, q, dir == 0, x);
 				i++;
 			}
 		}
 	}
+	for (s = 0; s < RTE_DIM(port_stats); s++, i++)
+		if (fn != NULL)
+			fn(arg, i, p, NULL, false, &port_stats[s]);
 	return i;
 }
 
 static void
-put_name(void *arg, unsigned int i, const struct xn_queue *q, bool rx,
-	 const struct xn_stat *s)
+put_name(void *arg, unsigned int i, const struct xn_port *p __rte_unused,
+	 const struct xn_queue *q, bool rx, const struct xn_stat *s)
 {
 	struct rte_eth_xstat_name *names = arg;
 
-	snprintf(names[i].name, sizeof(names[i].name), "%cx_q%u_%s",
-		 rx ? 'r' : 't', q->queue_id, s->name);
+	if (q == NULL)
+		snprintf(names[i].name, sizeof(names[i].name), "%s", s->name);
+	else
+		snprintf(names[i].name, sizeof(names[i].name), "%cx_q%u_%s",
+			 rx ? 'r' : 't', q->queue_id, s->name);
 }
 
 static void
-put_value(void *arg, unsigned int i, const struct xn_queue *q,
-	  bool rx __rte_unused, const struct xn_stat *s)
+put_value(void *arg, unsigned int i, const struct xn_port *p,
+	  const struct xn_queue *q, bool rx __rte_unused,
+	  const struct xn_stat *s)
 {
 	struct rte_eth_xstat *xstats = arg;
 
 	xstats[i].id = i;
-	xstats[i].value = read_counter(q, s);
+	xstats[i].value = q != NULL ? read_counter(q, s) : read_counter(p, s);
 }
 
 int

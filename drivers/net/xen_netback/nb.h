@@ -145,7 +145,7 @@ bool nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg);
 /* Unmap the static grants and the ring; the gate is closed. */
 void nb_ctrl_release(struct nb_port *p);
 /* xn_port_ops.ctrl: serve the control ring. */
-void nb_ctrl_serve(struct xn_port *xn);
+unsigned int nb_ctrl_serve(struct xn_port *xn, bool *more);
 /*
  * Unmap the static grants the application gave back; while it holds some,
  * look again later (under the lock).

@@ -96,18 +96,25 @@ nb_ctrl_answer(struct nb_port *p)
 	return p->ctrl.error == NULL;
 }
 
-void
-nb_ctrl_serve(struct xn_port *xn)
+unsigned int
+nb_ctrl_serve(struct xn_port *xn, bool *more)
 {
 	struct nb_port *p = nb_port(xn);
+	uint64_t before = p->ctrl.requests;
 
-	if (p->ctrl_sring != NULL && !nb_ctrl_answer(p)) {
-		NB_LOG(ERR, "%s: the frontend broke the protocol (%s): disconnecting",
-		       p->fe_dir, p->ctrl.error);
-		nb_xenbus_frontend_failed(xn, p->ctrl.error);
+	*more = false;
+	if (p->ctrl_sring != NULL) {
+		if (!nb_ctrl_answer(p)) {
+			NB_LOG(ERR, "%s: the frontend broke the protocol (%s): disconnecting",
+			       p->fe_dir, p->ctrl.error);
+			nb_xenbus_frontend_failed(xn, p->ctrl.error);
+		} else {
+			*more = p->ctrl.more;
+		}
 	}
 	/* A DEL may have left a lent page to unmap later. */
 	nb_ctrl_reap(p);
+	return p->ctrl.requests - before;
 }
 
 static void

@@ -142,6 +142,6 @@ bool nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 /* Give back the ring, its channel and the lists; idempotent. */
 void nf_ctrl_release(struct nf_adapter *ad);
 /* xn_port_ops.ctrl: collect the backend's answers. */
-void nf_ctrl_responses(struct xn_port *xn);
+unsigned int nf_ctrl_responses(struct xn_port *xn, bool *more);
 
 #endif /* NF_H */

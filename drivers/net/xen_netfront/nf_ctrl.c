@@ -143,20 +143,22 @@ nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
 	}
 }
 
-void
-nf_ctrl_responses(struct xn_port *xn)
+unsigned int
+nf_ctrl_responses(struct xn_port *xn, bool *more)
 {
 	struct nf_adapter *ad = nf_adapter(xn);
 	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
 	unsigned int i, j, k;
 	int n;
 
+	/* Answers only to what we asked: never more than a ring holds. */
+	*more = false;
 	if (ad->ctrl_sring == NULL)
-		return;
+		return 0;
 	n = netif_ctrl_front_responses(&ad->ctrl, rsp, RTE_DIM(rsp));
 	if (n < 0) {
 		nf_xenbus_backend_failed(xn, ad->ctrl.error);
-		return;
+		return 0;
 	}
 	/* Answers may come in any order: matched by id. */
 	for (j = 0; j < (unsigned int)n; j++)
@@ -167,4 +169,5 @@ nf_ctrl_responses(struct xn_port *xn)
 				    rsp[j].type ==
 				    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
 					nf_ctrl_added(ad, i, k, &rsp[j]);
+	return n;
 }
