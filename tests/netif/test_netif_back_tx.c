@@ -7,6 +7,8 @@
  * packet turns into.
  */
 
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_mempool.h>
@@ -430,6 +432,74 @@ test_arming_asks_for_one_notification(void)
 	CHECK(notify);
 }
 
+/* The guest side of XSA-155: rewrites slot 0 while the backend reads it. */
+struct rewriter {
+	bool stop;
+	uint64_t flips;
+};
+
+static void *
+rewrite_request(void *arg)
+{
+	struct rewriter *w = arg;
+	volatile netif_tx_request_t *req = &shared.sring.ring[0].req;
+
+	/* Field by field, so the backend may meet any mix of the two. */
+	while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED)) {
+		req->offset = 0;
+		req->size = 4000;
+		req->offset = 4000;
+		req->size = 60;
+		w->flips++;
+	}
+	return NULL;
+}
+
+/*
+ * XSA-155: a guest rewrites a request between its publish and the
+ * backend's read (here from another CPU, without pause: offset 0 or 4000,
+ * size 4000 or 60, written one field at a time). The backend acts on one
+ * copy: a packet it accepts has the size and offset of that one copy, and
+ * never the offset 4000 with the size 4000 that crosses its page, which
+ * it finds fatal instead.
+ */
+static void
+test_a_request_rewritten_while_read_is_judged_on_one_copy(void)
+{
+	struct rewriter w = { .stop = false };
+	unsigned int i, ok = 0, fatal = 0;
+	pthread_t thread;
+
+	ring_reset();
+	post(1, 1, 0, 60, 0);
+	RING_PUSH_REQUESTS(&front);
+	REQUIRE(pthread_create(&thread, NULL, rewrite_request, &w) == 0);
+	for (i = 0; i < 200000; i++) {
+		struct netif_tx_packet pkt;
+		const char *why = NULL;
+		enum netif_tx_verdict v;
+
+		v = netif_back_tx_parse(&back, 1, offered,
+					NETIF_TX_FATAL_SLOTS_DEFAULT, &pkt, &why);
+		if (v == NETIF_TX_FATAL) {
+			fatal++;
+			continue;
+		}
+		ok++;
+		if (v != NETIF_TX_OK || pkt.nr_slots != 1 ||
+		    pkt.len != pkt.slots[0].size ||
+		    pkt.slots[0].offset + pkt.slots[0].size > NETIF_PAGE_SIZE) {
+			CHECK(false);
+			break;
+		}
+	}
+	__atomic_store_n(&w.stop, true, __ATOMIC_RELAXED);
+	pthread_join(thread, NULL);
+	printf("# %u reads accepted, %u fatal, %lu rewrites\n", ok, fatal,
+	       (unsigned long)w.flips);
+	CHECK(ok > 0);
+}
+
 static void
 test_responses_answer_every_slot_in_order(void)
 {
@@ -518,6 +588,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_producer_beyond_a_ring_is_detected);
 	RUN(test_attach_refuses_impossible_indexes);
 	RUN(test_arming_asks_for_one_notification);
+	RUN(test_a_request_rewritten_while_read_is_judged_on_one_copy);
 	RUN(test_responses_answer_every_slot_in_order);
 	RUN(test_copies_stay_inside_slots_and_mbufs);
 }
