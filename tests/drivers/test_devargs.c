@@ -222,6 +222,16 @@ test_netback_fatal_slots_is_17_to_30(void)
 }
 
 static void
+test_netback_fail_backoff_is_0_to_10_s(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,fail_backoff_ms=10001",
+		      "fail_backoff_ms=10001", "[0, 10000]"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,fail_backoff_ms=0"));
+	CHECK(refused(NF, "provider=sim,fail_backoff_ms=5", "fail_backoff_ms",
+		      NULL));
+}
+
+static void
 test_batch_bounds_and_grouping_are_accepted(void)
 {
 	const char *const ok[] = {
@@ -419,6 +429,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_zero_copy_is_0_or_1);
 	RUN(test_netback_stall_timeout_is_0_to_an_hour);
 	RUN(test_netback_fatal_slots_is_17_to_30);
+	RUN(test_netback_fail_backoff_is_0_to_10_s);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);
 	RUN(test_netback_rejects_sim_instance_without_sim);

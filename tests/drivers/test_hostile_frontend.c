@@ -481,6 +481,55 @@ test_fatal_slots_devarg_sets_the_bound(void)
 	REQUIRE(victim >= 0);
 }
 
+/*
+ * A frontend that fails again and again (fail, Closing, Initialising,
+ * connect, fail...) is backed off: with fail_backoff_ms=50 the backend
+ * offers InitWait again at once after the first failure, then after 50,
+ * 100 and 200 ms, saying so; each time the frontend does connect again.
+ */
+static void
+test_a_frontend_that_keeps_failing_is_backed_off(void)
+{
+	static const char *const waits[] = {
+		"1 time in a row: next connect in 0 ms",
+		"2 times in a row: next connect in 50 ms",
+		"3 times in a row: next connect in 100 ms",
+		"4 times in a row: next connect in 200 ms",
+	};
+	const char *log;
+	size_t start;
+
+	pair_destroy("net_xen_netback0", victim);
+	victim = create_victim(",fail_backoff_ms=50");
+	REQUIRE(victim >= 0);
+	start = test_log_mark();
+	for (size_t i = 0; i < RTE_DIM(waits); i++)
+		check_attack(tx_producer_beyond_ring,
+			     "producer index beyond the ring");
+	log = test_log_since(start);
+	for (size_t i = 0; i < RTE_DIM(waits); i++)
+		CHECK(strstr(log, waits[i]) != NULL);
+	/*
+	 * The wait is kept: with 10 s to wait, the frontend that comes
+	 * back at once finds no InitWait in the next second (a slower
+	 * machine only makes that second shorter for the backend).
+	 */
+	pair_destroy("net_xen_netback0", victim);
+	victim = create_victim(",fail_backoff_ms=10000");
+	REQUIRE(victim >= 0);
+	check_attack(tx_producer_beyond_ring, "producer index beyond the ring");
+	check_attack(tx_producer_beyond_ring, "producer index beyond the ring");
+	CHECK(strstr(test_log_since(start), "next connect in 10000 ms") != NULL);
+	for (unsigned int ms = 0; ms < 1000; ms++) {
+		CHECK(xenbus_read_state(evil.xa, evil.be_dir) !=
+		      XenbusStateInitWait);
+		rte_delay_us_sleep(1000);
+	}
+	pair_destroy("net_xen_netback0", victim);
+	victim = create_victim("");
+	REQUIRE(victim >= 0);
+}
+
 static void
 test_tx_unknown_extra_disconnects(void)
 {
@@ -1105,6 +1154,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_tx_too_many_slots_is_tolerated);
 	RUN(test_tx_slots_past_the_fatal_bound_disconnect);
 	RUN(test_fatal_slots_devarg_sets_the_bound);
+	RUN(test_a_frontend_that_keeps_failing_is_backed_off);
 	RUN(test_tx_unknown_extra_disconnects);
 	RUN(test_rx_producer_beyond_ring_disconnects);
 	RUN(test_rx_bad_grant_ref_is_tolerated);

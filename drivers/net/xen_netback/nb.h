@@ -68,6 +68,8 @@ struct nb_config {
 	uint32_t stall_timeout_ms;
 	/* Past 1 + this many slots a guest packet is fatal (netif_back.h). */
 	uint8_t fatal_slots;
+	/* The first wait before a failing frontend connects again (nb_backoff.c). */
+	uint32_t fail_backoff_ms;
 };
 
 struct nb_port {
@@ -100,6 +102,11 @@ struct nb_port {
 	bool mcast_on;
 	unsigned int stalled_queues;	/* nb_carrier.c */
 	bool carrier_armed;
+	/* nb_backoff.c: failures in a row, when to offer InitWait again. */
+	unsigned int failures;
+	uint64_t connected_at;		/* timer cycles; 0: not connected */
+	uint64_t retry_at;
+	bool backoff_armed;
 	struct nb_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -122,6 +129,18 @@ void nb_xenbus_uninit(struct nb_port *p);
 void nb_xenbus_step(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */
 void nb_xenbus_frontend_failed(struct xn_port *xn, const char *why);
+
+/* nb_backoff.c */
+/* Under the lock: the frontend connected; it failed (@why). */
+void nb_backoff_connected(struct nb_port *p);
+void nb_backoff_failed(struct nb_port *p, const char *why);
+/*
+ * Under the lock, before offering InitWait again: true while the frontend
+ * must still wait (an alarm runs the handshake again then).
+ */
+bool nb_backoff_wait(struct nb_port *p);
+/* The port closes: no alarm left. */
+void nb_backoff_uninit(struct nb_port *p);
 
 /* nb_carrier.c */
 /*

@@ -27,6 +27,9 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_ZERO_COPY "zero_copy"
 #define ARG_STALL_TIMEOUT "stall_timeout_ms"
 #define ARG_FATAL_SLOTS "fatal_slots"
+#define ARG_FAIL_BACKOFF "fail_backoff_ms"
+#define DEFAULT_FAIL_BACKOFF_MS 100
+#define MAX_FAIL_BACKOFF_MS 10000
 
 /* Linux netback's rx_stall_timeout_msecs, and the most we take: an hour. */
 #define DEFAULT_STALL_TIMEOUT_MS 60000
@@ -101,12 +104,25 @@ arg_fatal_slots(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_fail_backoff(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, MAX_FAIL_BACKOFF_MS,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.fail_backoff_ms = v;
+	return 0;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
 	{ ARG_ZERO_COPY, arg_zero_copy, false },
 	{ ARG_STALL_TIMEOUT, arg_stall_timeout, false },
 	{ ARG_FATAL_SLOTS, arg_fatal_slots, false },
+	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
 };
 
 static void
@@ -114,6 +130,7 @@ nb_defaults(struct xn_port *xn)
 {
 	nb_port(xn)->cfg.stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
 	nb_port(xn)->cfg.fatal_slots = NETIF_TX_FATAL_SLOTS_DEFAULT;
+	nb_port(xn)->cfg.fail_backoff_ms = DEFAULT_FAIL_BACKOFF_MS;
 }
 
 static int
@@ -214,6 +231,7 @@ static void
 nb_uninit(struct xn_port *xn)
 {
 	nb_xenbus_uninit(nb_port(xn));
+	nb_backoff_uninit(nb_port(xn));
 	nb_carrier_uninit(nb_port(xn));
 	nb_ctrl_uninit(nb_port(xn));
 }
@@ -311,4 +329,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_ZERO_COPY "=<0|1> "
 	ARG_STALL_TIMEOUT "=<0-3600000> "
 	ARG_FATAL_SLOTS "=<17-30> "
+	ARG_FAIL_BACKOFF "=<0-10000> "
 	XN_PARAM_STRING);

@@ -357,6 +357,8 @@ nb_xenbus_step(struct xn_port *xn)
 		disconnect_frontend(p, p->xn.nb_pairs);
 		/* fall through */
 	case XENBUS_BACK_INIT_WAIT:
+		if (nb_backoff_wait(p))
+			break;
 		write_features(p);
 		set_state(p, XenbusStateInitWait);
 		break;
@@ -364,8 +366,10 @@ nb_xenbus_step(struct xn_port *xn)
 		write_features(p);
 		if (connect_frontend(p)) {
 			set_state(p, XenbusStateConnected);
+			nb_backoff_connected(p);
 			xn_port_refresh(&p->xn);
 		} else {
+			nb_backoff_failed(p, "unusable keys or rings");
 			set_state(p, XenbusStateClosing);
 		}
 		break;
@@ -382,11 +386,12 @@ nb_xenbus_step(struct xn_port *xn)
 
 /* As Linux: the frontend must go through Closing to reconnect. */
 void
-nb_xenbus_frontend_failed(struct xn_port *xn, const char *why __rte_unused)
+nb_xenbus_frontend_failed(struct xn_port *xn, const char *why)
 {
 	struct nb_port *p = nb_port(xn);
 
 	disconnect_frontend(p, p->xn.nb_pairs);
+	nb_backoff_failed(p, why);
 	set_state(p, XenbusStateClosing);
 }
 
