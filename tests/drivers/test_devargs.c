@@ -232,6 +232,15 @@ test_netback_fail_backoff_is_0_to_10_s(void)
 }
 
 static void
+test_netback_on_close_is_close_or_detach(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,on_close=keep",
+		      "on_close=keep", "close or detach"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,on_close=close"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,on_close=detach"));
+}
+
+static void
 test_batch_bounds_and_grouping_are_accepted(void)
 {
 	const char *const ok[] = {
@@ -430,6 +439,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_stall_timeout_is_0_to_an_hour);
 	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_fail_backoff_is_0_to_10_s);
+	RUN(test_netback_on_close_is_close_or_detach);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);
 	RUN(test_netback_rejects_sim_instance_without_sim);

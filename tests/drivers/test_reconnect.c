@@ -20,6 +20,8 @@
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
+#include "xa.h"
+#include "xenbus.h"
 #include "xsim.h"
 
 #define BACK "net_xen_netback0"
@@ -117,6 +119,62 @@ test_restarted_backend_reconnects(void)
 	CHECK(pair_xstat(back, "rx_q0_static_packets") > 0);
 }
 
+/* A vif end's xenbus state as the toolstack reads it. */
+static enum xenbus_state
+state_of(const char *dir)
+{
+	struct xa_open_args a = { .provider = XA_PROVIDER_SIM,
+				  .sim_instance = pair_sim_instance() };
+	struct xa_handle *dom0 = xa_open(&a);
+	enum xenbus_state st;
+
+	if (dom0 == NULL)
+		return XenbusStateUnknown;
+	st = xenbus_read_state(dom0, dir);
+	xa_close(dom0);
+	return st;
+}
+
+#define FE_DIR "/local/domain/1/device/vif/0"
+#define BE_DIR "/local/domain/0/backend/vif/1/0"
+
+/*
+ * on_close=detach, how an application restarts without dropping its
+ * guests: its backend port closes and leaves the frontend connected; the
+ * next port for the vif attaches to the rings where they stand. Neither
+ * end's xenbus state moves, the frontend's link never goes down, and
+ * traffic resumes intact after the pause.
+ */
+static void
+test_detached_backend_restarts_unnoticed(void)
+{
+	unsigned int front_lsc = 0;
+	char detach[160];
+
+	snprintf(detach, sizeof(detach), "%s,on_close=detach", args);
+	pair_destroy(BACK, back);
+	back = pair_create(BACK, detach, test_pool);
+	REQUIRE(back >= 0);
+	REQUIRE(pair_wait_link(back, true, 10000));
+	REQUIRE(pair_wait_link(front, true, 10000));
+	CHECK(traffic_flows());
+	REQUIRE(rte_eth_dev_callback_register(front, RTE_ETH_EVENT_INTR_LSC,
+					      count_lsc, &front_lsc) == 0);
+	pair_destroy(BACK, back);
+	CHECK(state_of(BE_DIR) == XenbusStateConnected);
+	CHECK(state_of(FE_DIR) == XenbusStateConnected);
+	rte_delay_us_sleep(200 * 1000);
+	CHECK(pair_wait_link(front, true, 0));
+	back = pair_create(BACK, detach, test_pool);
+	REQUIRE(back >= 0);
+	CHECK(pair_wait_link(back, true, 10000));
+	CHECK(traffic_flows());
+	CHECK(state_of(FE_DIR) == XenbusStateConnected);
+	CHECK(front_lsc == 0);
+	rte_eth_dev_callback_unregister(front, RTE_ETH_EVENT_INTR_LSC,
+					count_lsc, &front_lsc);
+}
+
 static void
 test_port_removed_before_configure_is_released(void)
 {
@@ -162,5 +220,6 @@ TEST_MAIN(setup, teardown)
 	RUN(test_closing_frontend_releases_everything);
 	RUN(test_recreated_frontend_reconnects);
 	RUN(test_restarted_backend_reconnects);
+	RUN(test_detached_backend_restarts_unnoticed);
 	RUN(test_port_removed_before_configure_is_released);
 }

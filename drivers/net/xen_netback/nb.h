@@ -70,6 +70,8 @@ struct nb_config {
 	uint8_t fatal_slots;
 	/* The first wait before a failing frontend connects again (nb_backoff.c). */
 	uint32_t fail_backoff_ms;
+	/* on_close=detach: closing leaves the frontend connected. */
+	bool detach_on_close;
 };
 
 struct nb_port {

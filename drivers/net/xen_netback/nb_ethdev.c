@@ -28,6 +28,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_STALL_TIMEOUT "stall_timeout_ms"
 #define ARG_FATAL_SLOTS "fatal_slots"
 #define ARG_FAIL_BACKOFF "fail_backoff_ms"
+#define ARG_ON_CLOSE "on_close"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -116,6 +117,20 @@ arg_fail_backoff(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* What closing the port tells the guest: "close" (as Linux) or nothing. */
+static int
+arg_on_close(const char *key, const char *value, void *opaque)
+{
+	struct nb_port *p = opaque;
+
+	if (strcmp(value, "close") == 0 || strcmp(value, "detach") == 0) {
+		p->cfg.detach_on_close = value[0] == 'd';
+		return 0;
+	}
+	NB_LOG(ERR, "invalid %s=%s: expected close or detach", key, value);
+	return -EINVAL;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
@@ -123,6 +138,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_STALL_TIMEOUT, arg_stall_timeout, false },
 	{ ARG_FATAL_SLOTS, arg_fatal_slots, false },
 	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
+	{ ARG_ON_CLOSE, arg_on_close, false },
 };
 
 static void
@@ -330,4 +346,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_STALL_TIMEOUT "=<0-3600000> "
 	ARG_FATAL_SLOTS "=<17-30> "
 	ARG_FAIL_BACKOFF "=<0-10000> "
+	ARG_ON_CLOSE "=<close|detach> "
 	XN_PARAM_STRING);

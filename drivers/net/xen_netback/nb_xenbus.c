@@ -421,8 +421,16 @@ nb_xenbus_uninit(struct nb_port *p)
 {
 	pthread_mutex_lock(&p->xn.lock);
 	disconnect_frontend(p, p->xn.nb_pairs);
-	/* Tell the frontend we are gone, as Linux netback does. */
-	if (p->fe_watched && p->state != XenbusStateClosed) {
+	if (p->cfg.detach_on_close && p->state == XenbusStateConnected) {
+		/*
+		 * Leave the frontend connected, as a killed process would:
+		 * the next backend for the vif finds it so and attaches to
+		 * its rings where they stand. The guest sees a pause.
+		 */
+		NB_LOG(NOTICE, "%s: detached, %s left connected for the next backend",
+		       p->be_dir, p->fe_dir);
+	} else if (p->fe_watched && p->state != XenbusStateClosed) {
+		/* Tell the frontend we are gone, as Linux netback does. */
 		set_state(p, XenbusStateClosing);
 		set_state(p, XenbusStateClosed);
 	}
