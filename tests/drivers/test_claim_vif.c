@@ -33,48 +33,18 @@ static struct xa_handle *dom0;	/* the toolstack's view of xenstore */
 static int back = -1;
 static uint64_t seq;
 
-/* xl create: the domain gets its name, then its vif. */
-static bool
-create_guest(domid_t domid, const char *name)
-{
-	char mac[18];
-
-	snprintf(mac, sizeof(mac), "00:16:3e:00:00:%02x", domid & 0xff);
-	return xsim_domain_name(pair_sim_instance(), domid, name) == 0 &&
-	       xsim_vif_plug(pair_sim_instance(), 0, domid, 0, mac) == 0;
-}
-
 /* The guest shuts down: its netfront closes, then xl removes the vif. */
 static void
 destroy_guest(domid_t domid, int front)
 {
 	pair_destroy(FRONT, front);
-	CHECK(xsim_vif_unplug(pair_sim_instance(), 0, domid, 0) == 0);
-	CHECK(xsim_domain_name(pair_sim_instance(), domid, NULL) == 0);
-}
-
-static int
-start_frontend(domid_t domid)
-{
-	char args[128];
-
-	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
-		 pair_sim_instance());
-	return pair_create(FRONT, args, test_pool);
+	CHECK(pair_guest_destroy(domid));
 }
 
 static bool
 traffic_flows(int front)
 {
-	bool ok = pair_wait_link(back, true, 10000) &&
-		  pair_wait_link(front, true, 10000) &&
-		  pair_transfer(front, back, test_pool, seq, PACKETS,
-				128) == PACKETS &&
-		  pair_transfer(back, front, test_pool, seq, PACKETS,
-				128) == PACKETS;
-
-	seq += PACKETS;
-	return ok;
+	return pair_traffic_both_ways(back, front, test_pool, &seq, PACKETS);
 }
 
 /* The backend state of vif <domid>/0 as xenstore has it, or -1. */
@@ -103,7 +73,7 @@ nothing_held_for(domid_t domid)
 static void
 test_other_guests_vif_is_left_alone(void)
 {
-	REQUIRE(create_guest(5, "other-guest"));
+	REQUIRE(pair_guest_create(5, "other-guest"));
 	/* Long enough for the control thread to have seen the vif. */
 	rte_delay_ms(300);
 	CHECK(backend_state(5) == XenbusStateInitialising);
@@ -115,8 +85,8 @@ test_named_guest_is_served(void)
 {
 	int front;
 
-	REQUIRE(create_guest(7, "guest-a"));
-	front = start_frontend(7);
+	REQUIRE(pair_guest_create(7, "guest-a"));
+	front = pair_guest_frontend(7, test_pool);
 	REQUIRE(front >= 0);
 	CHECK(traffic_flows(front));
 	CHECK(backend_state(5) == XenbusStateInitialising);
@@ -131,8 +101,8 @@ test_rebooted_guest_is_followed(void)
 
 	CHECK(nothing_held_for(7));
 	/* A reboot is a new domain with the same name. */
-	REQUIRE(create_guest(8, "guest-a"));
-	front = start_frontend(8);
+	REQUIRE(pair_guest_create(8, "guest-a"));
+	front = pair_guest_frontend(8, test_pool);
 	REQUIRE(front >= 0);
 	CHECK(traffic_flows(front));
 	destroy_guest(8, front);
@@ -152,7 +122,7 @@ test_detached_vif_is_served_again_by_domid(void)
 	/* The netback plugs vif 9/0 itself. */
 	back = pair_create(BACK, args, test_pool);
 	REQUIRE(back >= 0);
-	front = start_frontend(9);
+	front = pair_guest_frontend(9, test_pool);
 	REQUIRE(front >= 0);
 	CHECK(traffic_flows(front));
 	/* xl network-detach, then network-attach of the same vif */
@@ -160,8 +130,8 @@ test_detached_vif_is_served_again_by_domid(void)
 	CHECK(xsim_vif_unplug(pair_sim_instance(), 0, 9, 0) == 0);
 	CHECK(pair_wait_link(back, false, 10000));
 	CHECK(nothing_held_for(9));
-	REQUIRE(create_guest(9, "guest-b"));
-	front = start_frontend(9);
+	REQUIRE(pair_guest_create(9, "guest-b"));
+	front = pair_guest_frontend(9, test_pool);
 	REQUIRE(front >= 0);
 	CHECK(traffic_flows(front));
 	pair_destroy(FRONT, front);

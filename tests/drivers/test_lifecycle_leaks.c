@@ -74,25 +74,6 @@ resident_bytes(void)
 	return (uint64_t)resident * sysconf(_SC_PAGESIZE);
 }
 
-/* xl create: the domain gets the guest's name, then its vif. */
-static bool
-create_guest(domid_t domid)
-{
-	char mac[18];
-
-	snprintf(mac, sizeof(mac), "00:16:3e:00:01:%02x", domid & 0xff);
-	return xsim_domain_name(pair_sim_instance(), domid, GUEST) == 0 &&
-	       xsim_vif_plug(pair_sim_instance(), 0, domid, 0, mac) == 0;
-}
-
-/* xl destroy, after the guest's netfront closed. */
-static bool
-destroy_guest(domid_t domid)
-{
-	return xsim_vif_unplug(pair_sim_instance(), 0, domid, 0) == 0 &&
-	       xsim_domain_name(pair_sim_instance(), domid, NULL) == 0;
-}
-
 static int
 start_backend(void)
 {
@@ -103,28 +84,10 @@ start_backend(void)
 	return pair_create(BACK, args, test_pool);
 }
 
-static int
-start_frontend(domid_t domid)
-{
-	char args[128];
-
-	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
-		 pair_sim_instance());
-	return pair_create(FRONT, args, test_pool);
-}
-
 static bool
 traffic_flows(void)
 {
-	bool ok = pair_wait_link(back, true, 10000) &&
-		  pair_wait_link(front, true, 10000) &&
-		  pair_transfer(front, back, test_pool, seq, PACKETS,
-				32) == PACKETS &&
-		  pair_transfer(back, front, test_pool, seq, PACKETS,
-				32) == PACKETS;
-
-	seq += PACKETS;
-	return ok;
+	return pair_traffic_both_ways(back, front, test_pool, &seq, PACKETS);
 }
 
 static bool
@@ -150,12 +113,12 @@ test_a_thousand_lifetimes_leave_nothing_behind(void)
 	uint64_t rss100 = 0;
 	domid_t domid = DOMID_FIRST;
 
-	REQUIRE(create_guest(domid));
+	REQUIRE(pair_guest_create(domid, GUEST));
 	back = start_backend();
 	REQUIRE(back >= 0);
 	for (i = 0; i < n && failed < 3; i++) {
 		if (front < 0)
-			front = start_frontend(domid);
+			front = pair_guest_frontend(domid, test_pool);
 		REQUIRE(front >= 0);
 		if (!traffic_flows()) {
 			fprintf(stderr, "cycle %u: no traffic\n", i);
@@ -180,9 +143,9 @@ test_a_thousand_lifetimes_leave_nothing_behind(void)
 		case 2:		/* the guest reboots: a new domain */
 			pair_destroy(FRONT, front);
 			front = -1;
-			CHECK(destroy_guest(domid));
+			CHECK(pair_guest_destroy(domid));
 			domid = domid == DOMID_LAST ? DOMID_FIRST : domid + 1;
-			REQUIRE(create_guest(domid));
+			REQUIRE(pair_guest_create(domid, GUEST));
 			break;
 		}
 		ends[i % 3]++;
@@ -194,7 +157,7 @@ test_a_thousand_lifetimes_leave_nothing_behind(void)
 		pair_destroy(FRONT, front);
 	pair_destroy(BACK, back);
 	front = back = -1;
-	CHECK(destroy_guest(domid));
+	CHECK(pair_guest_destroy(domid));
 	printf("# %u cycles (%u frontend closes, %u backend restarts, %u reboots); "
 	       "descriptors with the backend alone open: %u after the first "
 	       "cycle, %u after the last; resident %" PRIu64 " KiB after the "

@@ -413,3 +413,43 @@ pair_mixed_frames(struct rte_mempool *mp, uint64_t first, unsigned int n,
 	}
 	return true;
 }
+
+bool
+pair_guest_create(domid_t domid, const char *name)
+{
+	char mac[18];
+
+	snprintf(mac, sizeof(mac), "00:16:3e:00:01:%02x", domid & 0xff);
+	return xsim_domain_name(pair_sim_instance(), domid, name) == 0 &&
+	       xsim_vif_plug(pair_sim_instance(), 0, domid, 0, mac) == 0;
+}
+
+bool
+pair_guest_destroy(domid_t domid)
+{
+	return xsim_vif_unplug(pair_sim_instance(), 0, domid, 0) == 0 &&
+	       xsim_domain_name(pair_sim_instance(), domid, NULL) == 0;
+}
+
+int
+pair_guest_frontend(domid_t domid, struct rte_mempool *mp)
+{
+	char args[128];
+
+	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
+		 pair_sim_instance());
+	return pair_create("net_xen_netfront0", args, mp);
+}
+
+bool
+pair_traffic_both_ways(uint16_t back, uint16_t front, struct rte_mempool *mp,
+		       uint64_t *seq, uint64_t n)
+{
+	bool ok = pair_wait_link(back, true, 10000) &&
+		  pair_wait_link(front, true, 10000) &&
+		  pair_transfer(front, back, mp, *seq, n, 128) == n &&
+		  pair_transfer(back, front, mp, *seq, n, 128) == n;
+
+	*seq += n;
+	return ok;
+}

@@ -122,6 +122,23 @@ bool pair_open_keyed(struct pair *pr, const char *tag, uint16_t nb_queues,
 		     struct rte_mempool *mp);
 void pair_close(struct pair *pr);
 
+/*
+ * A guest's lifetime as the toolstack and its netfront make it, in the
+ * instance of pair_sim_instance(): "xl create" names domain @domid @name
+ * and plugs its vif 0 (served by domain 0); "xl destroy" (after its
+ * netfront closed) removes both. pair_guest_frontend() starts the
+ * guest's netfront (net_xen_netfront0).
+ */
+bool pair_guest_create(domid_t domid, const char *name);
+bool pair_guest_destroy(domid_t domid);
+int pair_guest_frontend(domid_t domid, struct rte_mempool *mp);
+/*
+ * Both links up within 10 s, then @n packets numbered from *@seq each way
+ * between @back and @front, all intact (*@seq moves on).
+ */
+bool pair_traffic_both_ways(uint16_t back, uint16_t front,
+			    struct rte_mempool *mp, uint64_t *seq, uint64_t n);
+
 /* A one-segment packet holding a copy of @len bytes at @data. */
 struct rte_mbuf *pair_frame(struct rte_mempool *mp, const void *data,
 			    uint16_t len);
