@@ -19,8 +19,7 @@
 
 #include <rte_common.h>
 
-#include "xa.h"
-#include "xsim.h"
+#include "fuzz_sim.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,32 +29,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define SEGS 16
 #define LOCAL (2 * XA_PAGE_SIZE)
 
-static char instance[32];
 static struct xa_handle *dom0, *domu;
 static grant_ref_t refs[PAGES];
 static uint8_t local[LOCAL];
 
-static void
-remove_instance(void)
-{
-	xsim_instance_destroy(instance);
-}
-
 int
 LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 {
-	struct xa_open_args args = { .provider = XA_PROVIDER_SIM };
-
-	snprintf(instance, sizeof(instance), "fuzz-gnt-%d", (int)getpid());
-	args.sim_instance = instance;
-	dom0 = xa_open(&args);
-	args.sim_domid = GRANTER;
-	domu = xa_open(&args);
-	if (dom0 == NULL || domu == NULL ||
-	    xa_gnt_share(domu, 0, 2, refs, true) == NULL ||
+	fuzz_sim_open("gnt", GRANTER, &dom0, &domu);
+	if (xa_gnt_share(domu, 0, 2, refs, true) == NULL ||
 	    xa_gnt_share(domu, 0, 2, refs + 2, false) == NULL)
 		abort();
-	atexit(remove_instance);
 	return 0;
 }
 

@@ -19,11 +19,10 @@
 
 #include <rte_common.h>
 
-#include "xa.h"
+#include "fuzz_sim.h"
 #include "xenbus.h"
 #include "xenbus_back.h"
 #include "xenbus_front.h"
-#include "xsim.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,32 +51,16 @@ static const char *const be_keys[] = {
 };
 #define NB_KEYS (RTE_DIM(fe_keys) + RTE_DIM(be_keys))
 
-static char instance[32];
 static struct xa_handle *dom0, *domu;
 static char fe_dir[64], be_dir[64];
-
-static void
-remove_instance(void)
-{
-	xsim_instance_destroy(instance);
-}
 
 int
 LLVMFuzzerInitialize(int *argc __rte_unused, char ***argv __rte_unused)
 {
-	struct xa_open_args args = { .provider = XA_PROVIDER_SIM };
-
-	snprintf(instance, sizeof(instance), "fuzz-xenbus-%d", (int)getpid());
-	args.sim_instance = instance;
-	dom0 = xa_open(&args);
-	if (dom0 == NULL ||
-	    xsim_vif_plug(instance, 0, FRONTEND, 0, "00:16:3e:00:00:01") != 0)
+	fuzz_sim_open("xenbus", FRONTEND, &dom0, &domu);
+	if (xsim_vif_plug(fuzz_sim_instance, 0, FRONTEND, 0,
+			  "00:16:3e:00:00:01") != 0)
 		abort();
-	args.sim_domid = FRONTEND;
-	domu = xa_open(&args);
-	if (domu == NULL)
-		abort();
-	atexit(remove_instance);
 	snprintf(fe_dir, sizeof(fe_dir), "/local/domain/%u/device/vif/0",
 		 FRONTEND);
 	snprintf(be_dir, sizeof(be_dir), "/local/domain/0/backend/vif/%u/0",
