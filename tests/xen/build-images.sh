@@ -5,8 +5,8 @@
 #   xen          Xen 4.17 hypervisor (gunzipped: QEMU's multiboot loader takes it as -kernel)
 #   vmlinuz      Debian 12 kernel, used for Dom0 and DomU
 #   dom0.cpio    Dom0 root, run entirely from an initramfs: Debian minbase + Xen tools +
-#                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + config/xen/vif-dpdk +
-#                the DomU images
+#                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + app/xen-adaptive-fwd +
+#                config/xen/vif-dpdk + the DomU images
 #   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3, pktgen
 #                and iputils ping
 #                (tests/xen/guest/domu-init.sh)
@@ -17,7 +17,7 @@
 # hash of its inputs so that changing an input rebuilds exactly what depends on it:
 #   rootfs-<key>/  debootstrap result (slow, ~2 min): key = suite, mirror, package list
 #   images-<key>/  boot images (seconds): key = rootfs key + guest scripts + config/xen +
-#                  this script + the PMD .so files
+#                  this script + the PMD .so files + xen-adaptive-fwd
 # Prints the images directory on its last line (stdout). Needs root.
 #
 # usage: tests/xen/build-images.sh [build dir]    (default: <repo>/build; it is not (re)configured)
@@ -48,7 +48,10 @@ fi
 
 nb=$build/drivers/net/xen_netback/librte_net_xen_netback.so
 nf=$build/drivers/net/xen_netfront/librte_net_xen_netfront.so
-if [ ! -f "$nb" ] || [ ! -f "$nf" ]; then
+# the adaptive backend (scenario 11): linked against Debian's DPDK, whose
+# libraries Dom0's dpdk-dev already carries
+fwd=$build/app/xen-adaptive-fwd
+if [ ! -f "$nb" ] || [ ! -f "$nf" ] || [ ! -f "$fwd" ]; then
 	step 900 "ninja -C $build" ninja -C "$build"
 fi
 
@@ -70,7 +73,7 @@ if [ ! -x "$R/usr/lib/xen-4.17/bin/xl" ]; then
 fi
 
 # ---- stage 2: boot images (cached by content of all inputs)
-ikey=$( { echo "$rkey"; cat "$0"; find "$here/guest" "$top/config/xen" -type f | sort | xargs cat; cat "$nb" "$nf"; } | sha256sum | cut -c1-16)
+ikey=$( { echo "$rkey"; cat "$0"; find "$here/guest" "$top/config/xen" -type f | sort | xargs cat; cat "$nb" "$nf" "$fwd"; } | sha256sum | cut -c1-16)
 I=$CACHE/images-$ikey
 if [ -f "$I/done" ]; then
 	log "images cached: $I"
@@ -125,7 +128,7 @@ with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
 cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
 cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 
-# Dom0: trimmed root + modules + our PMDs + config/xen; pktgen for Dom0 ->
+# Dom0: trimmed root + modules + our PMDs and xen-adaptive-fwd + config/xen; pktgen for Dom0 ->
 # guest floods through the kernel's xen-netback (scenario 5s)
 Z=$W/dom0; mkdir -p "$Z"
 tar -C "$R" --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/locale \
@@ -139,7 +142,7 @@ cp "$R/lib/modules/$KV"/modules.{order,builtin,builtin.modinfo} "$Z/lib/modules/
 chroot "$Z" depmod "$KV"
 # EAL refuses plugins in a world-writable directory: root-owned 0755 dir
 install -d -m 755 "$Z/opt/xen-dpdk-pmd"
-install -m 755 "$nb" "$nf" "$Z/opt/xen-dpdk-pmd/"
+install -m 755 "$nb" "$nf" "$fwd" "$Z/opt/xen-dpdk-pmd/"
 install -m 755 "$top/config/xen/vif-dpdk" "$Z/etc/xen/scripts/vif-dpdk"
 install -m 644 "$top/config/xen/vif-dpdk.cfg.example" "$Z/etc/xen/vif-dpdk.cfg.example"
 mkdir -p "$Z/root/domu"
