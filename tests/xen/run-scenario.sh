@@ -74,6 +74,7 @@ grep -q "^SCENARIO-RESULT $n " /host/$n/log.txt || echo "SCENARIO-RESULT $n FAIL
 echo "SCENARIO-END $n rc=\$rc took=\$(awk "BEGIN{print \$(up)-\$t}")s"
 # whatever the scenario left behind
 pkill -INT -x dpdk-testpmd; sleep 2; pkill -KILL -x dpdk-testpmd
+if pkill -INT -f /opt/xen-dpdk-pmd/xen-adaptive-fwd; then sleep 2; pkill -KILL -f /opt/xen-dpdk-pmd/xen-adaptive-fwd; fi
 for d in \$(xl list | awk 'NR>2{print \$1}'); do timeout 60 xl destroy \$d; done
 RUN
 	done

@@ -7,6 +7,7 @@
 PMD_DIR=/opt/xen-dpdk-pmd
 NETBACK_SO=$PMD_DIR/librte_net_xen_netback.so
 NETFRONT_SO=$PMD_DIR/librte_net_xen_netfront.so
+ADAPTIVE_FWD=$PMD_DIR/xen-adaptive-fwd
 CONSOLE_DIR=/var/log/xen/console
 VIF_EXAMPLE=/etc/xen/vif-dpdk.cfg.example
 : ${NAME:?} ${S:?}
@@ -58,6 +59,42 @@ stop_testpmd() {
 	wait $TESTPMD_PID 2>/dev/null; TESTPMD_RC=$?; TESTPMD_PID=
 }
 
+# start_adaptive <log> <tag> <mode> <EAL args...> [-- <app args>]:
+# app/xen-adaptive-fwd (polls while packets come, sleeps on the Rx event
+# channels after an idle spell) with our netback plugin, in the background
+# on Dom0's CPU 1 like testpmd's forwarding lcore, so the two compare on
+# the same vCPU; up once it prints its first stats line (one a second).
+# Pid in $ADAPTIVE_PID.
+start_adaptive() {
+	alog=$1 tag=$2 amode=$3; shift 3
+	t0=$(up)
+	note "xen-adaptive-fwd --mode $amode $*"
+	case " $* " in *" -- "*) ;; *) set -- "$@" -- ;; esac
+	$ADAPTIVE_FWD --no-huge -m 512 --no-pci -l 1 --file-prefix $tag -d $NETBACK_SO \
+		--log-level=pmd.net.xen_netback:info "$@" --mode $amode --stats-period 1 \
+		</dev/null >"$alog" 2>&1 &
+	ADAPTIVE_PID=$!
+	wait_for 120 "$alog" '^rx-pps ' $ADAPTIVE_PID ||
+		{ tail -30 "$alog"; fail "xen-adaptive-fwd did not start within 120 s"; }
+	note "xen-adaptive-fwd $amode up after $(since $t0)s (pid $ADAPTIVE_PID)"
+}
+# stop_adaptive: SIGINT, after which the app prints its summary, a line of
+# JSON (rx, tx, dropped, sleeps, wakeups, wall_s, cpu_s), left in
+# $ADAPTIVE_JSON; adaptive_field <key> reads one number from it.
+stop_adaptive() {
+	ADAPTIVE_JSON=
+	[ -n "${ADAPTIVE_PID:-}" ] || return 0
+	kill -INT $ADAPTIVE_PID 2>/dev/null
+	i=0; while kill -0 $ADAPTIVE_PID 2>/dev/null && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+	if kill -0 $ADAPTIVE_PID 2>/dev/null; then note "xen-adaptive-fwd did not exit on SIGINT within 20 s: SIGKILL"; kill -9 $ADAPTIVE_PID; fi
+	wait $ADAPTIVE_PID 2>/dev/null; ADAPTIVE_PID=
+	ADAPTIVE_JSON=$(grep '^{' "$alog" | tail -1)
+}
+adaptive_field() { echo "$ADAPTIVE_JSON" | sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"; }
+# cpu_ticks <pid>: user + system time the process has used, in clock ticks
+# (all its threads: /proc/<pid>/stat of the leader counts the group)
+cpu_ticks() { awk '{print $14 + $15}' /proc/$1/stat 2>/dev/null || echo 0; }
+
 # Everything a failure report needs, into the scenario's directory.
 collect() {
 	xl list > $S/xl-list.txt 2>&1
@@ -70,6 +107,7 @@ collect() {
 # Leave Dom0 as found: no guests, no backend process.
 cleanup() {
 	stop_testpmd
+	stop_adaptive
 	for d in $(xl list | awk 'NR>2{print $1}'); do timeout 60 xl destroy "$d" || note "xl destroy $d failed"; done
 }
 
