@@ -8,6 +8,10 @@
 #   xdp.peer=10.0.0.1    address to resolve (arping) and ping
 #   xdp.count=1000       echo requests
 #   xdp.interval=0.01    seconds between requests
+#   xdp.rtt=1            those requests from iputils ping, which prints every
+#                        reply's time= to the console (busybox's, quiet, only a
+#                        summary), and "DOMU-STEAL" lines: the vCPU's steal
+#                        time before and after them
 #   xdp.sizes=1000,1472  then 50 requests of each payload size
 #   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
@@ -64,12 +68,22 @@ if [ "$count" != 0 ]; then
 	cat /tmp/arping
 	echo "DOMU-RESULT arp=$arp"
 	t0=$(up)
-	ping -q -c $count -i $interval -W 5 $peer > /tmp/ping 2>&1
-	rc=$?
+	if [ "$(arg rtt)" = 1 ]; then
+		# steal: the time this vCPU was runnable but Xen ran another
+		# (USER_HZ ticks, /proc/stat's 8th field), i.e. waited for a pCPU
+		echo "DOMU-STEAL before $(awk '$1 == "cpu" {print $9}' /proc/stat) uptime=$(up)"
+		/usr/bin/ping -c $count -i $interval -W 5 $peer > /tmp/ping 2>&1
+		rc=$?
+		echo "DOMU-STEAL after $(awk '$1 == "cpu" {print $9}' /proc/stat) uptime=$(up)"
+	else
+		ping -q -c $count -i $interval -W 5 $peer > /tmp/ping 2>&1
+		rc=$?
+	fi
 	t1=$(up)
 	cat /tmp/ping
 	tx=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' /tmp/ping)
-	rx=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/ping)
+	# busybox: "N packets received", iputils: "N received"
+	rx=$(sed -n 's/.* \([0-9]*\) \(packets \)\{0,1\}received.*/\1/p' /tmp/ping)
 	echo "DOMU-RESULT ping rc=$rc transmitted=${tx:-0} received=${rx:-0} start=$t0 end=$t1"
 fi
 echo "DOMU-RESULT neigh=$(ip neigh show $peer | tr ' ' '_')"
