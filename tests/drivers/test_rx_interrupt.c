@@ -213,6 +213,10 @@ cycles(uint16_t tx, uint16_t rx, const char *what)
 	CHECK(late == 0);
 	CHECK(lost == 0);
 	CHECK(pair_xstat(rx, "rx_q0_notifications_received") > recv0);
+	/* Events are counted where they are taken: on the Rx queue only. */
+	CHECK(pair_xstat(rx, "tx_q0_notifications_received") == UINT64_MAX);
+	CHECK(rte_eth_xstats_reset(rx) == 0);
+	CHECK(pair_xstat(rx, "rx_q0_notifications_received") == 0);
 }
 
 static const struct rte_eth_conf intr_conf = { .intr_conf = { .rxq = 1 } };

@@ -11,10 +11,7 @@
 #include "xn_port.h"
 #include "xn_stats.h"
 
-/*
- * The counters every queue has, after the PMD's own; the last only Rx
- * queues have: the pair's events are taken on its Rx queue (xn_intr.h).
- */
+/* The counters every queue has, after the PMD's own. */
 static const struct xn_stat queue_stats[] = {
 #define QS(n, f) { n, offsetof(struct xn_queue, f), XN_BASIC_NONE }
 	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_SENT, notify.sent),
@@ -22,14 +19,29 @@ static const struct xn_stat queue_stats[] = {
 	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_FAILED, notify.failed),
 	QS(RTE_PMD_XEN_NETIF_XSTAT_GRANT_MAPS, grant.maps),
 	QS(RTE_PMD_XEN_NETIF_XSTAT_GRANT_UNMAPS, grant.unmaps),
+};
+
+/*
+ * And after those, the counters only Rx queues have: the pair's events are
+ * taken on its Rx queue (xn_intr.h).
+ */
+static const struct xn_stat rx_queue_stats[] = {
 	QS(RTE_PMD_XEN_NETIF_XSTAT_NOTIFICATIONS_RECEIVED, notify.received),
 #undef QS
 };
 
 static unsigned int
-nb_queue_stats(bool rx)
+nb_shared_stats(bool rx)
 {
-	return RTE_DIM(queue_stats) - (rx ? 0 : 1);
+	return RTE_DIM(queue_stats) + (rx ? RTE_DIM(rx_queue_stats) : 0);
+}
+
+/* The shared counter @s (< nb_shared_stats(@rx)) of a queue. */
+static const struct xn_stat *
+shared_stat(unsigned int s)
+{
+	return s < RTE_DIM(queue_stats) ? &queue_stats[s] :
+		&rx_queue_stats[s - RTE_DIM(queue_stats)];
 }
 
 /* The port's own counters, after every queue's, named without a prefix. */
@@ -113,8 +125,8 @@ reset_queue(struct xn_queue *q, bool rx, const struct xn_stat *table,
 		if (table[s].basic != XN_BASIC_GAUGE)
 			__atomic_store_n(counter(q, &table[s]), 0,
 					 __ATOMIC_RELAXED);
-	for (s = 0; s < nb_queue_stats(rx); s++)
-		__atomic_store_n(counter(q, &queue_stats[s]), 0,
+	for (s = 0; s < nb_shared_stats(rx); s++)
+		__atomic_store_n(counter(q, shared_stat(s)), 0,
 				 __ATOMIC_RELAXED);
 }
 
@@ -160,9 +172,9 @@ walk(const struct xn_port *p,
 			const struct xn_queue *q =
 				dir == 0 ? p->rxq[qid] : p->txq[qid];
 
-			for (s = 0; s < n + nb_queue_stats(dir == 0); s++) {
+			for (s = 0; s < n + nb_shared_stats(dir == 0); s++) {
 				const struct xn_stat *x = s < n ? &table[s] :
-					&queue_stats[s - n];
+					shared_stat(s - n);
 
 				if (x->name == NULL)
 					continue;
