@@ -7,7 +7,10 @@
 # readable; with --idle-polls 0 it never sleeps. Forwarding (io) between
 # two netback ports whose two netfronts a testpmd in another process runs
 # in io mode with --tx-first, it passes packets both ways and still
-# sleeps once that testpmd is gone. Prints TAP.
+# sleeps once that testpmd is gone. Bad arguments (an unknown mode, a
+# count that is not a number or too large, a stray operand, io on one
+# port) end it at once with the usage or the reason, non-zero and without
+# a summary. Prints TAP.
 #
 # usage: test_adaptive_fwd.sh <xen-adaptive-fwd> <dpdk-testpmd> <build dir>
 set -u
@@ -29,7 +32,7 @@ summary() {
 	tail -n 1 "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
 }
 
-echo "1..3"
+echo "1..4"
 fail=0
 
 "$app" $(eal 0@0 idle) --vdev "net_xen_netback0,$back" -- --mode rxonly \
@@ -81,6 +84,30 @@ else
 	echo "not ok 3 - it forwards while busy and sleeps once idle"
 	sed 's/^/# fwd: /' "$work/fwd.log" | tail -n 20
 	sed 's/^/# guest: /' "$work/guest.log" | tail -n 20
+	fail=1
+fi
+# bad <expected stderr> <app args...>: refused before any port starts
+bad_ok=1
+bad() {
+	want=$1; shift
+	if "$app" $(eal 0@0 bad) --vdev "net_xen_netback0,$back" -- "$@" \
+		>"$work/bad.log" 2>&1; then
+		echo "# $*: exit status 0"; bad_ok=0
+	elif ! grep -q -- "$want" "$work/bad.log" || grep -q '^{' "$work/bad.log"; then
+		echo "# $*: no '$want' or a summary:"
+		sed 's/^/#   /' "$work/bad.log" | tail -n 5; bad_ok=0
+	fi
+}
+bad "usage:" --mode bogus
+bad "usage:" --idle-polls x
+bad "usage:" --idle-polls -1
+bad "usage:" --duration 4294967296
+bad "usage:" --mode rxonly stray
+bad "io needs pairs" --mode io
+if [ $bad_ok = 1 ]; then
+	echo "ok 4 - bad arguments are refused with the reason"
+else
+	echo "not ok 4 - bad arguments are refused with the reason"
 	fail=1
 fi
 exit $fail
