@@ -20,8 +20,8 @@ wait_guest $domu 'DOMU-RESULT testpmd-txonly' $TESTPMD_PID
 stop_testpmd
 mv $S/testpmd.log $S/testpmd-rxonly.log
 f2b_rx=$(port_count $S/testpmd-rxonly.log 0 RX)
-f2b_tx=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
-f2b_secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
+f2b_tx=$(txonly_field tx)
+f2b_secs=$(txonly_field secs)
 note "guest->Dom0: guest sent ${f2b_tx:-?}, backend received ${f2b_rx:-?} in ${f2b_secs:-?}s"
 
 wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED) rxonly'

@@ -56,8 +56,8 @@ note "guest's gntalloc limit: ${lim0:-?} at boot, ${lim:-?} after testpmd; netfr
 [ -n "$raised" ] || { grep -E 'DOMU-NETFRONT' $con; fail "the netfront did not log raising the grant limit"; }
 [ "${lim:-0}" -ge 1028 ] 2>/dev/null || fail "the guest's gntalloc limit is ${lim:-unknown} after testpmd, below 1028"
 
-sent=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
-secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
+sent=$(txonly_field tx)
+secs=$(txonly_field secs)
 got=$(port_count $S/testpmd.log 0 RX)
 g0=$(stream_count $con 0 TX) g1=$(stream_count $con 1 TX)
 r0=$(stream_count $S/testpmd.log 0 RX) r1=$(stream_count $S/testpmd.log 1 RX)

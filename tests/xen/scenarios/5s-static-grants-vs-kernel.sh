@@ -72,34 +72,8 @@ set_backend_xstats() {
 # guest_xstat <mode> <name>: the netfront's xstat after the guest's run
 guest_xstat() { sed -n "s/.*DOMU-XSTAT $1 $2 last=\([0-9]*\).*/\1/p" $con | head -1; }
 guest_xstat_max() { sed -n "s/.*DOMU-XSTAT $1 $2 .*max=\([0-9]*\).*/\1/p" $con | head -1; }
-# median_rate: the median of the rates read (one a line) while traffic
-# flowed: those of at least a tenth of the largest, without the first and
-# the last of them (partial seconds) when there are 3 or more
-median_rate() {
-	awk '{ r[k++] = int($1); if (int($1) > top) top = int($1) } END {
-		for (i = 0; i < k; i++) if (top > 0 && r[i] * 10 >= top) v[n++] = r[i]
-		s = 0; e = n; if (n >= 3) { s = 1; e = n - 1 }
-		m = e - s; if (m <= 0) { print 0; exit }
-		for (i = s; i < e; i++) w[i - s] = v[i]
-		for (i = 1; i < m; i++) { x = w[i]; for (j = i - 1; j >= 0 && w[j] > x; j--) w[j + 1] = w[j]; w[j + 1] = x }
-		print (m % 2 ? w[int(m / 2)] : int((w[m / 2 - 1] + w[m / 2]) / 2)) }'
-}
 # testpmd_rate <log> Rx|Tx: median of testpmd's per-second <dir>-pps figures
 testpmd_rate() { awk -v k="$2-pps:" '$1 == k { print $2 }' $1 | median_rate; }
-# sample_vif <domid> <file>: "uptime rx_packets" of vif<domid>.0 (what Dom0
-# received from the guest) about every second, in the background
-sample_vif() {
-	: > $2
-	(while :; do echo "$(up) $(cat /sys/class/net/vif$1.0/statistics/rx_packets 2>/dev/null || echo 0)"; sleep 1; done) > $2 &
-	SAMPLER=$!
-}
-stop_sampler() { kill $SAMPLER 2>/dev/null; wait $SAMPLER 2>/dev/null; SAMPLER=; }
-# vif_count <file>: the largest count sample_vif saw (the vif goes away
-# when our netfront closes)
-vif_count() { awk '$2 + 0 > n + 0 { n = $2 } END { print n + 0 }' $1; }
-# vif_rate <file>: median per-second rate of sample_vif's counts
-vif_rate() { awk 'NR > 1 && $1 > t { print int(($2 - c) / ($1 - t)) } { t = $1; c = $2 }' $1 | median_rate; }
-ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
 per() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.3f", a / b; else print "-" }'; }
 avg() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.0f", a / b; else print 0 }'; }
 set_() { eval "$1=\$2"; }
@@ -122,8 +96,8 @@ ours_pair() {
 	stop_testpmd
 	log=$S/testpmd-$pair-rxonly.log; mv $S/testpmd.log $log
 	grep -E 'xen_netback|ERR|WARN|rror' $log | head -30
-	tx=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
-	secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
+	tx=$(txonly_field tx)
+	secs=$(txonly_field secs)
 	rx=$(port_count $log 0 RX)
 	pk=$(xstat $log rx_q0_packets)
 	set_ ${pair}_f2b_sent ${tx:-0}
@@ -203,8 +177,8 @@ zc_run() {
 	log=$S/testpmd-$zn-rxonly.log; mv $S/testpmd.log $log
 	grep -E 'xen_netback|ERR|WARN|rror' $log | head -30
 	grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
-	tx=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
-	secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
+	tx=$(txonly_field tx)
+	secs=$(txonly_field secs)
 	rx=$(port_count $log 0 RX)
 	set_ ${zn}_sent ${tx:-0}
 	set_ ${zn}_got ${rx:-0}
@@ -266,19 +240,9 @@ timeout 60 xl destroy $domu
 # then the DPDK guest's txonly (its netfront asks for static grants; Linux
 # netback answers NOT_SUPPORTED)
 domu=s5s-kdpdk
-guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$SECS xdp.xstats=$NF_X"
-create_guest $domu
-kernel_vif_up $domid 10.0.0.1/24
-sample_vif $domid $S/vif-kdpdk.txt
-wait_guest $domu DOMU-DONE
-sleep 1
-stop_sampler
-grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
-kd_sent=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*tx=\([0-9]*\).*/\1/p' $con)
-secs=$(sed -n 's/.*DOMU-RESULT testpmd-txonly .*secs=\([0-9.]*\).*/\1/p' $con)
-kd_got=$(vif_count $S/vif-kdpdk.txt)
-kd_pps=$(vif_rate $S/vif-kdpdk.txt)
-kd_avg=$(avg ${kd_got:-0} ${secs:-0})
+kernel_txonly $domu "xdp.run=txonly:$SECS xdp.xstats=$NF_X"
+kd_sent=$TXONLY_SENT kd_got=$TXONLY_GOT kd_pps=$TXONLY_PPS
+kd_avg=$(avg ${kd_got:-0} ${TXONLY_SECS:-0})
 kd_nfgrants=$(guest_xstat_max txonly rx_q0_static_grants)
 kd_zc=$(guest_xstat txonly tx_q0_zero_copy_packets)
 timeout 60 xl destroy $domu

@@ -47,16 +47,28 @@ start_testpmd() {
 	dpdk-testpmd "$@" </dev/null >"$log" 2>&1 &
 	TESTPMD_PID=$!
 }
+# interrupt <pid> <name>: SIGINT, and SIGKILL if the process is still
+# there 20 s later; returns its exit status (137 when it had to be killed).
+interrupt() {
+	kill -INT $1 2>/dev/null
+	i=0; while kill -0 $1 2>/dev/null && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+	if kill -0 $1 2>/dev/null; then note "$2 did not exit on SIGINT within 20 s: SIGKILL"; kill -9 $1; fi
+	wait $1 2>/dev/null
+}
+# wait_up <log> <extended regex> <pid> <what> <start uptime>: the scenario
+# fails unless the process prints the line within 120 s and is still up.
+wait_up() {
+	wait_for 120 "$1" "$2" $3 && kill -0 $3 2>/dev/null ||
+		{ tail -30 "$1"; fail "$4 did not start within 120 s"; }
+	note "$4 up after $(since $5)s (pid $3)"
+}
 # SIGINT makes testpmd print its final statistics and exit. Its exit
-# status is left in $TESTPMD_RC (137 when it had to be killed), for the
-# scenarios that check it went down cleanly.
+# status is left in $TESTPMD_RC, for the scenarios that check it went down
+# cleanly.
 stop_testpmd() {
 	TESTPMD_RC=
 	[ -n "${TESTPMD_PID:-}" ] || return 0
-	kill -INT $TESTPMD_PID 2>/dev/null
-	i=0; while kill -0 $TESTPMD_PID 2>/dev/null && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-	if kill -0 $TESTPMD_PID 2>/dev/null; then note "testpmd did not exit on SIGINT within 20 s: SIGKILL"; kill -9 $TESTPMD_PID; fi
-	wait $TESTPMD_PID 2>/dev/null; TESTPMD_RC=$?; TESTPMD_PID=
+	interrupt $TESTPMD_PID testpmd; TESTPMD_RC=$?; TESTPMD_PID=
 }
 
 # start_adaptive <log> <tag> <mode> <EAL args...> [-- <app args>]:
@@ -74,9 +86,7 @@ start_adaptive() {
 		--log-level=pmd.net.xen_netback:info "$@" --mode $amode --stats-period 1 \
 		</dev/null >"$alog" 2>&1 &
 	ADAPTIVE_PID=$!
-	wait_for 120 "$alog" '^rx-pps ' $ADAPTIVE_PID ||
-		{ tail -30 "$alog"; fail "xen-adaptive-fwd did not start within 120 s"; }
-	note "xen-adaptive-fwd $amode up after $(since $t0)s (pid $ADAPTIVE_PID)"
+	wait_up "$alog" '^rx-pps ' $ADAPTIVE_PID "xen-adaptive-fwd $amode" $t0
 }
 # stop_adaptive: SIGINT, after which the app prints its summary, a line of
 # JSON (rx, tx, dropped, sleeps, wakeups, wall_s, cpu_s), left in
@@ -84,10 +94,7 @@ start_adaptive() {
 stop_adaptive() {
 	ADAPTIVE_JSON=
 	[ -n "${ADAPTIVE_PID:-}" ] || return 0
-	kill -INT $ADAPTIVE_PID 2>/dev/null
-	i=0; while kill -0 $ADAPTIVE_PID 2>/dev/null && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
-	if kill -0 $ADAPTIVE_PID 2>/dev/null; then note "xen-adaptive-fwd did not exit on SIGINT within 20 s: SIGKILL"; kill -9 $ADAPTIVE_PID; fi
-	wait $ADAPTIVE_PID 2>/dev/null; ADAPTIVE_PID=
+	interrupt $ADAPTIVE_PID xen-adaptive-fwd; ADAPTIVE_PID=
 	ADAPTIVE_JSON=$(grep '^{' "$alog" | tail -1)
 }
 adaptive_field() { echo "$ADAPTIVE_JSON" | sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"; }
@@ -170,10 +177,8 @@ start_backend() {
 		-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info "$@" \
 		-- --forward-mode=$mode --stats-period 1 --total-num-mbufs=8192 --cmdline-file=/tmp/$tag-testpmd.cmd \
 		${BACKEND_APP_ARGS:-}
-	wait_for 120 $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID ||
-		{ tail -30 $S/testpmd.log; fail "testpmd did not start forwarding within 120 s"; }
-	kill -0 $TESTPMD_PID 2>/dev/null || { tail -30 $S/testpmd.log; fail "testpmd exited"; }
-	note "testpmd $mode up after $(since $t0)s (pid $TESTPMD_PID)"
+	wait_up $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID \
+		"testpmd $mode" $t0
 }
 # tcp_offloads <Tx offloads> <port>...: sets $BACKEND_APP_ARGS and
 # $BACKEND_CMDS for TCP with offloads end to end. On the given ports, LRO
@@ -213,6 +218,83 @@ kernel_vif_up() {
 pktgen_result() {
 	r=$(grep 'DOMU-RESULT pktgen' $CONSOLE_DIR/guest-$1.log)
 	echo "$r" | sed -n 's/.*sent=\([0-9]*\) usec=\([0-9]*\).*/\1 \2/p'
+}
+
+# guest_pktgen <guest> <kernel args> [backend pid]: a stock Linux guest
+# whose kernel pktgen (xdp.pktgen in <kernel args>) sends into its vif,
+# up until pktgen is done (bounded by the backend process when given).
+# With $KERNEL_VIF=1, Dom0's end of the kernel netback's vif is addressed
+# first. Leaves the guest up and "sent usec" in $PG_SENT and $PG_USEC.
+guest_pktgen() {
+	guest_cfg $1 initrd.gz 128 "$(dpdk_vif_line)" "$2"
+	create_guest $1
+	[ "${KERNEL_VIF:-0}" = 1 ] && kernel_vif_up $domid 10.0.0.1/24
+	wait_guest $1 DOMU-DONE ${3:-}
+	grep -E 'DOMU-|pps' $con
+	set -- $(pktgen_result $1); PG_SENT=${1:-0} PG_USEC=${2:-0}
+}
+# pps <packets> <usec>: packets per second
+pps() { awk "BEGIN{printf \"%.0f\", $1 * 1000000 / $2}"; }
+# pktgen_row <backend> <sent> <usec> <received>: a row of the table
+# "| backend | guest sent | guest pps | backend received | received pps |
+# received/sent |"; none when the guest sent nothing
+pktgen_row() {
+	[ "${2:-0}" -gt 0 ] && [ "${3:-0}" -gt 0 ] || return 0
+	echo "| $1 | $2 | $(pps $2 $3) | $4 | $(pps $4 $3) | $(awk "BEGIN{printf \"%.3f\", $4 / $2}") |"
+}
+# vif_rx <domid>: what Dom0's end of a kernel-netback vif received
+vif_rx() { cat /sys/class/net/vif$1.0/statistics/rx_packets 2>/dev/null || echo 0; }
+
+# median_rate: the median of the rates read (one a line) while traffic
+# flowed: those of at least a tenth of the largest, without the first and
+# the last of them (partial seconds) when there are 3 or more
+median_rate() {
+	awk '{ r[k++] = int($1); if (int($1) > top) top = int($1) } END {
+		for (i = 0; i < k; i++) if (top > 0 && r[i] * 10 >= top) v[n++] = r[i]
+		s = 0; e = n; if (n >= 3) { s = 1; e = n - 1 }
+		m = e - s; if (m <= 0) { print 0; exit }
+		for (i = s; i < e; i++) w[i - s] = v[i]
+		for (i = 1; i < m; i++) { x = w[i]; for (j = i - 1; j >= 0 && w[j] > x; j--) w[j + 1] = w[j]; w[j + 1] = x }
+		print (m % 2 ? w[int(m / 2)] : int((w[m / 2 - 1] + w[m / 2]) / 2)) }'
+}
+# sample_vif <domid> <file>: "uptime rx_packets" of vif<domid>.0 (what Dom0
+# received from the guest) about every second, in the background
+# ($SAMPLER, stopped by stop_sampler)
+sample_vif() {
+	: > $2
+	(while :; do echo "$(up) $(vif_rx $1)"; sleep 1; done) > $2 &
+	SAMPLER=$!
+}
+stop_sampler() { kill $SAMPLER 2>/dev/null; wait $SAMPLER 2>/dev/null; SAMPLER=; }
+# vif_count <file>: the largest count sample_vif saw (the vif goes away
+# when our netfront closes)
+vif_count() { awk '$2 + 0 > n + 0 { n = $2 } END { print n + 0 }' $1; }
+# vif_rate <file>: median per-second rate of sample_vif's counts
+vif_rate() { awk 'NR > 1 && $1 > t { print int(($2 - c) / ($1 - t)) } { t = $1; c = $2 }' $1 | median_rate; }
+# ratio <a> <b>: a/b to two places ("-" when b is 0)
+ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN{ if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
+
+# txonly_field tx|secs: what the DPDK guest's testpmd txonly reported
+# (packets sent, seconds it ran) on its console $con
+txonly_field() { sed -n "s/.*DOMU-RESULT testpmd-txonly .*$1=\([0-9.]*\).*/\1/p" $con | head -1; }
+# kernel_txonly <guest> <kernel args>: a DPDK guest (initrd-dpdk.gz) whose
+# testpmd txonly (xdp.run=txonly:SECS in <kernel args>) sends through our
+# netfront into the kernel's xen-netback (loaded by the caller), Dom0's
+# end of the vif sampled every second. Returns when the guest is done,
+# leaving it up, with the guest's count and seconds in $TXONLY_SENT and
+# $TXONLY_SECS, and Dom0's count and median per-second rate in
+# $TXONLY_GOT and $TXONLY_PPS.
+kernel_txonly() {
+	guest_cfg $1 initrd-dpdk.gz 256 "$(dpdk_vif_line)" "$2"
+	create_guest $1
+	kernel_vif_up $domid 10.0.0.1/24
+	sample_vif $domid $S/vif-$1.txt
+	wait_guest $1 DOMU-DONE
+	sleep 1
+	stop_sampler
+	grep -E 'DOMU-(RESULT|XSTAT|NETFRONT|TESTPMD|GNTALLOC)' $con
+	TXONLY_SENT=$(txonly_field tx) TXONLY_SECS=$(txonly_field secs)
+	TXONLY_GOT=$(vif_count $S/vif-$1.txt) TXONLY_PPS=$(vif_rate $S/vif-$1.txt)
 }
 
 # dom0_pktgen_start <dev> <size> <dst ip> <dst mac>: the kernel's pktgen in
