@@ -19,6 +19,11 @@
 #  (d) pps: the guest's kernel pktgen (XDP_PKTGEN_SIZE-byte frames, default
 #      60, for XDP_PKTGEN_SECS, default 10) into xen-adaptive-fwd --mode
 #      rxonly and into the kernel's xen-netback (scenario 3's method)
+#  (e) pps from a DPDK guest: its testpmd txonly (64-byte frames, for
+#      XDP_S11_TXONLY_SECS, default 10) through our netfront into
+#      xen-adaptive-fwd rxonly and into the kernel's xen-netback, each
+#      backend's median per-second receive rate while it flowed (scenario
+#      5s has the same guest into our polling netback, in CI's boot)
 # For each ping run it records Xen's view of the vCPUs (xl vcpu-list: CPU
 # time of Dom0's vCPUs and the guest's, and 1-s samples of where each runs
 # and in which state) and the guest's steal time over the pings (the time
@@ -28,7 +33,7 @@
 #
 # Passes when every part ran and measured something: ARP resolved and
 # replies received in every ping run, the guest's pktgen sent and each
-# backend received, and the adaptive app slept while idle. The rtts, CPU
+# backend received (both guests), and the adaptive app slept while idle. The rtts, CPU
 # seconds and pps are reported, never judged: TCG speed, noisy; compare
 # only within one boot.
 . /host/scenarios/lib.sh
@@ -38,6 +43,7 @@ IDLE=${XDP_S11_IDLE:-20}
 PINNED=${XDP_S11_PINNED:-0}
 SECS=${XDP_PKTGEN_SECS:-10}
 SIZE=${XDP_PKTGEN_SIZE:-60}
+TXSECS=${XDP_S11_TXONLY_SECS:-10}
 HZ=$(getconf CLK_TCK)
 pingargs="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=$COUNT xdp.interval=$INTERVAL xdp.rtt=1"
 pktgenargs="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.pktgen=$SECS:$SIZE"
@@ -46,7 +52,6 @@ unpin() { xl vcpu-pin Domain-0 all all 2>/dev/null; }
 trap 'kill $SAMPLER 2>/dev/null; unpin; collect; cleanup; rmmod xen-netback 2>/dev/null' EXIT
 problems=
 problem() { note "PROBLEM: $*"; problems="$problems; $*"; }
-pps() { awk "BEGIN{printf \"%.0f\", $1 * 1000000 / $2}"; }
 
 # What the scheduler has to share: pCPUs, Dom0's vCPUs, the scheduler and
 # its rate limit (a vCPU runs at least that long once scheduled).
@@ -171,17 +176,32 @@ timeout 60 xl destroy $domu
 # (d, ours) pktgen into xen-adaptive-fwd rxonly
 domu=s11-pg-ours
 start_adaptive $S/adaptive-rxonly.log s11d rxonly --vdev $(ours_vdev $domu)
-guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "$pktgenargs"
-create_guest $domu
-wait_guest $domu DOMU-DONE $ADAPTIVE_PID
-grep -E 'DOMU-|pps' $con
+guest_pktgen $domu "$pktgenargs" $ADAPTIVE_PID
+ours_sent=$PG_SENT ours_usec=$PG_USEC
 stop_adaptive
 note "xen-adaptive-fwd rxonly: $ADAPTIVE_JSON"
-set -- $(pktgen_result $domu); ours_sent=${1:-0} ours_usec=${2:-0}
 ours_rx=$(adaptive_field rx); ours_rx=${ours_rx:-0}
 timeout 60 xl destroy $domu
 [ "$ours_sent" -gt 0 ] && [ "$ours_usec" -gt 0 ] || problem "ours: pktgen sent nothing"
 [ "$ours_rx" -gt 0 ] || problem "ours: xen-adaptive-fwd received nothing of $ours_sent"
+
+# (e, ours) the DPDK guest's txonly into xen-adaptive-fwd rxonly: the
+# median of its per-second rx-pps lines
+domu=s11-dp-ours
+start_adaptive $S/adaptive-dpdk.log s11e rxonly --vdev $(ours_vdev $domu)
+guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$TXSECS"
+create_guest $domu
+wait_guest $domu DOMU-DONE $ADAPTIVE_PID
+# a stats line past the last frame
+sleep 2
+stop_adaptive
+grep -E 'DOMU-(RESULT|NETFRONT|TESTPMD)' $con
+note "xen-adaptive-fwd rxonly, DPDK guest: $ADAPTIVE_JSON"
+dp_ours_sent=$(txonly_field tx) dp_ours_got=$(adaptive_field rx)
+dp_ours_pps=$(awk '$1 == "rx-pps" { print $2 }' $S/adaptive-dpdk.log | median_rate)
+timeout 60 xl destroy $domu
+[ "${dp_ours_sent:-0}" -gt 0 ] || problem "ours, DPDK guest: the guest sent nothing"
+[ "${dp_ours_got:-0}" -gt 0 ] || problem "ours, DPDK guest: xen-adaptive-fwd received nothing of ${dp_ours_sent:-0}"
 
 # (c) the kernel's xen-netback: claims every vif from now on (unloaded at exit)
 modprobe xen-netback || fail "modprobe xen-netback"
@@ -192,16 +212,19 @@ timeout 60 xl destroy $domu
 
 # (d, kernel) pktgen into the kernel's xen-netback
 domu=s11-pg-kernel
-guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" "$pktgenargs"
-create_guest $domu
-kernel_vif_up $domid 10.0.0.1/24
-wait_guest $domu DOMU-DONE
-grep -E 'DOMU-|pps' $con
-set -- $(pktgen_result $domu); kern_sent=${1:-0} kern_usec=${2:-0}
-kern_rx=$(cat /sys/class/net/vif$domid.0/statistics/rx_packets)
+guest_pktgen $domu "$pktgenargs"
+kern_sent=$PG_SENT kern_usec=$PG_USEC kern_rx=$(vif_rx $domid)
 timeout 60 xl destroy $domu
 [ "$kern_sent" -gt 0 ] && [ "$kern_usec" -gt 0 ] || problem "kernel: pktgen sent nothing"
 [ "${kern_rx:-0}" -gt 0 ] || problem "kernel: vif received nothing of $kern_sent"
+
+# (e, kernel) the DPDK guest's txonly into the kernel's xen-netback
+domu=s11-dp-kernel
+kernel_txonly $domu "xdp.run=txonly:$TXSECS"
+dp_kern_sent=$TXONLY_SENT dp_kern_got=$TXONLY_GOT dp_kern_pps=$TXONLY_PPS
+timeout 60 xl destroy $domu
+[ "${dp_kern_sent:-0}" -gt 0 ] || problem "kernel, DPDK guest: the guest sent nothing"
+[ "${dp_kern_got:-0}" -gt 0 ] || problem "kernel, DPDK guest: vif received nothing of ${dp_kern_sent:-0}"
 
 echo
 echo "rtt of $COUNT 56-byte pings, one every ${INTERVAL}s (ms; >10, >100: replies slower than that):"
@@ -222,11 +245,14 @@ echo
 echo "pktgen, $SIZE-byte frames for ${SECS}s:"
 echo "| backend | guest sent | guest pps | backend received | received pps | received/sent |"
 echo "|---|---|---|---|---|---|"
-for b in ours kern; do
-	eval "sent=\$${b}_sent usec=\$${b}_usec rx=\$${b}_rx"
-	[ "$sent" -gt 0 ] && [ "$usec" -gt 0 ] || continue
-	echo "| $b | $sent | $(pps $sent $usec) | $rx | $(pps $rx $usec) | $(awk "BEGIN{printf \"%.3f\", $rx / $sent}") |"
-done | sed 's/^| kern /| kernel xen-netback /; s/^| ours /| ours adaptive (xen-adaptive-fwd rxonly) /'
+pktgen_row "ours adaptive (xen-adaptive-fwd rxonly)" $ours_sent $ours_usec $ours_rx
+pktgen_row "kernel xen-netback" $kern_sent $kern_usec $kern_rx
+echo
+echo "DPDK guest (our netfront, testpmd txonly, 64-byte frames) for ${TXSECS}s:"
+echo "| backend | guest sent | backend received | received pps (median of 1 s) |"
+echo "|---|---|---|---|"
+echo "| ours adaptive (xen-adaptive-fwd rxonly) | ${dp_ours_sent:-0} | ${dp_ours_got:-0} | ${dp_ours_pps:-0} |"
+echo "| kernel xen-netback | ${dp_kern_sent:-0} | ${dp_kern_got:-0} | ${dp_kern_pps:-0} |"
 [ -z "$problems" ] || fail "${problems#; }"
 ratio=$(awk "BEGIN{printf \"%.2f\", ($ours_rx / $ours_usec) / ($kern_rx / $kern_usec)}")
-pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel $ratio"
+pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen $ratio, DPDK guest $(ratio $dp_ours_pps $dp_kern_pps)"
