@@ -170,8 +170,12 @@ struct netif_rx_slot {
 	RING_IDX idx;		/* ring slot of the request = of the response */
 	uint16_t id;
 	uint16_t size;
-	/* NETRXF_*; extra_info: a GSO extra, then a hash extra, after idx */
+	/*
+	 * NETRXF_*; extra_info: after idx a GSO extra, a hash extra and an
+	 * XDP extra, those the packet has, in that order
+	 */
 	uint16_t flags;
+	uint16_t offset;	/* where the data starts in the page */
 	uint16_t gso_size;
 	uint8_t gso_type;
 	bool hashed;
@@ -182,8 +186,9 @@ struct netif_rx_slot {
 };
 
 /*
- * Consume one RX request per slot the packet @m needs, and one more after
- * the first for each extra @off asks for, GSO then hash (the caller checked
+ * Consume one RX request per slot the packet @m needs (its first page
+ * starting at @off's XDP headroom), and one more after the first for each
+ * extra @off asks for, GSO, hash, XDP (the caller checked
  * they are posted: netif_rx_requests_for()), and write @m into the granted
  * pages densely: at once into a page of @statics (may be NULL), through
  * grant copies appended to @segs into any other. Records each data slot in
@@ -200,17 +205,25 @@ int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
 			     unsigned int *nb_segs, unsigned int max_segs,
 			     struct netif_rx_slot *slots);
 
+/* Data slots a packet of @len bytes with offload @off takes. */
+static inline unsigned int
+netif_rx_slots_for(uint32_t len, const struct netif_offload *off)
+{
+	return netif_slots_for(len + off->xdp_headroom);
+}
+
 /* Ring requests a packet of @len bytes with offload @off takes. */
 static inline unsigned int
 netif_rx_requests_for(uint32_t len, const struct netif_offload *off)
 {
-	return netif_slots_for(len) +
-	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) + off->hashed;
+	return netif_rx_slots_for(len, off) +
+	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) + off->hashed +
+	       (off->xdp_headroom != 0);
 }
 
 /*
  * Write the response of @slot in the slot of its request: the byte count,
- * or NETIF_RSP_ERROR when @copied is false, and its GSO extra after it. Once every slot consumed is
+ * or NETIF_RSP_ERROR when @copied is false, and its extras after it. Once every slot consumed is
  * answered, netif_back_rx_push() sets rsp_prod_pvt to req_cons and pushes.
  */
 void netif_back_rx_respond(netif_rx_back_ring_t *ring,
@@ -368,7 +381,26 @@ struct netif_back_rx {
 	uint32_t stall_need;
 	uint32_t push_need;		/* this push's waiting packet: data plane */
 	const struct netif_hash_config *push_hash;	/* this push's */
+	/*
+	 * The headroom the frontend asked for (its xdp-headroom key; 0:
+	 * none), set by the control thread (netif_back_rx_set_xdp_headroom),
+	 * and this push's.
+	 */
+	uint16_t xdp_headroom;
+	uint16_t push_headroom;
 };
+
+/*
+ * From the next push on, start each frame @headroom bytes (at most
+ * NETIF_XDP_HEADROOM_MAX) into its first page and say so in an XDP extra,
+ * as the frontend's XDP program wants room in front of the frame; 0: at
+ * the page's start, without the extra. Any thread.
+ */
+static inline void
+netif_back_rx_set_xdp_headroom(struct netif_back_rx *rx, uint16_t headroom)
+{
+	__atomic_store_n(&rx->xdp_headroom, headroom, __ATOMIC_RELAXED);
+}
 
 /* As netif_back_tx_connect(), for the frontend's RX ring. */
 int netif_back_rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,

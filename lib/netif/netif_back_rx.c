@@ -11,7 +11,7 @@
 #include "netif_back.h"
 
 /*
- * The first slot carries the packet's flags; its extras, GSO then hash,
+ * The first slot carries the packet's flags; its extras, GSO, hash, XDP,
  * take the requests after it (Linux netfront reads extras right after the
  * first response), whose buffers stay unused.
  */
@@ -20,7 +20,8 @@ rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 		      const struct netif_offload *off)
 {
 	if (likely(!off->csum_blank && !off->data_validated &&
-		   off->gso_type == XEN_NETIF_GSO_TYPE_NONE && !off->hashed))
+		   off->gso_type == XEN_NETIF_GSO_TYPE_NONE && !off->hashed &&
+		   off->xdp_headroom == 0))
 		return;
 	if (off->csum_blank)
 		slot->flags |= NETRXF_csum_blank;
@@ -39,6 +40,10 @@ rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 		slot->hash = off->hash;
 		ring->req_cons++;
 	}
+	if (off->xdp_headroom != 0) {
+		slot->flags |= NETRXF_extra_info;
+		ring->req_cons++;
+	}
 }
 
 int
@@ -49,7 +54,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			 unsigned int *nb_segs, unsigned int max_segs,
 			 struct netif_rx_slot *slots)
 {
-	unsigned int nr_slots = netif_slots_for(m->pkt_len);
+	unsigned int nr_slots = netif_rx_slots_for(m->pkt_len, off);
 	unsigned int n = *nb_segs, s;
 	uint16_t m_off = 0;
 
@@ -59,7 +64,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 	for (s = 0; s < nr_slots; s++) {
 		struct netif_rx_slot *slot = &slots[s];
 		netif_rx_request_t req;
-		uint16_t page_off = 0;
+		uint16_t page_off = s == 0 ? off->xdp_headroom : 0;
 		uint8_t *page;
 
 		RING_COPY_REQUEST(ring, ring->req_cons, &req);
@@ -67,6 +72,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		slot->idx = ring->req_cons++;
 		slot->id = req.id;
 		slot->first_seg = n;
+		slot->offset = page_off;
 		slot->flags = s + 1 < nr_slots ? NETRXF_more_data : 0;
 		if (s == 0)
 			rx_first_slot_offload(ring, slot, off);
@@ -103,7 +109,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			page_off += len;
 			m_off += len;
 		}
-		slot->size = page_off;
+		slot->size = page_off - slot->offset;
 		slot->nr_segs = n - slot->first_seg;
 	}
 	*nb_segs = n;
@@ -117,7 +123,7 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 	netif_rx_response_t *rsp = RING_GET_RESPONSE(ring, slot->idx);
 
 	rsp->id = slot->id;
-	rsp->offset = 0;
+	rsp->offset = slot->offset;
 	rsp->flags = slot->flags;
 	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
 	if (slot->flags & NETRXF_extra_info) {
@@ -129,7 +135,7 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 				RING_GET_RESPONSE(ring, at++);
 			*extra = (struct netif_extra_info){
 				.type = XEN_NETIF_EXTRA_TYPE_GSO,
-				.flags = slot->hashed ?
+				.flags = slot->hashed || slot->offset != 0 ?
 					 XEN_NETIF_EXTRA_FLAG_MORE : 0,
 				.u.gso = {
 					.size = slot->gso_size,
@@ -139,9 +145,11 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 		}
 		if (slot->hashed) {
 			extra = (struct netif_extra_info *)
-				RING_GET_RESPONSE(ring, at);
+				RING_GET_RESPONSE(ring, at++);
 			*extra = (struct netif_extra_info){
 				.type = XEN_NETIF_EXTRA_TYPE_HASH,
+				.flags = slot->offset != 0 ?
+					 XEN_NETIF_EXTRA_FLAG_MORE : 0,
 				.u.hash = {
 					.type = slot->hash_type,
 					.algorithm =
@@ -151,6 +159,16 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 			/* Least significant byte first (netif.h). */
 			for (unsigned int i = 0; i < 4; i++)
 				extra->u.hash.value[i] = slot->hash >> (8 * i);
+		}
+		/* Only a first slot starts past its page's start. */
+		if (slot->offset != 0) {
+			extra = (struct netif_extra_info *)
+				RING_GET_RESPONSE(ring, at);
+			/* u.xdp.headroom in Linux's netif.h */
+			*extra = (struct netif_extra_info){
+				.type = XEN_NETIF_EXTRA_TYPE_XDP,
+				.u.pad = { slot->offset },
+			};
 		}
 	}
 }

@@ -73,6 +73,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 			return -1;
 		}
 		/* The segments share their addresses and ports: one hash. */
+		off[i].xdp_headroom = rx->push_headroom;
 		if (i == 0) {
 			rx_hash(rx, out[0], &off[0]);
 		} else {
@@ -81,7 +82,8 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 			off[i].hash = off[0].hash;
 		}
 		need += netif_rx_requests_for(out[i]->pkt_len, &off[i]);
-		segs += netif_slots_for(out[i]->pkt_len) + out[i]->nb_segs;
+		segs += netif_rx_slots_for(out[i]->pkt_len, &off[i]) +
+			out[i]->nb_segs;
 	}
 	if (need > (unsigned int)*avail ||
 	    *nb_slots + need > RTE_DIM(rx->slots) ||
@@ -139,7 +141,8 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			rx->stats.drop_multicast++;
 			continue;
 		}
-		if (unlikely(netif_slots_for(m->pkt_len) > NETIF_MAX_SLOTS ||
+		if (unlikely(netif_slots_for(m->pkt_len + rx->push_headroom) >
+			     NETIF_MAX_SLOTS ||
 			     m->pkt_len > XEN_NETIF_MAX_TX_SIZE)) {
 			/* No frontend can take it; drop, don't block. */
 			rx->stats.drop_too_long++;
@@ -151,6 +154,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		 */
 		switch (netif_offload_tx(m, rx->peer, &off)) {
 		case NETIF_OFFLOAD_SEND:
+			off.xdp_headroom = rx->push_headroom;
 			rx_hash(rx, m, &off);
 			break;
 		case NETIF_OFFLOAD_DROP:
@@ -251,6 +255,8 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 	rx->push_need = 0;
 	rx->push_hash = rx->hash == NULL ? NULL :
 			__atomic_load_n(&rx->hash->active, __ATOMIC_ACQUIRE);
+	rx->push_headroom = __atomic_load_n(&rx->xdp_headroom,
+					    __ATOMIC_RELAXED);
 	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX));
 	netif_copy_flush(&rx->copy);
 	for (i = 0; i < n; i++) {

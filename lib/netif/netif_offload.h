@@ -40,6 +40,8 @@ struct netif_offload {
 	bool hashed;		/* a hash extra (netif_hash.h) goes with it */
 	uint8_t hash_type;	/* _XEN_NETIF_CTRL_HASH_TYPE_* */
 	uint32_t hash;
+	/* guest RX: where the frame starts in its first page, told in an XDP extra */
+	uint16_t xdp_headroom;
 };
 
 /* What an application enabled on a receiving queue. */

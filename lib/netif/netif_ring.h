@@ -49,6 +49,26 @@ netif_slots_for(uint32_t len)
 	return len == 0 ? 1 : (len + NETIF_PAGE_SIZE - 1) / NETIF_PAGE_SIZE;
 }
 
+/*
+ * Debian's Xen 4.17 netif.h predates the XDP extra of Linux's copy: type
+ * 5, whose first 16 bits say at which offset of its first page a frame
+ * sent to the guest starts (the headroom the frontend asked for with its
+ * xdp-headroom key, at most 0x7FFF). Beyond the header's
+ * XEN_NETIF_EXTRA_TYPE_MAX: only a backend that offers
+ * feature-xdp-headroom sends it.
+ */
+#ifndef XEN_NETIF_EXTRA_TYPE_XDP
+#define XEN_NETIF_EXTRA_TYPE_XDP 5
+#endif
+#ifndef XEN_NETIF_MAX_XDP_HEADROOM
+#define XEN_NETIF_MAX_XDP_HEADROOM 0x7FFF
+#endif
+/*
+ * The most headroom we leave: half a page, so that a standard frame
+ * still fits the first slot.
+ */
+#define NETIF_XDP_HEADROOM_MAX (NETIF_PAGE_SIZE / 2)
+
 /* Every backend must accept packets of up to this many slots (netif.h). */
 #define NETIF_MAX_SLOTS XEN_NETIF_NR_SLOTS_MIN
 

@@ -80,6 +80,7 @@ rings_reset(void)
 	CHECK(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) == 0);
 	memset(&tx.stats, 0, sizeof(tx.stats));
 	memset(&rx.stats, 0, sizeof(rx.stats));
+	netif_back_rx_set_xdp_headroom(&rx, 0);
 	memset(&tx.copy.stats, 0, sizeof(tx.copy.stats));
 	memset(&rx.copy.stats, 0, sizeof(rx.copy.stats));
 }
@@ -413,6 +414,19 @@ packet(uint32_t len)
 	return head;
 }
 
+/* Whether bytes @first.. of packet() are at offset @at of page @page. */
+static bool
+page_holds_packet_bytes_at(unsigned int page, unsigned int at,
+			   uint32_t first, uint32_t len)
+{
+	const uint8_t *d = pages + page * NETIF_PAGE_SIZE + at;
+
+	for (uint32_t i = 0; i < len; i++)
+		if (d[i] != (uint8_t)((first + i) * 3))
+			return false;
+	return true;
+}
+
 static bool
 page_holds_packet_bytes(unsigned int page, uint32_t first, uint32_t len)
 {
@@ -449,6 +463,56 @@ test_push_fills_posted_buffers_and_answers_in_their_slots(void)
 	CHECK(page_holds_packet_bytes(2, 4096, 904));
 	CHECK(rx.stats.packets == 2 && rx.stats.bytes == 5100);
 	CHECK(rx.copy.stats.calls == 1 && rx.error == NULL);
+}
+
+/*
+ * The frontend's XDP headroom from the next push on: each frame starts
+ * that far into its first page, whose XDP extra takes a request; a frame
+ * waits while its data and extra slots are not all posted.
+ */
+static void
+test_push_leaves_the_xdp_headroom_asked_for(void)
+{
+	struct rte_mbuf *pkts[2] = { packet(100), packet(5000) };
+	const struct netif_extra_info *extra;
+	const netif_rx_response_t *rsp;
+	enum netif_doorbell db;
+
+	rings_reset();
+	REQUIRE(pkts[0] != NULL && pkts[1] != NULL);
+	netif_back_rx_set_xdp_headroom(&rx, 256);
+	post_rx(40, 0);
+	/* One buffer: the extra's request is missing. */
+	CHECK(netif_back_rx_push(&rx, pkts, 2, &db) == 0);
+	CHECK(rx.stats.ring_full == 1 && rx_shared.sring.rsp_prod == 0);
+	for (uint16_t i = 1; i < 5; i++)
+		post_rx(40 + i, i);
+	CHECK(netif_back_rx_push(&rx, pkts, 2, &db) == 2);
+	CHECK(rx_shared.sring.rsp_prod == 5);
+	rsp = RING_GET_RESPONSE(&rx_front, 0);
+	CHECK(rsp->id == 40 && rsp->offset == 256 && rsp->status == 100);
+	CHECK(rsp->flags == NETRXF_extra_info);
+	extra = (const struct netif_extra_info *)RING_GET_RESPONSE(&rx_front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_XDP && extra->u.pad[0] == 256);
+	rsp = RING_GET_RESPONSE(&rx_front, 2);
+	CHECK(rsp->id == 42 && rsp->offset == 256 && rsp->status == 4096 - 256);
+	CHECK(rsp->flags == (NETRXF_extra_info | NETRXF_more_data));
+	rsp = RING_GET_RESPONSE(&rx_front, 4);
+	CHECK(rsp->id == 44 && rsp->offset == 0 && rsp->status == 5000 - 3840);
+	CHECK(page_holds_packet_bytes_at(0, 256, 0, 100));
+	CHECK(page_holds_packet_bytes_at(2, 256, 0, 3840));
+	CHECK(page_holds_packet_bytes_at(4, 0, 3840, 5000 - 3840));
+	CHECK(rx.stats.packets == 2 && rx.stats.bytes == 5100);
+
+	/* Back to none: no extra, the page's start. */
+	netif_back_rx_set_xdp_headroom(&rx, 0);
+	pkts[0] = packet(100);
+	REQUIRE(pkts[0] != NULL);
+	post_rx(50, 5);
+	CHECK(netif_back_rx_push(&rx, pkts, 1, &db) == 1);
+	rsp = RING_GET_RESPONSE(&rx_front, 5);
+	CHECK(rsp->id == 50 && rsp->offset == 0 && rsp->status == 100);
+	CHECK(rsp->flags == 0 && page_holds_packet_bytes(5, 0, 100));
 }
 
 static void
@@ -738,6 +802,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_mbuf_shortage_leaves_requests_for_later);
 	RUN(test_a_short_pool_still_feeds_the_packets_it_can);
 	RUN(test_push_fills_posted_buffers_and_answers_in_their_slots);
+	RUN(test_push_leaves_the_xdp_headroom_asked_for);
 	RUN(test_push_stops_when_no_buffer_is_posted);
 	RUN(test_packet_no_frontend_can_take_is_dropped_not_waited_for);
 	RUN(test_bad_posted_grant_is_answered_with_an_error);

@@ -190,6 +190,109 @@ test_gso_extra_follows_the_first_slot(void)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * With the frontend's XDP headroom the frame starts that far into its
+ * first page: the response's offset says where, its status counts the
+ * frame's bytes alone, an XDP extra after the first slot repeats the
+ * headroom (Linux netfront takes the offset from it), and the first page
+ * holding less, a frame may take one more slot.
+ */
+static void
+test_xdp_headroom_offsets_the_first_slot(void)
+{
+	const struct netif_offload xdp = {
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE, .xdp_headroom = 256,
+	};
+	xengnttab_grant_copy_segment_t segs[8];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(60, 2048);
+	struct netif_extra_info *extra;
+	netif_rx_response_t *rsp;
+	unsigned int nb_segs = 0;
+
+	ring_reset(4);
+	REQUIRE(m != NULL);
+	CHECK(netif_rx_requests_for(60, &xdp) == 2);
+	REQUIRE(netif_back_rx_build_copy(&back, m, &xdp, FRONTEND, NULL, segs,
+					 &nb_segs, RTE_DIM(segs), slots) == 1);
+	CHECK(back.req_cons == 2);
+	CHECK(nb_segs == 1 && segs[0].dest.foreign.ref == 500);
+	CHECK(segs[0].dest.foreign.offset == 256 && segs[0].len == 60);
+	netif_back_rx_respond(&back, &slots[0], true);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	rsp = RING_GET_RESPONSE(&front, 0);
+	CHECK(rsp->id == 100 && rsp->offset == 256 && rsp->status == 60);
+	CHECK(rsp->flags == NETRXF_extra_info);
+	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_XDP && extra->flags == 0);
+	CHECK(extra->u.pad[0] == 256);
+	rte_pktmbuf_free(m);
+
+	/* 3900 bytes fit a page, not a page less 256 bytes: two slots. */
+	m = packet(3900, 2048);
+	nb_segs = 0;
+	ring_reset(4);
+	REQUIRE(m != NULL);
+	CHECK(netif_rx_requests_for(3900, &xdp) == 3);
+	CHECK(netif_rx_requests_for(3900, &plain) == 1);
+	REQUIRE(netif_back_rx_build_copy(&back, m, &xdp, FRONTEND, NULL, segs,
+					 &nb_segs, RTE_DIM(segs), slots) == 2);
+	CHECK(slots[0].idx == 0 && slots[0].offset == 256);
+	CHECK(slots[0].size == NETIF_PAGE_SIZE - 256);
+	CHECK(slots[1].idx == 2 && slots[1].offset == 0);
+	CHECK(slots[1].size == 3900 - (NETIF_PAGE_SIZE - 256));
+	netif_back_rx_respond(&back, &slots[0], true);
+	netif_back_rx_respond(&back, &slots[1], true);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	rsp = RING_GET_RESPONSE(&front, 2);
+	CHECK(rsp->offset == 0 && rsp->flags == 0);
+	CHECK(rsp->status == 3900 - (NETIF_PAGE_SIZE - 256));
+	rte_pktmbuf_free(m);
+}
+
+/* All three extras: GSO, hash, XDP, each but the last with FLAG_MORE. */
+static void
+test_extras_chain_gso_hash_xdp(void)
+{
+	const struct netif_offload all = {
+		.csum_blank = true, .data_validated = true,
+		.gso_type = XEN_NETIF_GSO_TYPE_TCPV6, .gso_size = 1440,
+		.hashed = true, .hash_type = _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP,
+		.hash = 0x11223344, .xdp_headroom = 128,
+	};
+	xengnttab_grant_copy_segment_t segs[8];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(3000, 2048);
+	struct netif_extra_info *extra;
+	netif_rx_response_t *rsp;
+	unsigned int nb_segs = 0;
+
+	ring_reset(8);
+	REQUIRE(m != NULL);
+	CHECK(netif_rx_requests_for(3000, &all) == 4);
+	REQUIRE(netif_back_rx_build_copy(&back, m, &all, FRONTEND, NULL, segs,
+					 &nb_segs, RTE_DIM(segs), slots) == 1);
+	CHECK(back.req_cons == 4);
+	netif_back_rx_respond(&back, &slots[0], true);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	rsp = RING_GET_RESPONSE(&front, 0);
+	CHECK(rsp->offset == 128 && rsp->status == 3000);
+	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_GSO);
+	CHECK(extra->flags == XEN_NETIF_EXTRA_FLAG_MORE);
+	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 2);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_HASH);
+	CHECK(extra->flags == XEN_NETIF_EXTRA_FLAG_MORE);
+	CHECK(extra->u.hash.value[0] == 0x44 && extra->u.hash.value[3] == 0x11);
+	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 3);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_XDP && extra->flags == 0);
+	CHECK(extra->u.pad[0] == 128);
+	rte_pktmbuf_free(m);
+}
+
 static void
 test_too_few_segments_consume_nothing(void)
 {
@@ -220,6 +323,8 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_jumbo_packet_is_packed_densely);
 	RUN(test_responses_sit_in_the_slot_of_their_request);
 	RUN(test_gso_extra_follows_the_first_slot);
+	RUN(test_xdp_headroom_offsets_the_first_slot);
+	RUN(test_extras_chain_gso_hash_xdp);
 	RUN(test_too_few_segments_consume_nothing);
 	RUN(test_producer_beyond_a_ring_is_detected);
 }
