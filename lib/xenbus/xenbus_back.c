@@ -45,6 +45,15 @@
  *                                       +--- Closed
  *                         fe Initialising: it reconnects
  *
+ *   Connected <---- fe Connected ---- Reconfigured
+ *       |                              ^   |
+ *       +------- fe Reconfiguring -----+   | fe Reconfiguring: read again
+ *                (read xdp-headroom)       +-> (Linux netfront waits for
+ *                                               Reconfigured, unbounded)
+ * Reconfigured is Connected with the rings still served: Initialising,
+ * Closing and Closed act on it as on Connected. A restarted backend that
+ * finds the frontend Reconfiguring re-attaches, then answers it.
+ *
  * The violation and the refusal are the PMD's (they are not in xenstore);
  * everything else is the table below.
  */
@@ -53,7 +62,7 @@ xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
 {
 	switch (fe) {
 	case XenbusStateInitialising:
-		if (be == XenbusStateConnected)
+		if (be == XenbusStateConnected || be == XenbusStateReconfigured)
 			return XENBUS_BACK_RESET;
 		/* Closed -> InitWait is how a frontend reconnects. */
 		if (be != XenbusStateInitWait)
@@ -69,6 +78,17 @@ xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
 		if (be == XenbusStateInitWait ||
 		    be == XenbusStateInitialising || be == XenbusStateUnknown)
 			return XENBUS_BACK_CONNECT;
+		/* The frontend reconfigured: done. */
+		if (fe == XenbusStateConnected && be == XenbusStateReconfigured)
+			return XENBUS_BACK_RESUME;
+		return XENBUS_BACK_NONE;
+	case XenbusStateReconfiguring:
+		if (be == XenbusStateConnected || be == XenbusStateReconfigured)
+			return XENBUS_BACK_RECONFIGURE;
+		/* Its rings are up: re-attach first (see above). */
+		if (be == XenbusStateInitWait ||
+		    be == XenbusStateInitialising || be == XenbusStateUnknown)
+			return XENBUS_BACK_CONNECT;
 		return XENBUS_BACK_NONE;
 	case XenbusStateClosing:
 		if (be == XenbusStateClosing || be == XenbusStateClosed)
@@ -80,7 +100,6 @@ xenbus_back_next(enum xenbus_state be, enum xenbus_state fe)
 		return be == XenbusStateClosed ? XENBUS_BACK_NONE :
 						 XENBUS_BACK_CLOSED;
 	case XenbusStateInitWait:
-	case XenbusStateReconfiguring:
 	case XenbusStateReconfigured:
 		break;
 	}
@@ -105,6 +124,8 @@ xenbus_back_write_features(struct xa_handle *h, const char *dir,
 		/* Filtered per group, request-multicast-control watched. */
 		{ "feature-multicast-control", "1" },
 		{ "feature-dynamic-multicast-control", "1" },
+		/* Linux's: xdp-headroom, then Reconfiguring to change it. */
+		{ "feature-xdp-headroom", "1" },
 	};
 	char path[XENBUS_PATH_MAX];
 	unsigned int i;
@@ -214,6 +235,33 @@ xenbus_back_read_frontend(struct xa_handle *h, const char *fe_dir,
 		}
 		fe->evtchn_ctrl = n;
 	}
+	return true;
+}
+
+bool
+xenbus_back_read_xdp_headroom(struct xa_handle *h, const char *fe_dir,
+			       unsigned int max, uint16_t *headroom,
+			       char why[XENBUS_WHY_MAX])
+{
+	char path[XENBUS_KEY_PATH_MAX];
+	unsigned long v;
+
+	*headroom = 0;
+	snprintf(path, sizeof(path), "%s/xdp-headroom", fe_dir);
+	if (!xa_xs_read_uint(h, XBT_NULL, path, &v)) {
+		if (errno == ENOENT)
+			return true;
+		snprintf(why, XENBUS_WHY_MAX, "xdp-headroom is not a number");
+		return false;
+	}
+	if (v > max) {
+		*headroom = max;
+		snprintf(why, XENBUS_WHY_MAX,
+			 "xdp-headroom %lu is above %u, the most we leave", v,
+			 max);
+		return false;
+	}
+	*headroom = v;
 	return true;
 }
 

@@ -18,6 +18,8 @@ enum xenbus_back_action {
 	XENBUS_BACK_RESET,	/* drop the connection, then InitWait */
 	XENBUS_BACK_CLOSE,	/* drop the connection, then Closing */
 	XENBUS_BACK_CLOSED,	/* drop the connection, then Closed */
+	XENBUS_BACK_RECONFIGURE,/* read xdp-headroom, then Reconfigured */
+	XENBUS_BACK_RESUME,	/* Connected again, as we are */
 };
 
 /* The step for our state @be once the frontend reports @fe. */
@@ -28,8 +30,9 @@ enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
  * Publish what this backend supports in its directory @dir, with up to
  * @max_queues queue pairs (1..XENBUS_VIF_MAX_QUEUES): blank checksums
  * over IPv4 (implied) and IPv6 always, GSO packets (TCP over IPv4 and
- * IPv6) when @gso, and the control ring (its static grants) and
- * multicast control, dynamic (the frontend's request is watched), always.
+ * IPv6) when @gso, and the control ring (its static grants), multicast
+ * control, dynamic (the frontend's request is watched), and XDP headroom
+ * (xdp-headroom, changed through Reconfiguring) always.
  */
 bool xenbus_back_write_features(struct xa_handle *h, const char *dir,
 				unsigned int max_queues, bool gso);
@@ -68,6 +71,17 @@ bool xenbus_back_read_mcast_control(struct xa_handle *h, const char *fe_dir);
 
 /* Room for the reason xenbus_back_read_frontend() gives. */
 #define XENBUS_WHY_MAX 96
+
+/*
+ * The headroom the frontend wants in front of each frame it receives
+ * (xdp-headroom, for its XDP program): read at connect and whenever it
+ * reconfigures. Absent: 0. Returns false with @why when the value is not
+ * a number (then 0) or above @max, the most this backend leaves (then
+ * @max, which the XDP extra tells the frontend).
+ */
+bool xenbus_back_read_xdp_headroom(struct xa_handle *h, const char *fe_dir,
+				   unsigned int max, uint16_t *headroom,
+				   char why[XENBUS_WHY_MAX]);
 
 /*
  * Read the frontend's keys from its directory @fe_dir: at its top for one

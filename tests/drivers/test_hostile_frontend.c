@@ -27,7 +27,14 @@
  * to other groups are dropped and counted, until it stops asking; and it
  * configures the Toeplitz hash, after which frames reach it with Microsoft's
  * verification hash in a hash extra, and the victim's application reads
- * the guest's key, hash types and table through ethdev's RSS calls.
+ * the guest's key, hash types and table through ethdev's RSS calls. As a
+ * Linux netfront with an XDP program does, it asks for headroom in front
+ * of its frames (xdp-headroom at connect, changed through Reconfiguring,
+ * which the backend answers with Reconfigured, its link staying up):
+ * frames then start that far into their page, with an XDP extra; too much
+ * headroom is cut to the most the backend leaves, logged; 50 changes in a
+ * row, half of them garbage, are each answered, with at most 10 lines
+ * logged.
  */
 
 #include <errno.h>
@@ -1103,6 +1110,114 @@ test_multicast_frames_follow_the_guests_groups(void)
 }
 
 /*
+ * The victim's frame to @dst into a page of @refs, @slots requests of
+ * them posted, its first response checked to start at @headroom, with an
+ * XDP extra after it when there is headroom.
+ */
+static bool
+frame_at_headroom(uint8_t *pages, const grant_ref_t *refs, uint16_t slots,
+		  uint16_t headroom)
+{
+	const struct rte_ether_addr dst = {{ 0x02, 0, 0, 0, 0, 0x2 }};
+	const struct netif_extra_info *extra;
+	const netif_rx_response_t *rsp;
+	bool ok;
+
+	memset(pages, 0, (size_t)slots * NETIF_PAGE_SIZE);
+	for (uint16_t i = 0; i < slots; i++) {
+		netif_rx_request_t *req = RING_GET_REQUEST(&evil.rx,
+						evil.rx.req_prod_pvt++);
+
+		req->id = 20 + i;
+		req->gref = refs[i];
+	}
+	RING_PUSH_REQUESTS(&evil.rx);
+	if (!victim_sends_to(&dst) ||
+	    evil.rx.sring->rsp_prod - evil.rx.rsp_cons != slots)
+		return false;
+	rsp = RING_GET_RESPONSE(&evil.rx, evil.rx.rsp_cons);
+	extra = (const void *)RING_GET_RESPONSE(&evil.rx, evil.rx.rsp_cons + 1);
+	ok = rsp->id == 20 && rsp->offset == headroom && rsp->status == 60 &&
+	     memcmp(pages + headroom, &dst, sizeof(dst)) == 0 &&
+	     pages[headroom + 59] == 0x5a &&
+	     (headroom == 0 ? rsp->flags == 0 :
+	      rsp->flags == NETRXF_extra_info &&
+	      extra->type == XEN_NETIF_EXTRA_TYPE_XDP && extra->flags == 0 &&
+	      extra->u.pad[0] == headroom);
+	if (!ok)
+		fprintf(stderr, "frame: id %u offset %u status %d flags %#x, want headroom %u\n",
+			rsp->id, rsp->offset, rsp->status, rsp->flags, headroom);
+	evil.rx.rsp_cons += slots;
+	return ok;
+}
+
+/* The frontend's next headroom, through Reconfiguring as Linux's. */
+static bool
+hostile_reconfigures(const char *headroom)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "%s/xdp-headroom", evil.dir);
+	return xa_xs_write(evil.xa, XBT_NULL, key, headroom, strlen(headroom)) &&
+	       xenbus_switch_state(evil.xa, evil.dir,
+				   XenbusStateReconfiguring) &&
+	       wait_backend_state(XenbusStateReconfigured) &&
+	       xenbus_switch_state(evil.xa, evil.dir, XenbusStateConnected) &&
+	       wait_backend_state(XenbusStateConnected);
+}
+
+static void
+test_xdp_headroom_follows_reconfiguring(void)
+{
+	struct rte_eth_link link;
+	grant_ref_t refs[2];
+	char key[128];
+	unsigned int len, lines;
+	uint8_t *pages;
+	size_t start;
+	char *v;
+
+	snprintf(key, sizeof(key), "%s/xdp-headroom", evil.dir);
+	REQUIRE(xa_xs_write(evil.xa, XBT_NULL, key, "256", 3));
+	REQUIRE(hostile_connect());
+	snprintf(key, sizeof(key), "%s/feature-xdp-headroom", evil.be_dir);
+	v = xa_xs_read(evil.xa, XBT_NULL, key, &len);
+	CHECK(v != NULL && strcmp(v, "1") == 0);
+	free(v);
+	pages = xa_gnt_share(evil.xa, 0, 2, refs, true);
+	REQUIRE(pages != NULL);
+	/* Asked at connect; then none, as when the guest's program goes. */
+	CHECK(frame_at_headroom(pages, refs, 2, 256));
+	CHECK(hostile_reconfigures("0"));
+	CHECK(frame_at_headroom(pages, refs, 1, 0));
+	CHECK(hostile_reconfigures("128"));
+	CHECK(frame_at_headroom(pages, refs, 2, 128));
+	/* Beyond what we leave: the most we leave, said in the extra. */
+	start = test_log_mark();
+	CHECK(hostile_reconfigures("32767"));
+	CHECK(frame_at_headroom(pages, refs, 2, NETIF_XDP_HEADROOM_MAX));
+	CHECK(strstr(test_log_since(start), "xdp-headroom 32767 is above") !=
+	      NULL);
+	/* Each of 50 more is answered; their lines are rate-limited. */
+	start = test_log_mark();
+	for (unsigned int i = 0; i < 50; i++)
+		CHECK(hostile_reconfigures(i % 2 ? "256" : "garbage"));
+	CHECK(frame_at_headroom(pages, refs, 2, 256));
+	lines = 0;
+	for (const char *l = test_log_since(start);
+	     (l = strstr(l, "xdp-headroom is not a number")) != NULL; l++)
+		lines++;
+	printf("# 25 garbage values in 50 reconfigurations: %u lines\n", lines);
+	CHECK(lines >= 1 && lines <= 10);
+	/* The link never went down. */
+	CHECK(rte_eth_link_get_nowait(victim, &link) == 0 && link.link_status);
+	snprintf(key, sizeof(key), "%s/xdp-headroom", evil.dir);
+	REQUIRE(xa_xs_rm(evil.xa, XBT_NULL, key));
+	hostile_disconnect();
+	xa_gnt_unshare(evil.xa, pages, 2);
+}
+
+/*
  * The victim port (served to the hostile domain, its application taking
  * large segments), an honest pair beside it, the hostile domain's own Xen
  * access, and EAL's log kept.
@@ -1171,4 +1286,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_ctrl_static_grants_it_did_not_give_are_refused);
 	RUN(test_multicast_frames_follow_the_guests_groups);
 	RUN(test_the_guests_hash_goes_with_its_frames);
+	RUN(test_xdp_headroom_follows_reconfiguring);
 }

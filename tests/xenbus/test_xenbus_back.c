@@ -17,6 +17,8 @@
 #define G XenbusStateClosing
 #define X XenbusStateClosed
 #define U XenbusStateUnknown
+#define R XenbusStateReconfiguring
+#define Rd XenbusStateReconfigured
 
 static void
 test_frontend_initialising_gets_init_wait(void)
@@ -68,6 +70,31 @@ test_frontend_closed_or_gone_closes_for_good(void)
 	CHECK(xenbus_back_next(G, X) == XENBUS_BACK_CLOSED);
 	CHECK(xenbus_back_next(C, U) == XENBUS_BACK_CLOSED);
 	CHECK(xenbus_back_next(X, X) == XENBUS_BACK_NONE);
+}
+
+/*
+ * Linux netfront changes its XDP headroom through Reconfiguring and waits
+ * for Reconfigured without a timeout: a connected backend answers each
+ * time, goes back to Connected when the frontend does, and treats
+ * Reconfigured as Connected otherwise.
+ */
+static void
+test_frontend_reconfiguring_is_answered(void)
+{
+	CHECK(xenbus_back_next(C, R) == XENBUS_BACK_RECONFIGURE);
+	CHECK(xenbus_back_next(Rd, R) == XENBUS_BACK_RECONFIGURE);
+	CHECK(xenbus_back_next(Rd, C) == XENBUS_BACK_RESUME);
+	CHECK(xenbus_back_next(Rd, D) == XENBUS_BACK_NONE);
+	CHECK(xenbus_back_next(Rd, I) == XENBUS_BACK_RESET);
+	CHECK(xenbus_back_next(Rd, G) == XENBUS_BACK_CLOSE);
+	CHECK(xenbus_back_next(Rd, X) == XENBUS_BACK_CLOSED);
+	/* A restarted backend re-attaches first. */
+	CHECK(xenbus_back_next(I, R) == XENBUS_BACK_CONNECT);
+	CHECK(xenbus_back_next(W, R) == XENBUS_BACK_CONNECT);
+	/* Closing or closed, we stay away; a frontend never is Reconfigured. */
+	CHECK(xenbus_back_next(G, R) == XENBUS_BACK_NONE);
+	CHECK(xenbus_back_next(X, R) == XENBUS_BACK_NONE);
+	CHECK(xenbus_back_next(C, Rd) == XENBUS_BACK_NONE);
 }
 
 static void
@@ -132,6 +159,7 @@ TEST_MAIN(NULL, NULL)
 	RUN(test_closed_backend_ignores_a_frontend_still_connected);
 	RUN(test_frontend_closing_closes);
 	RUN(test_frontend_closed_or_gone_closes_for_good);
+	RUN(test_frontend_reconfiguring_is_answered);
 	RUN(test_state_names_cover_garbage);
 	RUN(test_rate_key_is_parsed_and_bad_values_refused);
 }

@@ -306,6 +306,44 @@ test_multicast_control_offered_and_requested(void)
 }
 
 /* The control ring: offered always, its two keys or none. */
+/*
+ * XDP headroom: offered always; the frontend's xdp-headroom read as a
+ * number, absent as none, garbage as none and refused, too much as the
+ * most we leave, refused.
+ */
+static void
+test_xdp_headroom_offered_and_read(void)
+{
+	char why[XENBUS_WHY_MAX] = "";
+	uint16_t headroom = 1;
+	unsigned int len;
+	char *v;
+
+	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, false));
+	v = xa_xs_read(xs, XBT_NULL, BE_DIR "/feature-xdp-headroom", &len);
+	CHECK(v != NULL && strcmp(v, "1") == 0);
+	free(v);
+	remove_key("xdp-headroom");
+	CHECK(xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
+	CHECK(headroom == 0);
+	set_key("xdp-headroom", "256");
+	CHECK(xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
+	CHECK(headroom == 256);
+	set_key("xdp-headroom", "2048");
+	CHECK(xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
+	CHECK(headroom == 2048);
+	set_key("xdp-headroom", "32767");
+	CHECK(!xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
+	CHECK(headroom == 2048 && strstr(why, "32767") != NULL);
+	set_key("xdp-headroom", "256 bytes");
+	CHECK(!xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
+	CHECK(headroom == 0 && strstr(why, "not a number") != NULL);
+	set_key("xdp-headroom", "-1");
+	CHECK(!xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
+	CHECK(headroom == 0);
+	remove_key("xdp-headroom");
+}
+
 static void
 test_control_ring_keys_round_trip(void)
 {
@@ -377,4 +415,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_frontend_offloads_round_trip);
 	RUN(test_control_ring_keys_round_trip);
 	RUN(test_multicast_control_offered_and_requested);
+	RUN(test_xdp_headroom_offered_and_read);
 }

@@ -102,6 +102,12 @@ struct nb_port {
 	/* The guest's multicast filter, and whether it asks for it. */
 	struct netif_mcast mcast;
 	bool mcast_on;
+	/* The headroom left for the guest's XDP program, and its changes. */
+	uint16_t xdp_headroom;
+	bool xdp_headroom_refused;	/* the key's value was not usable */
+	uint64_t reconfigurations;
+	uint64_t reconfig_window;	/* timer cycles: its lines' window */
+	unsigned int reconfig_lines;	/* lines in that window */
 	unsigned int stalled_queues;	/* nb_carrier.c */
 	bool carrier_armed;
 	/* nb_backoff.c: failures in a row, when to offer InitWait again. */

@@ -16,15 +16,22 @@
 
 #include "nb.h"
 
+/* Without a line: for the steps a guest may repeat at will. */
 static void
-set_state(struct nb_port *p, enum xenbus_state state)
+publish_state(struct nb_port *p, enum xenbus_state state)
 {
 	if (!xenbus_switch_state(p->xn.xa, p->be_dir, state))
 		NB_LOG(ERR, "%s: cannot publish state %s: %s", p->be_dir,
 		       xenbus_state_name(state), strerror(errno));
+	p->state = state;
+}
+
+static void
+set_state(struct nb_port *p, enum xenbus_state state)
+{
 	NB_LOG(INFO, "%s: %s -> %s", p->be_dir, xenbus_state_name(p->state),
 	       xenbus_state_name(state));
-	p->state = state;
+	publish_state(p, state);
 }
 
 /* The ring of queue @q (the guest's TX ring is our Rx queue's). */
@@ -155,6 +162,45 @@ follow_mcast_control(struct nb_port *p)
 	       on ? "filtered by the guest's groups" : "all delivered");
 }
 
+/* Lines a guest's reconfigurations may cause in a 5 s window (as net_ratelimit). */
+#define RECONFIG_LINES 10
+
+/*
+ * Leave the headroom the guest's XDP program wants in front of each frame
+ * (xdp-headroom), from each queue's next push. The guest changes it
+ * through Reconfiguring as often as it likes: its lines are rate-limited.
+ */
+static void
+follow_xdp_headroom(struct nb_port *p)
+{
+	uint64_t now = rte_get_timer_cycles();
+	char why[XENBUS_WHY_MAX];
+	uint16_t headroom;
+	unsigned int i;
+	bool valid;
+
+	valid = xenbus_back_read_xdp_headroom(p->xn.xa, p->fe_dir,
+					      NETIF_XDP_HEADROOM_MAX,
+					      &headroom, why);
+	for (i = 0; i < p->fe.nb_queues; i++)
+		netif_back_rx_set_xdp_headroom(&p->pairs[i].txq.ring, headroom);
+	/* Read again on every watch while Reconfigured: said once. */
+	if (headroom == p->xdp_headroom && !valid == p->xdp_headroom_refused)
+		return;
+	p->xdp_headroom = headroom;
+	p->xdp_headroom_refused = !valid;
+	if (now - p->reconfig_window >= 5 * rte_get_timer_hz()) {
+		p->reconfig_window = now;
+		p->reconfig_lines = 0;
+	}
+	if (p->reconfig_lines++ >= RECONFIG_LINES)
+		return;
+	if (!valid)
+		NB_LOG(WARNING, "%s: %s", p->fe_dir, why);
+	NB_LOG(NOTICE, "%s: frames start %u bytes into their page (xdp-headroom; reconfiguration %" PRIu64 ")",
+	       p->fe_dir, headroom, p->reconfigurations);
+}
+
 /* Returns false with everything released when the frontend is unusable. */
 static bool
 connect_frontend(struct nb_port *p)
@@ -181,6 +227,9 @@ connect_frontend(struct nb_port *p)
 	netif_mcast_reset(&p->mcast);
 	p->mcast_on = false;
 	follow_mcast_control(p);
+	p->xdp_headroom = 0;
+	p->xdp_headroom_refused = false;
+	follow_xdp_headroom(p);
 	/* The guest's MTU, for the application to size its side by. */
 	xn_port_follow_vif_mtu(&p->xn, p->fe_dir);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
@@ -368,6 +417,10 @@ nb_xenbus_step(struct xn_port *xn)
 			set_state(p, XenbusStateConnected);
 			nb_backoff_connected(p);
 			xn_port_refresh(&p->xn);
+			/* It reconfigured while we were away: answer now. */
+			if (xenbus_back_next(p->state, fe) ==
+			    XENBUS_BACK_RECONFIGURE)
+				set_state(p, XenbusStateReconfigured);
 		} else {
 			nb_backoff_failed(p, "unusable keys or rings");
 			set_state(p, XenbusStateClosing);
@@ -380,6 +433,15 @@ nb_xenbus_step(struct xn_port *xn)
 	case XENBUS_BACK_CLOSED:
 		disconnect_frontend(p, p->xn.nb_pairs);
 		set_state(p, XenbusStateClosed);
+		break;
+	case XENBUS_BACK_RECONFIGURE:
+		/* Linux netfront waits for Reconfigured, for ever. */
+		p->reconfigurations++;
+		follow_xdp_headroom(p);
+		publish_state(p, XenbusStateReconfigured);
+		break;
+	case XENBUS_BACK_RESUME:
+		publish_state(p, XenbusStateConnected);
 		break;
 	}
 }
@@ -421,7 +483,8 @@ nb_xenbus_uninit(struct nb_port *p)
 {
 	pthread_mutex_lock(&p->xn.lock);
 	disconnect_frontend(p, p->xn.nb_pairs);
-	if (p->cfg.detach_on_close && p->state == XenbusStateConnected) {
+	if (p->cfg.detach_on_close && (p->state == XenbusStateConnected ||
+				       p->state == XenbusStateReconfigured)) {
 		/*
 		 * Leave the frontend connected, as a killed process would:
 		 * the next backend for the vif finds it so and attaches to
