@@ -8,7 +8,7 @@
 #                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + app/xen-adaptive-fwd +
 #                config/xen/vif-dpdk + the DomU images
 #   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3, pktgen
-#                and iputils ping
+#                and iputils ping, iproute2 ip with two XDP programs (guest/xdp_icmp.c)
 #                (tests/xen/guest/domu-init.sh)
 #   domu-dpdk.cpio.gz busybox DomU with dpdk-testpmd and our netfront PMD instead
 #                (tests/xen/guest/domu-dpdk-init.sh)
@@ -39,7 +39,7 @@ step() { # step <timeout s> <what> cmd...: every step is bounded
 [ "$(id -u)" = 0 ] || { log "needs root"; exit 1; }
 
 need=""
-for c in debootstrap:debootstrap qemu-system-x86_64:qemu-system-x86 cpio:cpio; do
+for c in debootstrap:debootstrap qemu-system-x86_64:qemu-system-x86 cpio:cpio clang:clang; do
 	command -v "${c%%:*}" >/dev/null || need="$need ${c#*:}"
 done
 if [ -n "$need" ]; then
@@ -110,7 +110,12 @@ cpio_gz() { (cd "$1" && find . | cpio -o -H newc 2>/dev/null | gzip -1); }
 # (scenario 3) and iputils ping, whose -M do busybox's lacks (scenario 10)
 D=$W/domu
 busybox_root "$D" "$here/guest/domu-init.sh" xen-netfront pktgen
-with_libs "$D" /usr/bin/iperf3 /usr/bin/ping
+with_libs "$D" /usr/bin/iperf3 /usr/bin/ping /bin/ip
+# iproute2's ip loads XDP programs (scenario 13); away from /bin, where
+# busybox's ip stays the one the init uses
+mkdir -p "$D/opt/xdp"; mv "$D/bin/ip" "$D/opt/xdp/ip"
+clang -O2 -g -target bpf -c "$here/guest/xdp_icmp.c" -o "$D/opt/xdp/pass.o"
+clang -O2 -g -target bpf -DDROP_ICMP -c "$here/guest/xdp_icmp.c" -o "$D/opt/xdp/drop-icmp.o"
 cpio_gz "$D" >"$I.tmp/domu.cpio.gz"
 
 # DomU with dpdk-testpmd and our netfront PMD (scenarios 4 and 5): only the

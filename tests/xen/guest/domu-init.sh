@@ -33,6 +33,11 @@
 #                        s, default 120) for a flood, takes it BUSY s, then
 #                        eth0 down for DOWN s (netfront takes nothing from its
 #                        RX ring) and up again
+#   xdp.xdp=N            then XDP on eth0 (native, through the netfront,
+#                        iproute2's ip): a program passing every frame,
+#                        N requests of 56 and of 1400 bytes; one dropping
+#                        ICMP, N requests (none may come back) and an
+#                        arping (ARP passes); none, N requests
 #   xdp.count=0          skips the arping and ping
 # Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
 # harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
@@ -111,6 +116,26 @@ while [ $r -lt ${n:-0} ]; do
 	echo "DOMU-RELOAD $r up carrier=$(cat /sys/class/net/eth0/carrier 2>/dev/null) took=$(awk "BEGIN{print $(up)-$t}")"
 	pingrun reload-$r -c 20 -i 0.05 -W 5
 done
+# xdp.xdp=N: each attach and detach goes through Reconfiguring, for the
+# backend to set where frames start ("DOMU-XDP <step> rc=" lines)
+n=$(arg xdp)
+if [ -n "$n" ]; then
+	xip=/opt/xdp/ip
+	$xip link set dev eth0 xdpdrv obj /opt/xdp/pass.o sec xdp > /tmp/xdp 2>&1
+	echo "DOMU-XDP attach-pass rc=$? $(tr '\n' ' ' < /tmp/xdp)"
+	echo "DOMU-XDP link $($xip -d link show eth0 | grep -o 'xdp.*' | head -1 | tr ' ' '_')"
+	pingrun xdp-pass -c $n -i 0.05 -W 2
+	pingrun xdp-pass-1400 -c $n -i 0.05 -W 2 -s 1400
+	$xip -force link set dev eth0 xdpdrv obj /opt/xdp/drop-icmp.o sec xdp > /tmp/xdp 2>&1
+	echo "DOMU-XDP attach-drop-icmp rc=$? $(tr '\n' ' ' < /tmp/xdp)"
+	pingrun xdp-drop-icmp -c $n -i 0.05 -W 1
+	ip neigh flush dev eth0
+	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
+	echo "DOMU-RESULT xdp-arp=$arp"
+	$xip link set dev eth0 xdpdrv off > /tmp/xdp 2>&1
+	echo "DOMU-XDP detach rc=$? $(tr '\n' ' ' < /tmp/xdp)"
+	pingrun xdp-off -c $n -i 0.05 -W 2
+fi
 # xdp.tcp=recv:PORT:BYTES waits (<= 180 s) until BYTES arrived on a TCP connection;
 # xdp.tcp=send:IP:PORT:BYTES sends BYTES of zeros there (busybox nc)
 case $tcp in
