@@ -7,6 +7,8 @@
  * libxenevtchn delivers them: once, masked, until unmasked. A further
  * endpoint of a handle is another open of the evtchn device: its ports
  * deliver to its own fd and are its alone, and closing it unbinds them.
+ * The storm knob (XSA-332) makes a peer's port pending again at each
+ * unmask, until it is turned off or the link closes.
  * Domain 1 plays the frontend, domain 2 the backend, domain 3 an unrelated
  * guest.
  */
@@ -269,6 +271,36 @@ test_unmask_without_pending_delivers_nothing(struct channel *c)
 	CHECK(drain(c->fe) == 0);
 	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
 	CHECK(drain(c->fe) == 1);
+}
+
+static void
+test_storm_knob_raises_an_event_at_each_unmask(struct channel *c)
+{
+	/* The backend storms the frontend's port. */
+	CHECK(xsim_evtchn_storm(xsim_test_instance, BE, c->be_port, true) == 0);
+	CHECK(drain(c->fe) == 0);
+	CHECK(xa_evtchn_notify(xa_evtchn(c->be), c->be_port) == 0);
+	for (int i = 0; i < 1000; i++) {
+		CHECK(xa_evtchn_pending(xa_evtchn(c->fe)) == (int)c->fe_port);
+		CHECK(drain(c->fe) == 0);
+		CHECK(xa_evtchn_unmask(xa_evtchn(c->fe), c->fe_port) == 0);
+	}
+	/* The stormer's own port is quiet. */
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(drain(c->be) == 0);
+	CHECK(xsim_evtchn_storm(xsim_test_instance, BE, c->be_port, false) == 0);
+	CHECK(drain(c->fe) == 1);
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->fe), c->fe_port) == 0);
+	CHECK(drain(c->fe) == 0);
+	/* Only a bound port has a peer to storm. */
+	errno = 0;
+	CHECK(xsim_evtchn_storm(xsim_test_instance, BE, c->be_port + 100,
+				true) == -1 && errno == ENOTCONN);
+	/* A storm ends with its link. */
+	CHECK(xsim_evtchn_storm(xsim_test_instance, BE, c->be_port, true) == 0);
+	CHECK(xa_evtchn_unbind(xa_evtchn(c->be), c->be_port) == 0);
+	CHECK(xa_evtchn_unmask(xa_evtchn(c->fe), c->fe_port) == 0);
+	CHECK(drain(c->fe) == 0);
 }
 
 static void
@@ -599,6 +631,7 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN_WITH(channel, test_notify_delivers_masked_event_once);
 	RUN_WITH(channel, test_unmask_without_pending_delivers_nothing);
 	RUN_WITH(channel, test_unmask_of_port_not_ours_fails);
+	RUN_WITH(channel, test_storm_knob_raises_an_event_at_each_unmask);
 	RUN_WITH(channel, test_unbind_returns_peer_to_unbound);
 	RUN_WITH(channel, test_unbind_of_port_not_ours_fails);
 	RUN(test_many_pending_ports_are_all_delivered);

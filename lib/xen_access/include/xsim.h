@@ -15,9 +15,11 @@
 #ifndef XSIM_H
 #define XSIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <xen/xen.h>
+#include <xen/event_channel.h>
 
 /* Remove the instance's shared memory (handles already open keep it). */
 int xsim_instance_destroy(const char *instance);
@@ -53,6 +55,16 @@ int xsim_domain_name(const char *instance, domid_t domid, const char *name);
  * XA_GNT_SHARE_LIMIT_DEFAULT and its processes may raise it, as root can.
  */
 int xsim_gntalloc_limit(const char *instance, domid_t domid, uint32_t limit);
+
+/*
+ * Domain @domid notifies the peer of its interdomain port @port without
+ * end (XSA-332's storm), or with @on false stops: from then on the peer's
+ * port is pending again each time its owner unmasks it, so the owner takes
+ * an event after every unmask, as fast as it unmasks; a notification
+ * starts it. Fails with ENOTCONN if @port is not bound to a peer.
+ */
+int xsim_evtchn_storm(const char *instance, domid_t domid,
+		      evtchn_port_t port, bool on);
 
 /* What a domain holds in the simulated hypervisor, for leak checks. */
 struct xsim_usage {

@@ -104,6 +104,7 @@ xsim_port_alloc(struct xsim_shared *sh, domid_t domid, xsim_owner_t owner)
 		__atomic_store_n(&p->pending, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&p->masked, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&p->queued, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->storm, 0, __ATOMIC_RELAXED);
 		return port;
 	}
 	errno = ENOSPC;
@@ -333,9 +334,36 @@ xsim_evtchn_unmask(struct xa_evtchn *xe, evtchn_port_t port)
 	if (p == NULL)
 		return -1;
 	__atomic_store_n(&p->masked, 0, __ATOMIC_SEQ_CST);
+	/* xsim_evtchn_set_storm(): the peer notified again meanwhile. */
+	if (__atomic_load_n(&p->storm, __ATOMIC_RELAXED) != 0 &&
+	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) ==
+	    XSIM_PORT_INTERDOMAIN)
+		__atomic_store_n(&p->pending, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&p->pending, __ATOMIC_SEQ_CST) != 0 &&
 	    __atomic_exchange_n(&p->masked, 1, __ATOMIC_SEQ_CST) == 0)
 		xsim_evtchn_deliver(e->at->sh, e->fd, p, port);
+	return 0;
+}
+
+int
+xsim_evtchn_set_storm(struct xsim_shared *sh, domid_t domid,
+		      evtchn_port_t port, bool on)
+{
+	struct xsim_port *p, *rp;
+
+	if (port == 0 || port >= XSIM_PORTS) {
+		errno = EINVAL;
+		return -1;
+	}
+	p = xsim_port(sh, domid, port);
+	if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) !=
+	    XSIM_PORT_INTERDOMAIN) {
+		errno = ENOTCONN;
+		return -1;
+	}
+	rp = xsim_port(sh, __atomic_load_n(&p->remote_dom, __ATOMIC_RELAXED),
+		       __atomic_load_n(&p->remote_port, __ATOMIC_RELAXED));
+	__atomic_store_n(&rp->storm, on, __ATOMIC_RELAXED);
 	return 0;
 }
 

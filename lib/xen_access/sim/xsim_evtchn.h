@@ -17,6 +17,9 @@
 void xsim_evtchn_release(struct xsim_shared *sh, xsim_owner_t owner);
 void xsim_evtchn_usage(struct xsim_shared *sh, domid_t domid,
 		       struct xsim_usage *usage);
+/* See xsim_evtchn_storm() (xsim.h); under the mutex. */
+int xsim_evtchn_set_storm(struct xsim_shared *sh, domid_t domid,
+			  evtchn_port_t port, bool on);
 
 int xsim_evtchn_fd(struct xa_evtchn *xe);
 evtchn_port_t xsim_evtchn_bind_unbound(struct xa_evtchn *xe, domid_t remote);

@@ -36,7 +36,7 @@
 #include "xa_provider.h"
 
 #define XSIM_MAGIC		0x7873696d2d736861ull	/* "xsim-sha" */
-#define XSIM_VERSION		3u
+#define XSIM_VERSION		4u
 #define XSIM_NAME_MAX		64
 
 #define XSIM_MAX_DOMAINS	64
@@ -80,6 +80,8 @@ struct xsim_port {
 	uint32_t masked;
 	/* Delivered to the owner and not yet returned by pending(). */
 	uint32_t queued;
+	/* Its peer notifies without end: pending again at each unmask. */
+	uint32_t storm;
 };
 
 /* A grant entry, loaded and stored as one 64-bit word. */

@@ -256,6 +256,22 @@ xsim_gntalloc_limit(const char *instance, domid_t domid, uint32_t limit)
 }
 
 int
+xsim_evtchn_storm(const char *instance, domid_t domid, evtchn_port_t port,
+		  bool on)
+{
+	struct xsim_toolstack ts;
+
+	if (domid >= XSIM_MAX_DOMAINS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (xsim_toolstack_begin(&ts, instance) < 0)
+		return -1;
+	return xsim_toolstack_end(&ts, xsim_evtchn_set_storm(ts.at->sh, domid,
+							   port, on));
+}
+
+int
 xsim_domain_usage(const char *instance, domid_t domid,
 		  struct xsim_usage *usage)
 {
