@@ -31,6 +31,8 @@
 # polling Dom0 vCPU delays the guest's, which is the question behind the
 # long rtts seen with testpmd.
 #
+# Time limit: 1500 s (two guest images, three ping runs of 100 s, pktgen).
+#
 # Passes when every part ran and measured something: ARP resolved and
 # replies received in every ping run, the guest's pktgen sent and each
 # backend received (both guests), and the adaptive app slept while idle. The rtts, CPU
