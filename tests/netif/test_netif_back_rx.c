@@ -191,6 +191,31 @@ test_gso_extra_follows_the_first_slot(void)
 }
 
 /*
+ * A fresh ring with @posted buffers: @m packed with @off (its copies in
+ * @segs, *@nb_segs of them), every data slot (@slots) answered and the
+ * answers pushed. Returns the data slots, or -1.
+ */
+static int
+pack_and_answer(struct rte_mbuf *m, const struct netif_offload *off,
+		unsigned int posted, xengnttab_grant_copy_segment_t segs[8],
+		unsigned int *nb_segs, struct netif_rx_slot *slots)
+{
+	int n;
+
+	ring_reset(posted);
+	*nb_segs = 0;
+	if (m == NULL)
+		return -1;
+	n = netif_back_rx_build_copy(&back, m, off, FRONTEND, NULL, segs,
+				     nb_segs, 8, slots);
+	for (int i = 0; i < n; i++)
+		netif_back_rx_respond(&back, &slots[i], true);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	return n;
+}
+
+/*
  * With the frontend's XDP headroom the frame starts that far into its
  * first page: the response's offset says where, its status counts the
  * frame's bytes alone, an XDP extra after the first slot repeats the
@@ -208,19 +233,13 @@ test_xdp_headroom_offsets_the_first_slot(void)
 	struct rte_mbuf *m = packet(60, 2048);
 	struct netif_extra_info *extra;
 	netif_rx_response_t *rsp;
-	unsigned int nb_segs = 0;
+	unsigned int nb_segs;
 
-	ring_reset(4);
-	REQUIRE(m != NULL);
 	CHECK(netif_rx_requests_for(60, &xdp) == 2);
-	REQUIRE(netif_back_rx_build_copy(&back, m, &xdp, FRONTEND, NULL, segs,
-					 &nb_segs, RTE_DIM(segs), slots) == 1);
+	REQUIRE(pack_and_answer(m, &xdp, 4, segs, &nb_segs, slots) == 1);
 	CHECK(back.req_cons == 2);
 	CHECK(nb_segs == 1 && segs[0].dest.foreign.ref == 500);
 	CHECK(segs[0].dest.foreign.offset == 256 && segs[0].len == 60);
-	netif_back_rx_respond(&back, &slots[0], true);
-	back.rsp_prod_pvt = back.req_cons;
-	RING_PUSH_RESPONSES(&back);
 	rsp = RING_GET_RESPONSE(&front, 0);
 	CHECK(rsp->id == 100 && rsp->offset == 256 && rsp->status == 60);
 	CHECK(rsp->flags == NETRXF_extra_info);
@@ -231,21 +250,13 @@ test_xdp_headroom_offsets_the_first_slot(void)
 
 	/* 3900 bytes fit a page, not a page less 256 bytes: two slots. */
 	m = packet(3900, 2048);
-	nb_segs = 0;
-	ring_reset(4);
-	REQUIRE(m != NULL);
 	CHECK(netif_rx_requests_for(3900, &xdp) == 3);
 	CHECK(netif_rx_requests_for(3900, &plain) == 1);
-	REQUIRE(netif_back_rx_build_copy(&back, m, &xdp, FRONTEND, NULL, segs,
-					 &nb_segs, RTE_DIM(segs), slots) == 2);
+	REQUIRE(pack_and_answer(m, &xdp, 4, segs, &nb_segs, slots) == 2);
 	CHECK(slots[0].idx == 0 && slots[0].offset == 256);
 	CHECK(slots[0].size == NETIF_PAGE_SIZE - 256);
 	CHECK(slots[1].idx == 2 && slots[1].offset == 0);
 	CHECK(slots[1].size == 3900 - (NETIF_PAGE_SIZE - 256));
-	netif_back_rx_respond(&back, &slots[0], true);
-	netif_back_rx_respond(&back, &slots[1], true);
-	back.rsp_prod_pvt = back.req_cons;
-	RING_PUSH_RESPONSES(&back);
 	rsp = RING_GET_RESPONSE(&front, 2);
 	CHECK(rsp->offset == 0 && rsp->flags == 0);
 	CHECK(rsp->status == 3900 - (NETIF_PAGE_SIZE - 256));
@@ -267,17 +278,11 @@ test_extras_chain_gso_hash_xdp(void)
 	struct rte_mbuf *m = packet(3000, 2048);
 	struct netif_extra_info *extra;
 	netif_rx_response_t *rsp;
-	unsigned int nb_segs = 0;
+	unsigned int nb_segs;
 
-	ring_reset(8);
-	REQUIRE(m != NULL);
 	CHECK(netif_rx_requests_for(3000, &all) == 4);
-	REQUIRE(netif_back_rx_build_copy(&back, m, &all, FRONTEND, NULL, segs,
-					 &nb_segs, RTE_DIM(segs), slots) == 1);
+	REQUIRE(pack_and_answer(m, &all, 8, segs, &nb_segs, slots) == 1);
 	CHECK(back.req_cons == 4);
-	netif_back_rx_respond(&back, &slots[0], true);
-	back.rsp_prod_pvt = back.req_cons;
-	RING_PUSH_RESPONSES(&back);
 	rsp = RING_GET_RESPONSE(&front, 0);
 	CHECK(rsp->offset == 128 && rsp->status == 3000);
 	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 1);

@@ -53,6 +53,22 @@ exists(const char *key)
 	return v != NULL;
 }
 
+/* Whether the backend's key @key says @want. */
+static bool
+backend_says(const char *key, const char *want)
+{
+	char path[XENBUS_PATH_MAX];
+	unsigned int len;
+	bool same;
+	char *v;
+
+	snprintf(path, sizeof(path), BE_DIR "/%s", key);
+	v = xa_xs_read(xs, XBT_NULL, path, &len);
+	same = v != NULL && strcmp(v, want) == 0;
+	free(v);
+	return same;
+}
+
 static void
 set_key(const char *key, const char *value)
 {
@@ -274,17 +290,10 @@ test_multicast_control_offered_and_requested(void)
 	struct xenbus_front_keys k = { .nb_queues = 1 };
 	struct xenbus_front_backend be;
 	const char *why;
-	unsigned int len;
-	char *v;
 
 	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, false));
-	v = xa_xs_read(xs, XBT_NULL, BE_DIR "/feature-multicast-control", &len);
-	CHECK(v != NULL && strcmp(v, "1") == 0);
-	free(v);
-	v = xa_xs_read(xs, XBT_NULL,
-		       BE_DIR "/feature-dynamic-multicast-control", &len);
-	CHECK(v != NULL && strcmp(v, "1") == 0);
-	free(v);
+	CHECK(backend_says("feature-multicast-control", "1"));
+	CHECK(backend_says("feature-dynamic-multicast-control", "1"));
 	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
 	CHECK(be.mcast_control && be.mcast_dynamic);
 	REQUIRE(xenbus_front_write_keys(xs, FE_DIR, &k));
@@ -316,13 +325,9 @@ test_xdp_headroom_offered_and_read(void)
 {
 	char why[XENBUS_WHY_MAX] = "";
 	uint16_t headroom = 1;
-	unsigned int len;
-	char *v;
 
 	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, false));
-	v = xa_xs_read(xs, XBT_NULL, BE_DIR "/feature-xdp-headroom", &len);
-	CHECK(v != NULL && strcmp(v, "1") == 0);
-	free(v);
+	CHECK(backend_says("feature-xdp-headroom", "1"));
 	remove_key("xdp-headroom");
 	CHECK(xenbus_back_read_xdp_headroom(xs, FE_DIR, 2048, &headroom, why));
 	CHECK(headroom == 0);
