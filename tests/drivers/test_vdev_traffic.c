@@ -12,12 +12,17 @@
  * holds all of them stalls the queue until it frees them, losing nothing,
  * and sends mbufs of that pool from their own pages. With zero_copy=1 the
  * backend lends the mapped pages to the application instead of copying.
+ * Afterwards each port's private dump describes its end and its rings.
  * XEN_TEST_PACKETS overrides the count (for slow sanitizer builds).
  */
+
+/* rte_eth_dev_priv_dump() is experimental in DPDK 22.11. */
+#define ALLOW_EXPERIMENTAL_API
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_ethdev.h>
 
@@ -119,6 +124,56 @@ test_backend_to_frontend_loses_nothing(void)
 }
 
 /* A frontend that asks for no static grants: grant copies, batched. */
+/* The value of "<key>: " in @text from @from on, or -1. */
+static long long
+dumped(const char *text, const char *from, const char *key)
+{
+	const char *at = strstr(text, from);
+	char pattern[64];
+
+	snprintf(pattern, sizeof(pattern), "\n  %s: ", key);
+	at = at == NULL ? NULL : strstr(at, pattern);
+	return at == NULL ? -1 : atoll(at + strlen(pattern));
+}
+
+/*
+ * The private dump (rte_eth_dev_priv_dump) describes both ends: roles,
+ * peers, Connected states, and rings that, after the transfers, have
+ * every request the backend took answered and published.
+ */
+static void
+test_private_dump_describes_both_ends(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	REQUIRE(f != NULL);
+	CHECK(rte_eth_dev_priv_dump(back, f) == 0);
+	fputs("-- front\n", f);
+	CHECK(rte_eth_dev_priv_dump(front, f) == 0);
+	fclose(f);
+	for (const char *l = text; *l != '\0'; l = strchr(l, '\n') + 1)
+		printf("# %.*s\n", (int)strcspn(l, "\n"), l);
+	CHECK(strstr(text, "role: backend\nguest_domid: 1\n") != NULL);
+	CHECK(strstr(text, "\nstate: Connected\nfrontend_state: Connected\n") !=
+	      NULL);
+	CHECK(strstr(text, "\nrxq0:\n  ring: guest TX, backend end\n") != NULL);
+	CHECK(dumped(text, "\nrxq0:", "req_cons") > 0);
+	CHECK(dumped(text, "\nrxq0:", "req_cons") ==
+	      dumped(text, "\nrxq0:", "rsp_prod_pvt"));
+	CHECK(dumped(text, "\nrxq0:", "rsp_prod") ==
+	      dumped(text, "\nrxq0:", "rsp_prod_pvt"));
+	CHECK(dumped(text, "\ntxq0:", "requests_unconsumed") >= 0 &&
+	      dumped(text, "\ntxq0:", "requests_unconsumed") <=
+	      (long long)NETIF_RX_RING_SIZE);
+	CHECK(strstr(text, "-- front\n") != NULL &&
+	      strstr(strstr(text, "-- front\n"), "role: frontend\n") != NULL);
+	CHECK(strstr(text, "backend_state: Connected\n") != NULL);
+	CHECK(dumped(text, "-- front", "rsp_cons") > 0);
+	free(text);
+}
+
 static void
 test_without_static_grants_the_backend_grant_copies(void)
 {
@@ -336,6 +391,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_link_comes_up_on_both_ends);
 	RUN(test_frontend_to_backend_loses_nothing);
 	RUN(test_backend_to_frontend_loses_nothing);
+	RUN(test_private_dump_describes_both_ends);
 	RUN(test_mbufs_of_the_granted_pool_are_sent_without_a_copy);
 	RUN(test_application_holding_every_buffer_stalls_then_resumes);
 	RUN(test_without_static_grants_the_backend_grant_copies);

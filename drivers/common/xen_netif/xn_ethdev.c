@@ -516,7 +516,21 @@ static const struct eth_dev_ops xn_ops = {
 	.xstats_get = xn_xstats_get,
 	.xstats_get_names = xn_xstats_get_names,
 	.xstats_reset = xn_stats_reset,
+	.eth_dev_priv_dump = xn_info_dump,
 };
+
+struct xn_port *
+xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd)
+{
+	struct rte_eth_dev *dev;
+
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return NULL;
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops != &xn_ops || xn_port(dev)->pmd != pmd)
+		return NULL;
+	return xn_port(dev);
+}
 
 /* The ethdev side of a new port; its Xen side comes next. */
 static struct rte_eth_dev *

@@ -14,6 +14,7 @@
 
 #include <bus_vdev_driver.h>
 
+#include "xn_info.h"
 #include "xn_port.h"
 
 /*
@@ -28,7 +29,14 @@ int xn_remove(struct rte_vdev_device *vdev);
  * Register vdev driver @drv (a bare name, e.g. net_xen_netback) as the
  * PMD @pmd: its probe and remove are xn_probe() and xn_remove().
  */
+/* Port @port_id if it is one of @pmd's, else NULL. */
+struct xn_port *xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd);
+
 #define XN_PMD_REGISTER(drv, pmd) \
+	RTE_INIT(drv ## _info) \
+	{ \
+		xn_info_register(&(pmd), (pmd).info_prefix); \
+	} \
 	static int \
 	drv ## _probe(struct rte_vdev_device *vdev) \
 	{ \

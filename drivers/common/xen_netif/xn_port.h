@@ -46,6 +46,7 @@
 		(p)->dev->data->name, ##__VA_ARGS__)
 
 struct xn_port;
+struct xn_info;
 
 struct xn_notify_stats {
 	uint64_t sent;		/* data plane: the peer asked, notified */
@@ -145,6 +146,12 @@ struct xn_port_ops {
 	 * one it was set up with (NULL: that one).
 	 */
 	struct rte_mempool *(*rx_pool)(struct xn_port *p, uint16_t qid);
+	/*
+	 * Optional, under the lock: the PMD's part of the port's description
+	 * (xn_info.h): its peer, the xenbus states, what was negotiated, as
+	 * named values without sections.
+	 */
+	void (*info)(struct xn_port *p, struct xn_info *w);
 };
 
 /* A PMD as the common code sees it. */
@@ -157,6 +164,8 @@ struct xn_pmd {
 	uint16_t min_rx_bufsize;	/* smallest mbuf data room accepted */
 	const struct xn_port_ops *ops;
 	const struct xn_stats_table *stats;	/* see xn_stats.h */
+	/* Its telemetry commands' prefix, "/xen_netback" (xn_info.h). */
+	const char *info_prefix;
 };
 
 struct xn_port {

@@ -137,6 +137,8 @@ void nb_xenbus_uninit(struct nb_port *p);
 void nb_xenbus_step(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */
 void nb_xenbus_frontend_failed(struct xn_port *xn, const char *why);
+/* xn_port_ops.info: see xn_info.h. */
+void nb_xenbus_info(struct xn_port *xn, struct xn_info *w);
 
 /* nb_backoff.c */
 /* Under the lock: the frontend connected; it failed (@why). */

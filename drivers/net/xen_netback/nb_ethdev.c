@@ -263,6 +263,7 @@ static const struct xn_port_ops nb_ops = {
 	.failed = nb_xenbus_frontend_failed,
 	.ctrl = nb_ctrl_serve,
 	.rss = nb_ctrl_rss,
+	.info = nb_xenbus_info,
 };
 
 #define RXQ(f) offsetof(struct nb_rxq, ring.f)
@@ -336,6 +337,7 @@ static const struct xn_pmd nb_pmd = {
 	.min_rx_bufsize = NETIF_BACK_MIN_MBUF_ROOM,
 	.ops = &nb_ops,
 	.stats = XN_STATS_TABLE(nb_rx_stats, nb_tx_stats),
+	.info_prefix = "/xen_netback",
 };
 
 XN_PMD_REGISTER(net_xen_netback, nb_pmd);

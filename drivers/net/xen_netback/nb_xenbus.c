@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nb.h"
+#include "xn_info.h"
 
 /* Without a line: for the steps a guest may repeat at will. */
 static void
@@ -444,6 +445,44 @@ nb_xenbus_step(struct xn_port *xn)
 		publish_state(p, XenbusStateConnected);
 		break;
 	}
+}
+
+/*
+ * The port's part of its description (xn_info.h): the guest, both
+ * states, what the frontend asked for and what we offered.
+ */
+void
+nb_xenbus_info(struct xn_port *xn, struct xn_info *w)
+{
+	struct nb_port *p = nb_port(xn);
+
+	w->str(w, "role", "backend");
+	if (p->cfg.domain[0] != '\0')
+		w->str(w, "guest_name", p->cfg.domain);
+	w->u64(w, "guest_domid", p->fe_domid);
+	if (p->fe_domid == 0)
+		return;
+	w->str(w, "backend_dir", p->be_dir);
+	w->str(w, "frontend_dir", p->fe_dir);
+	w->str(w, "state", xenbus_state_name(p->state));
+	w->str(w, "frontend_state",
+	       xenbus_state_name(xenbus_read_state(p->xn.xa, p->fe_dir)));
+	w->u64(w, "failures_in_a_row", p->failures);
+	if (!p->xn.connected)
+		return;
+	w->str(w, "event_channels",
+	       p->fe.queue[0].split_evtchn ? "split" : "one per queue pair");
+	w->u64(w, "feature_rx_notify", p->fe.rx_notify);
+	w->u64(w, "csum_ipv4", p->fe.csum_ipv4);
+	w->u64(w, "csum_ipv6", p->fe.csum_ipv6);
+	w->u64(w, "gso_offered", p->gso_offered);
+	w->u64(w, "gso_tcpv4", p->fe.gso_tcpv4);
+	w->u64(w, "gso_tcpv6", p->fe.gso_tcpv6);
+	w->u64(w, "ctrl_ring", p->fe.ctrl_ring);
+	w->u64(w, "multicast_filtered", p->mcast_on);
+	w->u64(w, "xdp_headroom", p->xdp_headroom);
+	w->u64(w, "reconfigurations", p->reconfigurations);
+	w->str(w, "rate", p->rate[0] != '\0' ? p->rate : "none");
 }
 
 /* As Linux: the frontend must go through Closing to reconnect. */

@@ -111,6 +111,8 @@ void nf_xenbus_uninit(struct nf_adapter *ad);
 void nf_xenbus_update(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the backend misbehaving. */
 void nf_xenbus_backend_failed(struct xn_port *xn, const char *why);
+/* xn_port_ops.info: see xn_info.h. */
+void nf_xenbus_info(struct xn_port *xn, struct xn_info *w);
 /* xn_port_ops.stopped: let the backend take what the TX rings hold. */
 void nf_xenbus_drain(struct xn_port *xn);
 

@@ -152,6 +152,7 @@ static const struct xn_port_ops nf_ops = {
 	.ctrl = nf_ctrl_responses,
 	.rx_pool = nf_rx_pool,
 	.rx_filter = nf_rx_filter,
+	.info = nf_xenbus_info,
 };
 
 #define RXQ(f) offsetof(struct nf_rxq, ring.stats.f)
@@ -195,6 +196,7 @@ static const struct xn_pmd nf_pmd = {
 	.min_rx_bufsize = NF_MIN_RX_BUFSIZE,
 	.ops = &nf_ops,
 	.stats = XN_STATS_TABLE(nf_rx_stats, nf_tx_stats),
+	.info_prefix = "/xen_netfront",
 };
 
 XN_PMD_REGISTER(net_xen_netfront, nf_pmd);

@@ -19,6 +19,7 @@
 #include <rte_ether.h>
 
 #include "nf.h"
+#include "xn_info.h"
 
 #define NF_WATCH_TOKEN "xen_netfront"
 /* A key's path: one of our directories plus the key's name. */
@@ -469,6 +470,32 @@ nf_xenbus_update(struct xn_port *xn)
 			;
 	nf_mcast_sync(ad);
 	xn_port_refresh(&ad->xn);
+}
+
+/*
+ * The port's part of its description (xn_info.h): the backend, both
+ * states, and what we asked of it.
+ */
+void
+nf_xenbus_info(struct xn_port *xn, struct xn_info *w)
+{
+	struct nf_adapter *ad = nf_adapter(xn);
+
+	w->str(w, "role", "frontend");
+	w->str(w, "frontend_dir", ad->fe_dir);
+	w->str(w, "state", xenbus_state_name(ad->state));
+	if (ad->be_dir[0] == '\0')
+		return;
+	w->u64(w, "backend_domid", ad->backend_id);
+	w->str(w, "backend_dir", ad->be_dir);
+	w->str(w, "backend_state",
+	       xenbus_state_name(xenbus_read_state(xn->xa, ad->be_dir)));
+	w->u64(w, "ctrl_ring", ad->ctrl_sring != NULL);
+	w->u64(w, "static_grants", !ad->cfg.no_statics);
+	w->u64(w, "zero_copy", !ad->cfg.no_zero_copy);
+	w->u64(w, "multicast_offered", ad->mcast_offered);
+	w->u64(w, "multicast_requested", ad->mcast_requested);
+	w->u64(w, "multicast_groups_sent", ad->nb_mc_sent);
 }
 
 /* Close, then follow the backend through its own close. */
