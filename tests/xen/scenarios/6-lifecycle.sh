@@ -29,28 +29,6 @@ flowing() {
 	tail -20 $S/testpmd.log; tail -20 $CONSOLE_DIR/guest-$domu.log
 	fail "$1: no traffic within 60 s"
 }
-# gntdev mappings of the backend process
-backend_maps() { grep -c /dev/xen/gntdev /proc/$TESTPMD_PID/maps; }
-# grant entries of domain $1 that Xen reports as in use by another domain,
-# leaving out the reserved ones (0-7: xenconsoled and xenstored map 0 and 1)
-active_grants() {
-	xl dmesg -c > /dev/null; xl debug-keys g; sleep 1
-	xl dmesg -c | tee $S/grants-d$1.txt | awk -v d="grant-table for remote d$1 " '
-		index($0, "grant-table for remote") { on = index($0, d) > 0; next }
-		index($0, "gnttab_usage_print_all") { on = 0 }
-		on && /\[0x[0-9a-f]+\]/ && !/\[0x0*[0-7]\]/ { n++ } END { print n + 0 }'
-}
-# wait_domid_change <old>: the guest's new domain id after a reboot
-wait_domid_change() {
-	i=0
-	while [ $i -lt 240 ]; do
-		d=$(xl domid $domu 2>/dev/null)
-		[ -n "$d" ] && [ "$d" != "$1" ] && { echo $d; return 0; }
-		sleep 0.5; i=$((i + 1))
-	done
-	return 1
-}
-
 start_backend s6 icmpecho --vdev $vdev
 guest_cfg $domu initrd.gz 128 "$(dpdk_vif_line)" \
 	"xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=1000000 xdp.interval=0.05"
@@ -63,7 +41,7 @@ note "connected: backend gntdev mappings $m, active grants of d$d1: $g"
 
 # 1. reboot
 t=$(up); xl reboot $domu || fail "xl reboot"
-d2=$(wait_domid_change $d1) || fail "the guest did not come back after xl reboot"
+d2=$(wait_domid_change $domu $d1) || fail "the guest did not come back after xl reboot"
 note "rebooted: domain $d1 -> $d2 after $(since $t)s"
 flowing "after reboot (domain $d2)"
 grep -q "vif removed by the toolstack" $S/testpmd.log || fail "the port never released the old vif"

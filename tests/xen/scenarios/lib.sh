@@ -327,6 +327,34 @@ dom0_pktgen_stop() {
 		"$(sed -n 's/.*Result: OK: *\([0-9]*\)(.*/\1/p' $S/pktgen-$1.txt)"
 }
 
+# gntdev mappings of the backend process: 2 per connected ring pair
+backend_maps() { grep -c /dev/xen/gntdev /proc/$TESTPMD_PID/maps; }
+# active_grants <domid|all>: grant entries of domain <domid> (of any guest
+# with "all") that Xen reports as in use by another domain, leaving out the
+# reserved ones (0-7: xenconsoled and xenstored map 0 and 1). Xen's dump is
+# left in $S/grants-d<domid>.txt.
+active_grants() {
+	xl dmesg -c > /dev/null; xl debug-keys g; sleep 1
+	xl dmesg -c | tee $S/grants-d$1.txt | awk -v d="grant-table for remote d$1 " -v all=$([ "$1" = all ] && echo 1) '
+		index($0, "grant-table for remote") { on = all ? !index($0, "remote d0 ") : index($0, d) > 0; next }
+		index($0, "gnttab_usage_print_all") { on = 0 }
+		on && /\[0x[0-9a-f]+\]/ && !/\[0x0*[0-7]\]/ { n++ } END { print n + 0 }'
+}
+# wait_domid_change <name> <old domid>: the guest's new domain id after a
+# reboot (bounded: 120 s)
+wait_domid_change() {
+	i=0
+	while [ $i -lt 240 ]; do
+		d=$(xl domid $1 2>/dev/null)
+		[ -n "$d" ] && [ "$d" != "$2" ] && { echo $d; return 0; }
+		sleep 0.5; i=$((i + 1))
+	done
+	return 1
+}
+# dom0_evtchns: Dom0's event channels that are not closed, one line each
+# (lsevtchn 0); a backend that leaks leaves some behind
+dom0_evtchns() { lsevtchn 0 2>&1; }
+
 # vif_offloads <domid>: the offload keys both ends of the guest's vif 0
 # wrote, one table row "| key | backend | frontend |" each ("-": none)
 vif_offloads() {
