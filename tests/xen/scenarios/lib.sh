@@ -40,11 +40,13 @@ wait_for() {
 	done
 }
 
-# start_testpmd <log> <eal/vdev args> -- <testpmd args>: background, pid in $TESTPMD_PID.
+# start_testpmd <log> <eal/vdev args> -- <testpmd args>: background, pid in
+# $TESTPMD_PID; its input is $TESTPMD_INPUT (default /dev/null), and
+# $TESTPMD_WRAP (e.g. stdbuf -oL) runs it.
 start_testpmd() {
 	log=$1; shift
 	note "dpdk-testpmd $*"
-	dpdk-testpmd "$@" </dev/null >"$log" 2>&1 &
+	${TESTPMD_WRAP:-} dpdk-testpmd "$@" <"${TESTPMD_INPUT:-/dev/null}" >"$log" 2>&1 &
 	TESTPMD_PID=$!
 }
 # interrupt <pid> <name>: SIGINT, and SIGKILL if the process is still
@@ -180,6 +182,43 @@ start_backend() {
 	wait_up $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID \
 		"testpmd $mode" $t0
 }
+# start_backend_cli <tag> <testpmd mode> <EAL args...>: start_backend with
+# testpmd interactive (-i --auto-start: forwarding, no periodic
+# statistics), its commands coming from a FIFO this shell holds open on fd 7
+# for backend_cmd. Opened for reading and writing, the FIFO neither blocks
+# the open nor kills this shell on a write once testpmd is gone (kill -9).
+# Its output line-buffered: answers reach the log at once, not at exit.
+start_backend_cli() {
+	exec 7>&-; rm -f /tmp/$1.fifo; mkfifo /tmp/$1.fifo; exec 7<>/tmp/$1.fifo
+	cli_args=${BACKEND_APP_ARGS:-}
+	TESTPMD_INPUT=/tmp/$1.fifo TESTPMD_WRAP="stdbuf -oL"
+	BACKEND_APP_ARGS="-i --auto-start $cli_args"
+	start_backend "$@"
+	TESTPMD_INPUT= TESTPMD_WRAP= BACKEND_APP_ARGS=$cli_args
+}
+# backend_cmd <testpmd command>: runs it in the interactive backend; what it
+# prints lands in $S/testpmd.log
+backend_cmd() { echo "$*" >&7; }
+# port_pkts <port> RX|TX: a port's packets as testpmd last printed them (its
+# periodic statistics, or "show port stats" asked with backend_cmd)
+port_pkts() {
+	sed -n "/NIC statistics for port $1 /,/####\$/s/.*$2-packets: *\([0-9]*\).*/\1/p" $S/testpmd.log | tail -1
+}
+# mbufs_in_use <pool>: mbufs of testpmd's pool <pool> that are neither in
+# the pool nor in a per-lcore cache (held by the application or a PMD),
+# from the interactive backend's dump_mempool; "?" if it did not answer
+# within 30 s
+mbufs_in_use() {
+	n0=$(grep -c 'common_pool_count=' $S/testpmd.log)
+	backend_cmd "dump_mempool $1"
+	i=0; while [ $(grep -c 'common_pool_count=' $S/testpmd.log) = $n0 ] && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+	sed -n "/mempool <$1>/,\$p" $S/testpmd.log | awk '
+		/(^|[ >])size=[0-9]/ { sub(/.*size=/, ""); size = $0 + 0 }
+		/total_cache_count=/ { sub(/.*total_cache_count=/, ""); cache = $0 + 0 }
+		/common_pool_count=/ { sub(/.*common_pool_count=/, ""); common = $0 + 0; done = 1 }
+		END { if (!done) print "?"; else print size - cache - common }'
+}
+
 # tcp_offloads <Tx offloads> <port>...: sets $BACKEND_APP_ARGS and
 # $BACKEND_CMDS for TCP with offloads end to end. On the given ports, LRO
 # (our netback offers the guest GSO only under it) and the TCP and UDP
