@@ -97,7 +97,7 @@ for g in $guests; do
 done
 flowing_all "first boot (domains $(xl domid s12-a), $(xl domid s12-b))"
 maps_ok "first boot"
-note "mbufs in use with both guests connected: $(mbufs_in_use mb_pool_0)"
+note "with both guests connected: mbufs in use $(mbufs_in_use mb_pool_0), Dom0 event channels $(dom0_evtchns | wc -l)"
 
 # the first three actions: one of each kind, shuffled
 set -- reboot recreate backend
