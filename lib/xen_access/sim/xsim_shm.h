@@ -36,7 +36,7 @@
 #include "xa_provider.h"
 
 #define XSIM_MAGIC		0x7873696d2d736861ull	/* "xsim-sha" */
-#define XSIM_VERSION		4u
+#define XSIM_VERSION		5u
 #define XSIM_NAME_MAX		64
 
 #define XSIM_MAX_DOMAINS	64
@@ -188,6 +188,11 @@ struct xsim_shared {
 	uint32_t page_hint;
 	uint32_t map_hint;
 	uint64_t xs_generation;
+	/*
+	 * Every node in use is below this index, so that the xenstore scans
+	 * stop there instead of walking all XSIM_XS_NODES (5 MiB) each call.
+	 */
+	uint32_t xs_nodes_top;
 	struct xsim_slot slots[XSIM_MAX_HANDLES];
 	struct xsim_domain domains[XSIM_MAX_DOMAINS];
 	struct xsim_page pages[XSIM_POOL_PAGES];

@@ -107,7 +107,7 @@ xsim_xs_find(struct xsim_shared *sh, const char *path)
 {
 	unsigned int i;
 
-	for (i = 0; i < XSIM_XS_NODES; i++)
+	for (i = 0; i < sh->xs_nodes_top; i++)
 		if (sh->nodes[i].in_use && strcmp(sh->nodes[i].path, path) == 0)
 			return &sh->nodes[i];
 	return NULL;
@@ -243,9 +243,9 @@ xsim_xs_fire(struct xsim_shared *sh, int send_fd, const char *path,
 static unsigned int
 xsim_xs_free_nodes(struct xsim_shared *sh)
 {
-	unsigned int i, n = 0;
+	unsigned int i, n = XSIM_XS_NODES - sh->xs_nodes_top;
 
-	for (i = 0; i < XSIM_XS_NODES; i++)
+	for (i = 0; i < sh->xs_nodes_top; i++)
 		n += !sh->nodes[i].in_use;
 	return n;
 }
@@ -264,6 +264,13 @@ xsim_xs_create(struct xsim_shared *sh, domid_t caller, const char *path,
 	for (i = 0; sh->nodes[i].in_use; i++)
 		;
 	n = &sh->nodes[i];
+	/*
+	 * The top first: a process killed in between leaves a top too high,
+	 * which only costs a longer scan, never a node the scans miss.
+	 */
+	if (i >= sh->xs_nodes_top)
+		sh->xs_nodes_top = i + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	snprintf(n->path, sizeof(n->path), "%s", path);
 	n->nperms = parent->nperms;
 	memcpy(n->perms, parent->perms, sizeof(n->perms));
@@ -391,9 +398,13 @@ xsim_xs_rm_locked(struct xsim_shared *sh, int send_fd, domid_t caller,
 		return -1;
 	}
 	old = *n;
-	for (i = 0; i < XSIM_XS_NODES; i++)
+	for (i = 0; i < sh->xs_nodes_top; i++)
 		if (sh->nodes[i].in_use && xsim_xs_covers(path, sh->nodes[i].path))
 			sh->nodes[i].in_use = 0;
+	/* Lowered after the removal, for the same reason as in create. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	while (sh->xs_nodes_top > 1 && !sh->nodes[sh->xs_nodes_top - 1].in_use)
+		sh->xs_nodes_top--;
 	sh->xs_generation++;
 	xsim_xs_fire(sh, send_fd, path, &old, true);
 	return 0;
@@ -409,6 +420,7 @@ xsim_xs_init(struct xsim_shared *sh)
 	root->perms[0].perms = XS_PERM_NONE;
 	root->nperms = 1;
 	root->in_use = 1;
+	sh->xs_nodes_top = 1;
 }
 
 bool
@@ -754,7 +766,7 @@ xsim_xs_directory(struct xa_handle *xh, xs_transaction_t t, const char *path,
 		goto out;
 	}
 	exists = n != NULL;
-	for (i = 0; exists && i < XSIM_XS_NODES; i++) {
+	for (i = 0; exists && i < sh->xs_nodes_top; i++) {
 		if (!sh->nodes[i].in_use)
 			continue;
 		name = xsim_xs_child(abs, sh->nodes[i].path, &len);
