@@ -163,6 +163,9 @@ struct xsim_xs_node {
 	uint16_t in_use;
 	uint16_t nperms;
 	uint32_t len;
+	/* Of the path, so that lookups compare a string only when they match. */
+	uint32_t path_hash;
+	uint32_t path_len;
 	char path[XSIM_XS_PATH_MAX + 1];
 	struct xs_permissions perms[XSIM_XS_PERMS_MAX];
 	uint8_t value[XSIM_XS_VALUE_MAX + 1];

@@ -102,15 +102,50 @@ xsim_xs_canon(domid_t domid, const char *path, char *out, uint16_t *rel_len)
 	return 0;
 }
 
+/* FNV-1a of @path, and its length in *len. */
+static uint32_t
+xsim_xs_hash(const char *path, uint32_t *len)
+{
+	uint32_t h = 2166136261u;
+	const char *p;
+
+	for (p = path; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	*len = p - path;
+	return h;
+}
+
 static struct xsim_xs_node *
 xsim_xs_find(struct xsim_shared *sh, const char *path)
 {
+	struct xsim_xs_node *n;
+	uint32_t hash, len;
 	unsigned int i;
 
-	for (i = 0; i < sh->xs_nodes_top; i++)
-		if (sh->nodes[i].in_use && strcmp(sh->nodes[i].path, path) == 0)
-			return &sh->nodes[i];
+	hash = xsim_xs_hash(path, &len);
+	for (i = 0; i < sh->xs_nodes_top; i++) {
+		n = &sh->nodes[i];
+		if (n->in_use && n->path_hash == hash && n->path_len == len &&
+		    strcmp(n->path, path) == 0)
+			return n;
+	}
 	return NULL;
+}
+
+/*
+ * xsim_xs_covers(@path, @n's path), with @len the length of @path: a
+ * string comparison only for @path itself or a node right below a '/'.
+ */
+static bool
+xsim_xs_covers_node(const char *path, uint32_t len,
+		    const struct xsim_xs_node *n)
+{
+	if (len == 1)	/* "/" */
+		return true;
+	if (n->path_len < len ||
+	    (n->path_len > len && n->path[len] != '/'))
+		return false;
+	return xsim_xs_covers(path, n->path);
 }
 
 static void
@@ -272,6 +307,7 @@ xsim_xs_create(struct xsim_shared *sh, domid_t caller, const char *path,
 		sh->xs_nodes_top = i + 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	snprintf(n->path, sizeof(n->path), "%s", path);
+	n->path_hash = xsim_xs_hash(n->path, &n->path_len);
 	n->nperms = parent->nperms;
 	memcpy(n->perms, parent->perms, sizeof(n->perms));
 	if (caller != 0)
@@ -399,7 +435,8 @@ xsim_xs_rm_locked(struct xsim_shared *sh, int send_fd, domid_t caller,
 	}
 	old = *n;
 	for (i = 0; i < sh->xs_nodes_top; i++)
-		if (sh->nodes[i].in_use && xsim_xs_covers(path, sh->nodes[i].path))
+		if (sh->nodes[i].in_use &&
+		    xsim_xs_covers_node(path, old.path_len, &sh->nodes[i]))
 			sh->nodes[i].in_use = 0;
 	/* Lowered after the removal, for the same reason as in create. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -416,6 +453,7 @@ xsim_xs_init(struct xsim_shared *sh)
 	struct xsim_xs_node *root = &sh->nodes[0];
 
 	snprintf(root->path, sizeof(root->path), "/");
+	root->path_hash = xsim_xs_hash(root->path, &root->path_len);
 	root->perms[0].id = 0;
 	root->perms[0].perms = XS_PERM_NONE;
 	root->nperms = 1;
