@@ -196,6 +196,7 @@ struct xsim_shared {
 	 * stop there instead of walking all XSIM_XS_NODES (5 MiB) each call.
 	 */
 	uint32_t xs_nodes_top;
+	uint32_t xs_watches_top;	/* the same for the watches */
 	struct xsim_slot slots[XSIM_MAX_HANDLES];
 	struct xsim_domain domains[XSIM_MAX_DOMAINS];
 	struct xsim_page pages[XSIM_POOL_PAGES];

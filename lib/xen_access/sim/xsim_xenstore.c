@@ -13,7 +13,6 @@
  * Layer 2 (see xsim_shm.h): calls only the segment.
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +63,16 @@ xsim_xs_covers(const char *a, const char *b)
 }
 
 /*
+ * What xenstored allows in a node name: [A-Za-z0-9-/_@], a table rather
+ * than isalnum() and strchr(), for it is looked up for every character of
+ * every path.
+ */
+static const bool xsim_xs_name_chars[256] = {
+	['0' ... '9'] = true, ['A' ... 'Z'] = true, ['a' ... 'z'] = true,
+	['-'] = true, ['/'] = true, ['_'] = true, ['@'] = true,
+};
+
+/*
  * The absolute form of @path for @domid, checked as xenstored checks node
  * names; *rel_len is the length of the prefix a relative path gained.
  */
@@ -92,8 +101,7 @@ xsim_xs_canon(domid_t domid, const char *path, char *out, uint16_t *rel_len)
 		return -1;
 	}
 	for (i = 0; i < len; i++) {
-		if ((!isalnum((unsigned char)out[i]) &&
-		     strchr("-/_@", out[i]) == NULL) ||
+		if (!xsim_xs_name_chars[(unsigned char)out[i]] ||
 		    (out[i] == '/' && out[i + 1] == '/')) {
 			errno = EINVAL;
 			return -1;
@@ -259,7 +267,7 @@ xsim_xs_fire(struct xsim_shared *sh, int send_fd, const char *path,
 	const char *ev;
 	unsigned int i;
 
-	for (i = 0; i < XSIM_XS_WATCHES; i++) {
+	for (i = 0; i < sh->xs_watches_top; i++) {
 		w = &sh->watches[i];
 		if (w->owner == 0)
 			continue;
@@ -885,7 +893,7 @@ xsim_xs_watch(struct xa_handle *xh, const char *path, const char *token)
 		return false;
 	}
 	xsim_lock(sh);
-	for (i = 0; i < XSIM_XS_WATCHES; i++) {
+	for (i = 0; i < sh->xs_watches_top; i++) {
 		w = &sh->watches[i];
 		if (w->owner == 0) {
 			if (free_w == NULL)
@@ -896,10 +904,17 @@ xsim_xs_watch(struct xa_handle *xh, const char *path, const char *token)
 			goto out;
 		}
 	}
+	if (free_w == NULL && sh->xs_watches_top < XSIM_XS_WATCHES)
+		free_w = &sh->watches[sh->xs_watches_top];
 	if (free_w == NULL) {
 		errno = ENOSPC;
 		goto out;
 	}
+	/* The top first, as for nodes (xsim_xs_create). */
+	i = free_w - sh->watches;
+	if (i >= sh->xs_watches_top)
+		sh->xs_watches_top = i + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	free_w->owner = h->owner;
 	free_w->domid = xh->domid;
 	free_w->rel_len = rel_len;
@@ -911,6 +926,16 @@ xsim_xs_watch(struct xa_handle *xh, const char *path, const char *token)
 out:
 	xsim_unlock(sh);
 	return ok;
+}
+
+/* Lower the watches' top past the free slots, after they were freed. */
+static void
+xsim_xs_trim_watches(struct xsim_shared *sh)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	while (sh->xs_watches_top > 0 &&
+	       sh->watches[sh->xs_watches_top - 1].owner == 0)
+		sh->xs_watches_top--;
 }
 
 /* Drop queued events of a removed watch, keeping the others in order. */
@@ -955,7 +980,7 @@ xsim_xs_unwatch(struct xa_handle *xh, const char *path, const char *token)
 	}
 	xsim_lock(sh);
 	errno = ENOENT;
-	for (i = 0; i < XSIM_XS_WATCHES; i++) {
+	for (i = 0; i < sh->xs_watches_top; i++) {
 		w = &sh->watches[i];
 		if (w->owner == h->owner && strcmp(w->path, abs) == 0 &&
 		    w->rel_len == rel_len && strcmp(w->token, token) == 0) {
@@ -965,6 +990,7 @@ xsim_xs_unwatch(struct xa_handle *xh, const char *path, const char *token)
 			break;
 		}
 	}
+	xsim_xs_trim_watches(sh);
 	xsim_unlock(sh);
 	return ok;
 }
@@ -1094,9 +1120,10 @@ xsim_xs_release(struct xsim_shared *sh, xsim_owner_t owner)
 {
 	unsigned int i;
 
-	for (i = 0; i < XSIM_XS_WATCHES; i++)
+	for (i = 0; i < sh->xs_watches_top; i++)
 		if (sh->watches[i].owner == owner)
 			sh->watches[i].owner = 0;
+	xsim_xs_trim_watches(sh);
 	xsim_slot(sh, owner)->xs_count = 0;
 	xsim_slot(sh, owner)->xs_head = 0;
 }
@@ -1118,7 +1145,7 @@ xsim_xs_usage(struct xsim_shared *sh, domid_t domid, struct xsim_usage *usage)
 {
 	unsigned int i;
 
-	for (i = 0; i < XSIM_XS_WATCHES; i++)
+	for (i = 0; i < sh->xs_watches_top; i++)
 		if (sh->watches[i].owner != 0 && sh->watches[i].domid == domid)
 			usage->watches++;
 }
