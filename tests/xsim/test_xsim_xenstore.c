@@ -323,6 +323,52 @@ test_rm_removes_whole_subtree(void)
 	xa_close(g);
 }
 
+/*
+ * The scans stop at the highest slot in use: a full table is ENOSPC, a
+ * hole below the top is reused, nodes above a lowered top are gone.
+ */
+static void
+test_full_node_table_is_enospc_and_freed_slots_are_reused(void)
+{
+	struct xa_handle *g = open_dom(GUEST);
+	unsigned int n, num = 0;
+	char path[64];
+	char **dir;
+
+	REQUIRE(g != NULL);
+	for (n = 0; ; n++) {
+		snprintf(path, sizeof(path), "data/full/%u", n);
+		errno = 0;
+		if (!write_str(g, XBT_NULL, path, "x"))
+			break;
+	}
+	CHECK(errno == ENOSPC);
+	CHECK(n > 1000);
+	CHECK(value_is(g, "data/full/0", "x"));
+	snprintf(path, sizeof(path), "data/full/%u", n - 1);
+	CHECK(value_is(g, path, "x"));
+	/* A hole below the top takes the next node, and only one. */
+	CHECK(xa_xs_rm(g, XBT_NULL, "data/full/1"));
+	CHECK(read_fails(g, XBT_NULL, "data/full/1", ENOENT));
+	CHECK(write_str(g, XBT_NULL, "data/full/again", "y"));
+	CHECK(value_is(g, "data/full/again", "y"));
+	errno = 0;
+	CHECK(!write_str(g, XBT_NULL, "data/full/more", "z"));
+	CHECK(errno == ENOSPC);
+	dir = xa_xs_directory(g, XBT_NULL, "data/full", &num);
+	CHECK(dir != NULL && num == n);
+	free(dir);
+	/* The whole subtree, top included, goes; its slots come back. */
+	CHECK(xa_xs_rm(g, XBT_NULL, "data/full"));
+	CHECK(read_fails(g, XBT_NULL, "data/full/0", ENOENT));
+	CHECK(read_fails(g, XBT_NULL, path, ENOENT));
+	CHECK(read_fails(g, XBT_NULL, "data/full/again", ENOENT));
+	CHECK(write_str(g, XBT_NULL, "data/full/0", "w"));
+	CHECK(value_is(g, "data/full/0", "w"));
+	CHECK(xa_xs_rm(g, XBT_NULL, "data/full"));
+	xa_close(g);
+}
+
 static void
 test_oversized_value_is_e2big(void)
 {
@@ -472,6 +518,38 @@ test_duplicate_watch_is_eexist_and_unwatch_stops_events(void)
 	CHECK(!xa_xs_unwatch(g, "data/u", "u"));
 	CHECK(errno == ENOENT);
 	CHECK(xa_xs_rm(g, XBT_NULL, "data/u"));
+	xa_close(g);
+}
+
+/* Watch slots freed at and below the top are reused and stay silent. */
+static void
+test_unwatched_slots_are_reused(void)
+{
+	struct xa_handle *g = open_dom(GUEST);
+
+	REQUIRE(g != NULL);
+	REQUIRE(xa_xs_watch(g, "data/s1", "1"));
+	REQUIRE(xa_xs_watch(g, "data/s2", "2"));
+	CHECK(event_is(g, "data/s1", "1"));
+	CHECK(event_is(g, "data/s2", "2"));
+	CHECK(xa_xs_unwatch(g, "data/s2", "2"));
+	CHECK(xa_xs_unwatch(g, "data/s1", "1"));
+	REQUIRE(write_str(g, XBT_NULL, "data/s2", "1"));
+	CHECK(no_event(g));
+	REQUIRE(xa_xs_watch(g, "data/s3", "3"));
+	REQUIRE(xa_xs_watch(g, "data/s2", "2b"));
+	CHECK(event_is(g, "data/s3", "3"));
+	CHECK(event_is(g, "data/s2", "2b"));
+	REQUIRE(write_str(g, XBT_NULL, "data/s2", "2"));
+	CHECK(event_is(g, "data/s2", "2b"));
+	CHECK(no_event(g));
+	CHECK(xa_xs_unwatch(g, "data/s3", "3"));
+	REQUIRE(write_str(g, XBT_NULL, "data/s3", "1"));
+	CHECK(no_event(g));
+	CHECK(xa_xs_rm(g, XBT_NULL, "data/s2"));
+	CHECK(event_is(g, "data/s2", "2b"));
+	CHECK(xa_xs_rm(g, XBT_NULL, "data/s3"));
+	CHECK(xa_xs_unwatch(g, "data/s2", "2b"));
 	xa_close(g);
 }
 
@@ -710,6 +788,7 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN(test_write_creates_missing_parents);
 	RUN(test_directory_lists_children_only);
 	RUN(test_rm_removes_whole_subtree);
+	RUN(test_full_node_table_is_enospc_and_freed_slots_are_reused);
 	RUN(test_oversized_value_is_e2big);
 	RUN(test_malformed_or_long_path_is_einval);
 	RUN(test_watch_fires_once_on_registration);
@@ -718,6 +797,7 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN(test_relative_watch_reports_relative_paths);
 	RUN(test_watch_needs_read_permission);
 	RUN(test_duplicate_watch_is_eexist_and_unwatch_stops_events);
+	RUN(test_unwatched_slots_are_reused);
 	RUN(test_watch_fires_across_processes);
 	RUN(test_transaction_sees_own_writes_and_commits_atomically);
 	RUN(test_transaction_conflict_returns_eagain);
