@@ -10,6 +10,12 @@
  * features. Whatever the values, each reader returns, a frontend accepted
  * has 1 to 8 queues, the mtu is within its bounds, and a rate accepted is
  * one neither 0 nor absurd.
+ *
+ * Only the last record of a key counts, and the store is brought to the
+ * input's keys from the previous input's by writing the keys whose value
+ * changed and removing those the input lacks, so that an input costs at
+ * most one write or removal per key whatever its length. The readers see
+ * exactly the keys the input names, as if the store had been empty.
  */
 
 #include <stdio.h>
@@ -51,6 +57,14 @@ static const char *const be_keys[] = {
 };
 #define NB_KEYS (RTE_DIM(fe_keys) + RTE_DIM(be_keys))
 
+/* What the store holds now for each key: the previous input's value. */
+struct key_value {
+	bool set;
+	uint8_t len;
+	uint8_t value[UINT8_MAX];
+};
+
+static struct key_value stored[NB_KEYS];
 static struct xa_handle *dom0, *domu;
 static char fe_dir[64], be_dir[64];
 
@@ -91,10 +105,35 @@ remove_key(unsigned int k)
 	xa_xs_rm(fe ? domu : dom0, XBT_NULL, path);
 }
 
+/* Bring key @k to @value (@len bytes), or remove it if @value is NULL. */
+static void
+set_key(unsigned int k, const uint8_t *value, unsigned int len)
+{
+	struct key_value *kv = &stored[k];
+
+	if (value == NULL) {
+		if (kv->set)
+			remove_key(k);
+		kv->set = false;
+		return;
+	}
+	if (kv->set && kv->len == len && memcmp(kv->value, value, len) == 0)
+		return;
+	if (!write_key(k, value, len)) {
+		/* Not expected (the values fit); then the key is absent. */
+		set_key(k, NULL, 0);
+		return;
+	}
+	kv->set = true;
+	kv->len = len;
+	memcpy(kv->value, value, len);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	bool written[NB_KEYS] = { false };
+	const uint8_t *want[NB_KEYS] = { NULL };
+	unsigned int want_len[NB_KEYS];
 	struct xenbus_back_frontend fe;
 	struct xenbus_front_backend be;
 	struct xenbus_back_rate rate;
@@ -109,10 +148,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned int len = RTE_MIN((size_t)data[1], size - 2);
 
 		k = data[0] % NB_KEYS;
-		written[k] |= write_key(k, data + 2, len);
+		want[k] = data + 2;
+		want_len[k] = len;
 		data += 2 + len;
 		size -= 2 + len;
 	}
+	for (k = 0; k < NB_KEYS; k++)
+		set_key(k, want[k], want[k] != NULL ? want_len[k] : 0);
 	if (xenbus_back_read_frontend(dom0, fe_dir, MAX_QUEUES, &fe, why) &&
 	    (fe.nb_queues < 1 || fe.nb_queues > MAX_QUEUES))
 		abort();
@@ -128,8 +170,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    rate.bytes != 0 && (rate.usec == 0 || rate.usec > 1u << 24))
 		abort();
 	free(value);
-	for (k = 0; k < NB_KEYS; k++)
-		if (written[k])
-			remove_key(k);
 	return 0;
 }
