@@ -68,27 +68,37 @@ ring_view(const struct xn_queue *q, struct ring_view *v)
 	return v->shared != NULL;
 }
 
+/*
+ * While traffic flows the indexes move as they are read: ours are read
+ * first (ring_view), the shared page's after, so a producer is never
+ * older than the consumer beside it, and the unconsumed count, never
+ * negative, may then pass the ring's size.
+ */
 static void
 put_ring(struct xn_info *w, const char *section, const struct xn_queue *q)
 {
+	RING_IDX shared[4];
 	struct ring_view v;
+	unsigned int i;
 	bool back;
 
 	if (!ring_view(q, &v))
 		return;
+	for (i = 0; i < RTE_DIM(shared); i++)
+		shared[i] = load(&v.shared[i]);
 	back = q->kind == XN_RING_BACK_TX || q->kind == XN_RING_BACK_RX;
 	w->section(w, section);
 	w->str(w, "ring", v.what);
 	/* The shared page's (written by whichever end owns each). */
-	w->u64(w, "req_prod", load(&v.shared[0]));
-	w->u64(w, "req_event", load(&v.shared[1]));
-	w->u64(w, "rsp_prod", load(&v.shared[2]));
-	w->u64(w, "rsp_event", load(&v.shared[3]));
+	w->u64(w, "req_prod", shared[0]);
+	w->u64(w, "req_event", shared[1]);
+	w->u64(w, "rsp_prod", shared[2]);
+	w->u64(w, "rsp_event", shared[3]);
 	/* Ours: a backend consumes requests, a frontend responses. */
 	w->u64(w, back ? "req_cons" : "rsp_cons", v.cons);
 	w->u64(w, back ? "rsp_prod_pvt" : "req_prod_pvt", v.prod_pvt);
 	w->u64(w, back ? "requests_unconsumed" : "responses_unconsumed",
-	       (RING_IDX)(load(&v.shared[back ? 0 : 2]) - v.cons));
+	       (RING_IDX)(shared[back ? 0 : 2] - v.cons));
 	w->section(w, NULL);
 }
 
