@@ -31,6 +31,15 @@ xn_rx_offloads(const struct xn_port *p)
 }
 
 void
+xn_port_publish_state(struct xn_port *p, const char *dir,
+		      enum xenbus_state state)
+{
+	if (!xenbus_switch_state(p->xa, dir, state))
+		XN_LOG(p, ERR, "%s: cannot publish state %s: %s", dir,
+		       xenbus_state_name(state), strerror(errno));
+}
+
+void
 xn_port_follow_vif_mtu(struct xn_port *p, const char *fe_dir)
 {
 	unsigned int mtu;

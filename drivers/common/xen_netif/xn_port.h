@@ -320,6 +320,13 @@ uint32_t xn_rx_offloads(const struct xn_port *p);
 void xn_port_apply_rx_offloads(struct xn_port *p);
 
 /*
+ * Publish @state as this end's xenbus state in its directory @dir; a
+ * failure is logged, and the peer then goes by the state it last read.
+ */
+void xn_port_publish_state(struct xn_port *p, const char *dir,
+			   enum xenbus_state state);
+
+/*
  * The port's MTU becomes the vif's (the toolstack's mtu key in the
  * frontend's directory @fe_dir), unless the application chose one; an
  * invalid key is logged and leaves 1500. Under the lock.

@@ -21,9 +21,7 @@
 static void
 publish_state(struct nb_port *p, enum xenbus_state state)
 {
-	if (!xenbus_switch_state(p->xn.xa, p->be_dir, state))
-		NB_LOG(ERR, "%s: cannot publish state %s: %s", p->be_dir,
-		       xenbus_state_name(state), strerror(errno));
+	xn_port_publish_state(&p->xn, p->be_dir, state);
 	p->state = state;
 }
 

@@ -35,9 +35,7 @@
 static void
 nf_publish(struct nf_adapter *ad, enum xenbus_state state)
 {
-	if (!xenbus_switch_state(ad->xn.xa, ad->fe_dir, state))
-		NF_LOG(ERR, "%s: cannot publish %s: %s", ad->fe_dir,
-		       xenbus_state_name(state), strerror(errno));
+	xn_port_publish_state(&ad->xn, ad->fe_dir, state);
 	ad->state = state;
 }
 
