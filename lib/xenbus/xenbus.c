@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "xenbus.h"
 
@@ -43,14 +45,63 @@ xenbus_read_state(struct xa_handle *h, const char *dir)
 	return (enum xenbus_state)v;
 }
 
+static bool
+abort_keeping_errno(struct xa_handle *h, xs_transaction_t t)
+{
+	int err = errno;
+
+	xa_xs_transaction_end(h, t, true);
+	errno = err;
+	return false;
+}
+
+/*
+ * One transaction reads the key and writes it only if it is there and
+ * differs, as Linux's xenbus_switch_state() does. A write fires the
+ * peer's watches, so the same state is not written again. And once the
+ * toolstack has removed the device's directory (a vif unplugged, a
+ * domain destroyed), a late step of ours must not create it again: the
+ * leftover "state" would make the vif of the next domain given this
+ * domid look already in use.
+ *
+ * One attempt; false with errno EAGAIN when xenstore asks for another.
+ */
+static bool
+switch_state_once(struct xa_handle *h, const char *path, const char *want)
+{
+	xs_transaction_t t = xa_xs_transaction_start(h);
+	unsigned int len;
+	bool write;
+	char *now;
+
+	if (t == XBT_NULL)
+		return false;
+	now = xa_xs_read(h, t, path, &len);
+	if (now == NULL && errno != ENOENT)
+		return abort_keeping_errno(h, t);
+	write = now != NULL && strcmp(now, want) != 0;
+	free(now);
+	if (!write) {
+		xa_xs_transaction_end(h, t, true);
+		return true;
+	}
+	if (!xa_xs_write(h, t, path, want, strlen(want)))
+		return abort_keeping_errno(h, t);
+	return xa_xs_transaction_end(h, t, false);
+}
+
 bool
 xenbus_switch_state(struct xa_handle *h, const char *dir,
 		    enum xenbus_state state)
 {
-	char path[XENBUS_PATH_MAX];
+	char path[XENBUS_PATH_MAX], want[4];
 
 	snprintf(path, sizeof(path), "%s/state", dir);
-	return xa_xs_printf(h, XBT_NULL, path, "%d", (int)state);
+	snprintf(want, sizeof(want), "%d", (int)state);
+	while (!switch_state_once(h, path, want))
+		if (errno != EAGAIN)
+			return false;
+	return true;
 }
 
 unsigned long

@@ -34,7 +34,11 @@ const char *xenbus_state_name(enum xenbus_state state);
  */
 enum xenbus_state xenbus_read_state(struct xa_handle *h, const char *dir);
 
-/* Publish our state in "<dir>/state". */
+/*
+ * Publish our state in "<dir>/state": written only if it differs, and
+ * never when the key is gone, for the toolstack has removed the device
+ * (true then, with nothing written). False, with errno, on an error.
+ */
 bool xenbus_switch_state(struct xa_handle *h, const char *dir,
 			 enum xenbus_state state);
 

@@ -5,9 +5,11 @@
  * frontend writes for one queue and for several, the backend reads back
  * unchanged; a layout left by an earlier connection does not survive the
  * next; and the backend refuses a queue count it does not offer, or a
- * queue whose keys are missing, naming the key.
+ * queue whose keys are missing, naming the key. A state is published only
+ * when it changes, and never into a device directory the toolstack removed.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +385,55 @@ test_control_ring_keys_round_trip(void)
 	remove_key("event-channel-ctrl");
 }
 
+/* The watch events queued on @h for @path, taken off the queue. */
+static unsigned int
+events_for(const char *path)
+{
+	unsigned int n = 0;
+	char **ev;
+
+	while ((ev = xa_xs_check_watch(xs)) != NULL) {
+		n += strcmp(ev[XS_WATCH_PATH], path) == 0;
+		free(ev);
+	}
+	return n;
+}
+
+/*
+ * A state is written when it differs, not written again when it is the
+ * same (each write fires the peer's watch), and never into a directory
+ * the toolstack has removed: that write would create it again, with a
+ * "state" that makes the next vif at this path look in use.
+ */
+static void
+test_state_is_published_only_where_the_device_is(void)
+{
+	const char *dir = "/local/domain/0/backend/vif/9/0";
+	const char *state = "/local/domain/0/backend/vif/9/0/state";
+	unsigned int len;
+	char *v;
+
+	REQUIRE(xa_xs_write(xs, XBT_NULL, state, "1", 1));
+	REQUIRE(xa_xs_watch(xs, state, "t"));
+	CHECK(events_for(state) == 1);	/* the one a new watch fires */
+	CHECK(xenbus_switch_state(xs, dir, XenbusStateInitWait));
+	CHECK(xenbus_read_state(xs, dir) == XenbusStateInitWait);
+	CHECK(events_for(state) == 1);
+	CHECK(xenbus_switch_state(xs, dir, XenbusStateInitWait));
+	CHECK(events_for(state) == 0);
+	CHECK(xenbus_switch_state(xs, dir, XenbusStateConnected));
+	CHECK(events_for(state) == 1);
+	/* xl destroy */
+	REQUIRE(xa_xs_rm(xs, XBT_NULL, dir));
+	CHECK(events_for(state) == 1);
+	CHECK(xenbus_switch_state(xs, dir, XenbusStateClosed));
+	v = xa_xs_read(xs, XBT_NULL, dir, &len);
+	CHECK(v == NULL && errno == ENOENT);
+	free(v);
+	CHECK(events_for(state) == 0);
+	CHECK(xa_xs_unwatch(xs, state, "t"));
+}
+
 /* Domain 0's handle, for both ends' keys: each case reads what it wrote. */
 static int
 setup(const char *argv0)
@@ -395,7 +446,7 @@ setup(const char *argv0)
 		return -1;
 	}
 	/* The toolstack creates the frontend's directory. */
-	if (!xenbus_switch_state(xs, FE_DIR, XenbusStateInitialising))
+	if (!xa_xs_write(xs, XBT_NULL, FE_DIR "/state", "1", 1))
 		return -1;
 	return 0;
 }
@@ -421,4 +472,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_control_ring_keys_round_trip);
 	RUN(test_multicast_control_offered_and_requested);
 	RUN(test_xdp_headroom_offered_and_read);
+	RUN(test_state_is_published_only_where_the_device_is);
 }
