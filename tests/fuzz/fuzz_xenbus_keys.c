@@ -6,10 +6,11 @@
  * frontend or a backend publishes (ring references, event channels, queue
  * counts and queue-N/ keys, features, mtu, rate, the multicast request)
  * with values of any bytes and length. The netback then reads the
- * frontend's keys and the vif's mtu and rate, the netfront the backend's
- * features. Whatever the values, each reader returns, a frontend accepted
- * has 1 to 8 queues, the mtu is within its bounds, and a rate accepted is
- * one neither 0 nor absurd.
+ * frontend's keys, its XDP headroom and the vif's mtu and rate, the
+ * netfront the backend's features. Whatever the values, each reader
+ * returns, a frontend accepted has 1 to 8 queues, the mtu and the headroom
+ * are within their bounds, and a rate accepted is one neither 0 nor
+ * absurd.
  *
  * Only the last record of a key counts, and the store is brought to the
  * input's keys from the previous input's by writing the keys whose value
@@ -26,6 +27,7 @@
 #include <rte_common.h>
 
 #include "fuzz_sim.h"
+#include "netif_ring.h"
 #include "xenbus.h"
 #include "xenbus_back.h"
 #include "xenbus_front.h"
@@ -46,7 +48,7 @@ static const char *const fe_keys[] = {
 	"queue-0/event-channel", "queue-1/tx-ring-ref", "queue-1/rx-ring-ref",
 	"queue-1/event-channel-tx", "queue-1/event-channel-rx",
 	"queue-7/tx-ring-ref", "ctrl-ring-ref", "event-channel-ctrl",
-	"request-multicast-control", "mtu",
+	"request-multicast-control", "mtu", "xdp-headroom",
 };
 static const char *const be_keys[] = {
 	"feature-rx-copy", "feature-split-event-channels",
@@ -140,6 +142,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[XENBUS_WHY_MAX];
 	const char *reason;
 	unsigned int mtu, k;
+	uint16_t headroom;
 	char path[128];
 	char *value;
 
@@ -159,6 +162,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (fe.nb_queues < 1 || fe.nb_queues > MAX_QUEUES))
 		abort();
 	xenbus_back_read_mcast_control(dom0, fe_dir);
+	xenbus_back_read_xdp_headroom(dom0, fe_dir, NETIF_XDP_HEADROOM_MAX,
+				      &headroom, why);
+	if (headroom > NETIF_XDP_HEADROOM_MAX)
+		abort();
 	if (xenbus_vif_read_mtu(dom0, fe_dir, 68, 65521, &mtu) &&
 	    (mtu < 68 || mtu > 65521))
 		abort();
