@@ -53,6 +53,7 @@ xn_dev_configure(struct rte_eth_dev *dev)
 static int
 xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
+	const struct xn_pmd *pmd = xn_pmd_of(dev);
 	struct xn_port *p = xn_port(dev);
 
 	info->max_mac_addrs = 1;
@@ -63,7 +64,7 @@ xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->min_mtu = RTE_ETHER_MIN_MTU;
 	info->max_mtu = XEN_NETIF_MAX_TX_SIZE - RTE_ETHER_HDR_LEN;
 	/* ethdev refuses smaller mbufs before rx_queue_setup. */
-	info->min_rx_bufsize = p->pmd->min_rx_bufsize;
+	info->min_rx_bufsize = pmd->min_rx_bufsize;
 	/*
 	 * The netif offloads, both ways (lib/netif/netif_offload.h): LRO is
 	 * the peer's GSO packets delivered whole, as large as any frame.
@@ -85,7 +86,7 @@ xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_rxportconf.nb_queues = p->cfg.queues;
 	info->default_txportconf.nb_queues = p->cfg.queues;
 	info->speed_capa = RTE_ETH_LINK_SPEED_10G;
-	if (p->ops->rss != NULL) {
+	if (pmd->ops->rss != NULL) {
 		/* What the guest may configure, reported as it did. */
 		info->reta_size = NETIF_HASH_MAPPING_MAX;
 		info->hash_key_size = NETIF_HASH_KEY_MAX;
@@ -519,6 +520,32 @@ static const struct eth_dev_ops xn_ops = {
 	.eth_dev_priv_dump = xn_info_dump,
 };
 
+/*
+ * What a secondary process (dpdk-proc-info, for one) may do with a
+ * port: read its information, link and counters, all in the shared port
+ * data. The rings, event channels and xenstore are mapped and watched in
+ * the primary alone, so the data path and every change stay there, and
+ * resetting counters too (it takes the port's lock, a process-private
+ * mutex).
+ */
+static const struct eth_dev_ops xn_secondary_ops = {
+	.dev_infos_get = xn_dev_infos_get,
+	.link_update = xn_link_update,
+	.dev_supported_ptypes_get = xn_dev_supported_ptypes_get,
+	.stats_get = xn_stats_get,
+	.xstats_get = xn_xstats_get,
+	.xstats_get_names = xn_xstats_get_names,
+};
+
+/* Each port's PMD in this process (see xn_pmd_of()). */
+static const struct xn_pmd *local_pmd[RTE_MAX_ETHPORTS];
+
+const struct xn_pmd *
+xn_pmd_of(const struct rte_eth_dev *dev)
+{
+	return local_pmd[dev->data->port_id];
+}
+
 struct xn_port *
 xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd)
 {
@@ -555,6 +582,7 @@ allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	dev->dev_ops = &xn_ops;
 	dev->rx_pkt_burst = xn_rx_burst;
 	dev->tx_pkt_burst = xn_tx_burst;
+	local_pmd[dev->data->port_id] = pmd;
 	p = dev->data->dev_private;
 	p->dev = dev;
 	p->pmd = pmd;
@@ -565,20 +593,40 @@ allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	return dev;
 }
 
+/* The primary's port, seen from a secondary process. */
+static int
+probe_secondary(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev = rte_eth_dev_attach_secondary(name);
+
+	if (dev == NULL) {
+		rte_log(RTE_LOG_ERR, *pmd->logtype,
+			"%s: no such port in the primary process\n", name);
+		return -ENODEV;
+	}
+	dev->device = &vdev->device;
+	dev->dev_ops = &xn_secondary_ops;
+	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	local_pmd[dev->data->port_id] = pmd;
+	rte_eth_dev_probing_finish(dev);
+	rte_log(RTE_LOG_NOTICE, *pmd->logtype,
+		"%s: port %u seen from a secondary process: information and statistics; its data path and configuration are the primary's\n",
+		name, dev->data->port_id);
+	return 0;
+}
+
 int
 xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 {
-	const char *name = rte_vdev_device_name(vdev);
 	struct xa_open_args args;
 	struct rte_eth_dev *dev;
 	struct xn_port *p;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		rte_log(RTE_LOG_ERR, *pmd->logtype,
-			"%s: secondary processes are not supported\n", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev, pmd);
 	dev = allocate(vdev, pmd);
 	if (dev == NULL)
 		return -ENOMEM;
@@ -626,6 +674,9 @@ xn_remove(struct rte_vdev_device *vdev)
 
 	if (dev == NULL)
 		return 0;
+	/* The port is the primary's: a secondary lets go of its view. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return rte_eth_dev_release_port(dev);
 	if (dev->data->dev_started)
 		rte_eth_dev_stop(dev->data->port_id);
 	/* Closing also releases the port. */

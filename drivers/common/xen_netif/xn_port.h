@@ -231,6 +231,14 @@ xn_port(const struct rte_eth_dev *dev)
 }
 
 /*
+ * @dev's PMD as this process knows it. The port is shared with secondary
+ * processes, but its pointers into the PMD (pmd, ops) hold the primary's
+ * addresses, and a secondary may have loaded the PMD elsewhere (-d): what
+ * a secondary may call reaches the PMD through this instead.
+ */
+const struct xn_pmd *xn_pmd_of(const struct rte_eth_dev *dev);
+
+/*
  * Enter a queue only while the control plane allows it: it withdraws
  * permission, then waits until no burst is inside (a Dekker handshake,
  * hence the sequentially consistent order). A queue pair the peer did not

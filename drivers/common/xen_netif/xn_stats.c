@@ -101,7 +101,7 @@ int
 xn_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	const struct xn_port *p = xn_port(dev);
-	const struct xn_stats_table *t = p->pmd->stats;
+	const struct xn_stats_table *t = xn_pmd_of(dev)->stats;
 	unsigned int i, s;
 
 	for (i = 0; i < p->cfg.queues; i++) {
@@ -133,14 +133,13 @@ reset_queue(struct xn_queue *q, bool rx, const struct xn_stat *table,
 int
 xn_stats_reset(struct rte_eth_dev *dev)
 {
+	const struct xn_stats_table *t = xn_pmd_of(dev)->stats;
 	struct xn_port *p = xn_port(dev);
 	unsigned int i;
 
 	for (i = 0; i < p->cfg.queues; i++) {
-		reset_queue(p->rxq[i], true, p->pmd->stats->rx,
-			    p->pmd->stats->nb_rx);
-		reset_queue(p->txq[i], false, p->pmd->stats->tx,
-			    p->pmd->stats->nb_tx);
+		reset_queue(p->rxq[i], true, t->rx, t->nb_rx);
+		reset_queue(p->txq[i], false, t->tx, t->nb_tx);
 	}
 	pthread_mutex_lock(&p->lock);
 	for (i = 0; i < RTE_DIM(port_stats); i++)
@@ -156,12 +155,11 @@ xn_stats_reset(struct rte_eth_dev *dev)
  * place; returns how many there are.
  */
 static unsigned int
-walk(const struct xn_port *p,
+walk(const struct xn_port *p, const struct xn_stats_table *t,
      void (*fn)(void *arg, unsigned int i, const struct xn_port *p,
 		const struct xn_queue *q, bool rx, const struct xn_stat *s),
      void *arg)
 {
-	const struct xn_stats_table *t = p->pmd->stats;
 	unsigned int dir, qid, s, i = 0;
 
 	for (dir = 0; dir < 2; dir++) {
@@ -218,12 +216,13 @@ int
 xn_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *names,
 		    unsigned int size)
 {
+	const struct xn_stats_table *t = xn_pmd_of(dev)->stats;
 	const struct xn_port *p = xn_port(dev);
-	unsigned int n = walk(p, NULL, NULL);
+	unsigned int n = walk(p, t, NULL, NULL);
 
 	/* Too small an array: say how large it must be, as ethdev expects. */
 	if (names != NULL && size >= n)
-		walk(p, put_name, names);
+		walk(p, t, put_name, names);
 	return n;
 }
 
@@ -231,10 +230,11 @@ int
 xn_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	      unsigned int size)
 {
+	const struct xn_stats_table *t = xn_pmd_of(dev)->stats;
 	const struct xn_port *p = xn_port(dev);
-	unsigned int n = walk(p, NULL, NULL);
+	unsigned int n = walk(p, t, NULL, NULL);
 
 	if (xstats != NULL && size >= n)
-		walk(p, put_value, xstats);
+		walk(p, t, put_value, xstats);
 	return n;
 }
