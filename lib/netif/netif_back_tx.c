@@ -48,19 +48,6 @@ tx_parse_gso(const struct netif_extra_info *extra, uint32_t gso,
 	return NETIF_TX_OK;
 }
 
-/* As Linux: the guest's hash goes with the packet. */
-static void
-tx_parse_hash(const struct netif_extra_info *extra, struct netif_tx_packet *pkt)
-{
-	pkt->off.hashed = true;
-	pkt->off.hash_type = extra->u.hash.type;
-	/* Least significant byte first (netif.h). */
-	pkt->off.hash = (uint32_t)extra->u.hash.value[0] |
-			(uint32_t)extra->u.hash.value[1] << 8 |
-			(uint32_t)extra->u.hash.value[2] << 16 |
-			(uint32_t)extra->u.hash.value[3] << 24;
-}
-
 /* A dummy request amending the multicast filter: the first extra says how. */
 static void
 tx_parse_mcast(const struct netif_extra_info *extra,
@@ -109,7 +96,7 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 		if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO)
 			v = tx_parse_gso(&extra, gso, pkt, &reason);
 		else if (extra.type == XEN_NETIF_EXTRA_TYPE_HASH)
-			tx_parse_hash(&extra, pkt);
+			netif_offload_hash_extra(&pkt->off, &extra);
 		else	/* MCAST_ADD or MCAST_DEL, the types left */
 			tx_parse_mcast(&extra, pkt);
 		if (v == NETIF_TX_FATAL) {

@@ -421,7 +421,9 @@ struct rx_chain {
  * Copy one extra at ring slot @idx: a GSO extra of a type we asked for
  * sets the packet's GSO; one we did not ask for, or with size 0, or an
  * extra of no known type marks the packet bad, as Linux netfront drops
- * it; the other known types (hash) carry nothing we use.
+ * it. A hash extra (the backend hashes what it sends once we configured
+ * its hash) gives the packet its RSS hash; the other known types carry
+ * nothing we use.
  */
 static bool
 rx_copy_extra(struct netif_front_rx *rx, RING_IDX idx, struct rx_chain *c)
@@ -440,6 +442,8 @@ rx_copy_extra(struct netif_front_rx *rx, RING_IDX idx, struct rx_chain *c)
 			c->bad_extra = true;
 		c->off.gso_type = extra.u.gso.type;
 		c->off.gso_size = extra.u.gso.size;
+	} else if (extra.type == XEN_NETIF_EXTRA_TYPE_HASH) {
+		netif_offload_hash_extra(&c->off, &extra);
 	}
 	return extra.flags & XEN_NETIF_EXTRA_FLAG_MORE;
 }
@@ -637,6 +641,11 @@ rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
 	rx->stats.packets++;
 	rx->stats.bytes += m->pkt_len;
 	rx->stats.gso_packets += off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	if (off->hashed) {
+		m->hash.rss = off->hash;
+		m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+		rx->stats.hashed_packets++;
+	}
 	return true;
 }
 

@@ -92,6 +92,7 @@ struct netif_front_rx_stats {
 	uint64_t gso_packets;	/* large segments received */
 	uint64_t zero_copy_packets; /* handed over in the buffers posted */
 	uint64_t post_short;	/* pushes that found the granted pool dry */
+	uint64_t hashed_packets; /* with the backend's hash (RSS) */
 };
 
 struct netif_front_rx {

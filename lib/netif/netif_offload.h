@@ -73,6 +73,20 @@ netif_peer_gso_bit(uint8_t gso_type)
 	return 0;
 }
 
+/* The hash a hash extra @e says its packet has, into @o. */
+static inline void
+netif_offload_hash_extra(struct netif_offload *o,
+			 const struct netif_extra_info *e)
+{
+	o->hashed = true;
+	o->hash_type = e->u.hash.type;
+	/* Least significant byte first (netif.h). */
+	o->hash = (uint32_t)e->u.hash.value[0] |
+		  (uint32_t)e->u.hash.value[1] << 8 |
+		  (uint32_t)e->u.hash.value[2] << 16 |
+		  (uint32_t)e->u.hash.value[3] << 24;
+}
+
 /*
  * Apply the offload @o a received packet @m came with, @m classified by
  * netif_l2_classify(), under what the application enabled (@enabled,

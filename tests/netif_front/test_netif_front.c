@@ -700,6 +700,34 @@ rx_gso_extra_sits_after_the_first_slot(void)
 	rte_pktmbuf_free(m);
 }
 
+/* The backend's hash extra (its value least significant byte first). */
+static void
+rx_hash_extra_becomes_the_rss_hash(void)
+{
+	struct netif_extra_info *x;
+	struct rte_mbuf *m[2];
+
+	rx_setup();
+	be_rx_respond(0, NETRXF_extra_info, 60, 1);
+	be_rx_extra(XEN_NETIF_EXTRA_TYPE_HASH, 0, 0, 0);
+	x = (struct netif_extra_info *)RING_GET_RESPONSE(&R.be,
+							 R.be.rsp_prod_pvt - 1);
+	x->u.hash.type = _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	x->u.hash.algorithm = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+	memcpy(x->u.hash.value, (uint8_t[]){ 0x78, 0x56, 0x34, 0x12 }, 4);
+	be_rx_respond(0, 0, 60, 2);
+	be_rx_push();
+	REQUIRE(rx_receive(m, 2) == 2);
+	CHECK(pkt_matches(m[0], 60, 1) && pkt_matches(m[1], 60, 2));
+	CHECK(m[0]->ol_flags & RTE_MBUF_F_RX_RSS_HASH);
+	CHECK(m[0]->hash.rss == 0x12345678);
+	/* A packet without the extra has no hash. */
+	CHECK(!(m[1]->ol_flags & RTE_MBUF_F_RX_RSS_HASH));
+	CHECK(R.rx.stats.hashed_packets == 1 && R.rx.stats.malformed == 0);
+	rte_pktmbuf_free(m[0]);
+	rte_pktmbuf_free(m[1]);
+}
+
 /* Each extra a backend has no business sending drops its packet only. */
 static void
 rx_bad_extras_drop_the_packet(void)
@@ -934,6 +962,7 @@ TEST_MAIN(setup, teardown)
 	RUN(rx_18_slot_chain_is_accepted);
 	RUN(rx_19_slot_chain_fails_the_queue);
 	RUN(rx_gso_extra_sits_after_the_first_slot);
+	RUN(rx_hash_extra_becomes_the_rss_hash);
 	RUN(rx_bad_extras_drop_the_packet);
 	RUN(rx_gso_on_a_frame_without_tcp_is_dropped);
 	RUN(rx_endless_extra_chain_fails_the_queue);
