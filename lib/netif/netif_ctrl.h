@@ -79,6 +79,13 @@ bool netif_ctrl_front_queue(struct netif_ctrl_front *c, uint16_t type,
 			    uint32_t data0, uint32_t data1, uint32_t data2,
 			    uint16_t *id);
 
+/* How many requests may be queued before answers make room. */
+static inline unsigned int
+netif_ctrl_front_free(const struct netif_ctrl_front *c)
+{
+	return RING_FREE_REQUESTS(&c->ring);
+}
+
 /* Publish what was queued; whether the backend asked to be notified. */
 bool netif_ctrl_front_push(struct netif_ctrl_front *c);
 

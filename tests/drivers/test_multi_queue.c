@@ -231,9 +231,9 @@ test_eight_queue_pairs_raise_the_grant_limit(void)
 	REQUIRE(guest_grants(mp.inst, &limit, &used));
 	/*
 	 * Each pair's rings, TX pages and zero-copy pool, two list pages
-	 * each, and the control ring's page.
+	 * each, the control ring's page and the hash's two.
 	 */
-	CHECK(used == 8 * (2 + PAIR_STATIC_GRANTS + 2) + 1);
+	CHECK(used == 8 * (2 + PAIR_STATIC_GRANTS + 2) + 3);
 	CHECK(limit >= used && limit > XA_GNT_SHARE_LIMIT_DEFAULT);
 	CHECK(only_queue_moves(mp.front, mp.back, 7, 8, 0));
 	CHECK(only_queue_moves(mp.back, mp.front, 0, 8, PACKETS));
@@ -254,7 +254,7 @@ test_fixed_grant_limit_refuses_with_what_it_needs(void)
 	mark = test_log_mark();
 	CHECK(!mq_open(&mp, "fixed", 2, 2));
 	snprintf(want, sizeof(want), "2 queue pairs need %u more grants",
-		 2 * (2 + PAIR_STATIC_GRANTS + 2) + 1);
+		 2 * (2 + PAIR_STATIC_GRANTS + 2) + 3);
 	CHECK(strstr(test_log_since(mark), want) != NULL);
 	CHECK(strstr(test_log_since(mark), "xen_gntalloc") != NULL);
 	/* Nothing was shared halfway. */

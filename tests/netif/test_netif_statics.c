@@ -337,12 +337,15 @@ test_control_ring_answers_every_request_in_its_slot(void)
 	memset(&ctrl_shared, 0, sizeof(ctrl_shared));
 	netif_ctrl_front_attach(&front, &ctrl_shared.sring);
 	REQUIRE(netif_ctrl_back_attach(&back, &ctrl_shared.sring) == 0);
+	CHECK(netif_ctrl_front_free(&front) == NETIF_CTRL_RING_SIZE);
 	CHECK(netif_ctrl_front_queue(&front,
 		XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 1, 0, 0, &id[0]));
 	CHECK(netif_ctrl_front_queue(&front,
 		XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, 0, 0, 0, &id[1]));
 	CHECK(netif_ctrl_front_queue(&front,
 		XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 2, 0, 0, &id[2]));
+	/* Slots are taken until their answers are collected. */
+	CHECK(netif_ctrl_front_free(&front) == NETIF_CTRL_RING_SIZE - 3);
 	/* A fresh ring asks for the first request's notification. */
 	CHECK(netif_ctrl_front_push(&front));
 	/* And the frontend asked to hear of the first answer. */
@@ -356,6 +359,7 @@ test_control_ring_answers_every_request_in_its_slot(void)
 	      rsp[1].type == XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS &&
 	      rsp[1].status == XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED);
 	CHECK(rsp[2].id == id[2] && rsp[2].data == 102);
+	CHECK(netif_ctrl_front_free(&front) == NETIF_CTRL_RING_SIZE);
 	CHECK(ctrl_shared.sring.rsp_event == 4);
 	/* Nothing waiting: nothing answered, nothing to notify. */
 	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL));

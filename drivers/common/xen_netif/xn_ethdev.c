@@ -19,6 +19,7 @@
 #include "xn_control.h"
 #include "xn_ethdev.h"
 #include "xn_intr.h"
+#include "xn_rss.h"
 #include "xn_stats.h"
 
 static void
@@ -38,6 +39,7 @@ static int
 xn_dev_configure(struct rte_eth_dev *dev)
 {
 	struct xn_port *p = xn_port(dev);
+	int ret;
 
 	if (dev->data->nb_rx_queues != p->cfg.queues ||
 	    dev->data->nb_tx_queues != p->cfg.queues) {
@@ -46,6 +48,9 @@ xn_dev_configure(struct rte_eth_dev *dev)
 		       p->cfg.queues, p->cfg.queues == 1 ? "" : "s");
 		return -EINVAL;
 	}
+	ret = xn_rss_configure(p);
+	if (ret != 0)
+		return ret;
 	xn_control_call(p, configured);
 	return 0;
 }
@@ -87,12 +92,14 @@ xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_txportconf.nb_queues = p->cfg.queues;
 	info->speed_capa = RTE_ETH_LINK_SPEED_10G;
 	if (pmd->ops->rss != NULL) {
-		/* What the guest may configure, reported as it did. */
+		/*
+		 * A netback's guest configures it, a netfront's application:
+		 * either way the hash arrives with the frames (RSS_HASH).
+		 */
 		info->reta_size = NETIF_HASH_MAPPING_MAX;
 		info->hash_key_size = NETIF_HASH_KEY_MAX;
-		info->flow_type_rss_offloads = RTE_ETH_RSS_IPV4 |
-			RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_IPV6 |
-			RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+		info->flow_type_rss_offloads = XN_RSS_OFFLOADS;
+		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_RSS_HASH;
 	}
 	return 0;
 }
@@ -412,81 +419,6 @@ xn_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *mc,
 			 nb_mc);
 }
 
-/*
- * The hash the guest configured over its control ring (a netback's; a
- * netfront has none to report), under the lock that serves it.
- */
-static bool
-peer_rss(struct xn_port *p, struct netif_hash_config *cfg)
-{
-	bool on;
-
-	if (p->ops->rss == NULL)
-		return false;
-	pthread_mutex_lock(&p->lock);
-	on = p->ops->rss(p, cfg);
-	pthread_mutex_unlock(&p->lock);
-	return on;
-}
-
-static int
-xn_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
-{
-	struct netif_hash_config cfg;
-
-	if (xn_port(dev)->ops->rss == NULL)
-		return -ENOTSUP;
-	if (!peer_rss(xn_port(dev), &cfg)) {
-		conf->rss_hf = 0;
-		return 0;
-	}
-	conf->rss_hf =
-		(cfg.flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4 ? RTE_ETH_RSS_IPV4 : 0) |
-		(cfg.flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP ?
-		 RTE_ETH_RSS_NONFRAG_IPV4_TCP : 0) |
-		(cfg.flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6 ? RTE_ETH_RSS_IPV6 : 0) |
-		(cfg.flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP ?
-		 RTE_ETH_RSS_NONFRAG_IPV6_TCP : 0);
-	if (conf->rss_key != NULL) {
-		if (conf->rss_key_len < NETIF_HASH_KEY_MAX)
-			return -EINVAL;
-		memcpy(conf->rss_key, cfg.key, NETIF_HASH_KEY_MAX);
-	}
-	conf->rss_key_len = NETIF_HASH_KEY_MAX;
-	return 0;
-}
-
-/*
- * The guest's table, NETIF_HASH_MAPPING_MAX entries as dev_infos says;
- * one it sized smaller repeats, as a hash indexes it modulo its size, and
- * without one a hash maps to its queue modulo the queues.
- */
-static int
-xn_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *reta,
-	      uint16_t reta_size)
-{
-	struct xn_port *p = xn_port(dev);
-	struct netif_hash_config cfg;
-	unsigned int i;
-
-	if (p->ops->rss == NULL)
-		return -ENOTSUP;
-	if (reta_size != NETIF_HASH_MAPPING_MAX)
-		return -EINVAL;
-	if (!peer_rss(p, &cfg))
-		cfg = (struct netif_hash_config){ 0 };
-	for (i = 0; i < reta_size; i++) {
-		struct rte_eth_rss_reta_entry64 *e =
-			&reta[i / RTE_ETH_RETA_GROUP_SIZE];
-
-		if (e->mask & RTE_BIT64(i % RTE_ETH_RETA_GROUP_SIZE))
-			e->reta[i % RTE_ETH_RETA_GROUP_SIZE] =
-				netif_hash_queue(&cfg, p->nb_pairs > 0 ?
-						 p->nb_pairs : 1, i);
-	}
-	return 0;
-}
-
 static const struct eth_dev_ops xn_ops = {
 	.dev_configure = xn_dev_configure,
 	.dev_infos_get = xn_dev_infos_get,
@@ -500,7 +432,9 @@ static const struct eth_dev_ops xn_ops = {
 	.allmulticast_enable = xn_allmulticast_enable,
 	.allmulticast_disable = xn_allmulticast_disable,
 	.set_mc_addr_list = xn_set_mc_addr_list,
+	.rss_hash_update = xn_rss_hash_update,
 	.rss_hash_conf_get = xn_rss_hash_conf_get,
+	.reta_update = xn_reta_update,
 	.reta_query = xn_reta_query,
 	.mtu_set = xn_mtu_set,
 	.mac_addr_set = xn_mac_addr_set,

@@ -137,10 +137,17 @@ struct xn_port_ops {
 	 */
 	int (*rx_filter)(struct xn_port *p);
 	/*
-	 * Optional, under the lock: the hash the peer configured (Rx side:
-	 * the hash of what it sends), copied into @cfg; false when none.
+	 * Optional, under the lock: the port's hash (xn_rss.h), copied into
+	 * @cfg; false when it is off. A netback's is what its guest
+	 * configured (the hash of what it receives), a netfront's what its
+	 * application did.
 	 */
 	bool (*rss)(struct xn_port *p, struct netif_hash_config *cfg);
+	/*
+	 * Optional, under the lock: the application's hash @cfg, for a PMD
+	 * whose application chooses it; 0 or -errno.
+	 */
+	int (*rss_set)(struct xn_port *p, const struct netif_hash_config *cfg);
 	/*
 	 * Optional: the pool Rx queue @qid receives into when it is not the
 	 * one it was set up with (NULL: that one).

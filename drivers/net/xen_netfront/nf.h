@@ -18,6 +18,7 @@
 
 #include "netif_ctrl.h"
 #include "netif_front.h"
+#include "netif_hash.h"
 #include "xenbus_front.h"
 #include "xn_port.h"
 
@@ -42,6 +43,8 @@ struct nf_txq {
 #define NF_ZC_PAGES (2 * NETIF_RX_RING_SIZE)
 /* TX pages and zero-copy pages, listed for static grants, 512 a page. */
 #define NF_STATICS_LISTS 2
+/* The hash's requests: ALGORITHM, FLAGS, KEY, MAPPING_SIZE, MAPPING. */
+#define NF_RSS_REQUESTS 5
 
 /* One queue pair: its queues, and what it shares with the backend. */
 struct nf_pair {
@@ -93,6 +96,19 @@ struct nf_adapter {
 	bool mcast_requested;		/* request-multicast-control we wrote */
 	unsigned int nb_mc_sent;
 	struct rte_ether_addr mc_sent[XN_MAX_MC_ADDRS];
+	/*
+	 * Receive-side scaling (nf_rss.c): the application's hash, and the
+	 * pages and requests that carry it to the backend.
+	 */
+	struct netif_hash_config rss;
+	bool rss_unsent;		/* changed since last sent */
+	bool rss_refused;		/* the backend refused some of it */
+	void *rss_pages;		/* key, then table: read-only grants */
+	grant_ref_t rss_refs[2];
+	unsigned int rss_queues;	/* pairs the backend serves */
+	unsigned int nb_rss_ids;	/* requests not answered yet */
+	uint16_t rss_ids[NF_RSS_REQUESTS];
+	uint16_t rss_types[NF_RSS_REQUESTS];
 	struct nf_pair pairs[XN_MAX_QUEUES];
 };
 
@@ -132,18 +148,42 @@ bool nf_mcast_request(struct nf_adapter *ad,
 int nf_mcast_sync(struct nf_adapter *ad);
 
 /* nf_ctrl.c */
-/* Grants the control ring and static grants of @nb_queues pairs take. */
-uint32_t nf_ctrl_grants(unsigned int nb_queues);
 /*
- * Share and bind our control ring, and queue an ADD_GREF_MAPPING of each
- * pair's buffer grants (the pairs are shared already); fills the ring's
- * keys in @keys. False with @why on failure.
+ * Grants the control ring takes, with the static grants of @nb_queues
+ * pairs when @statics.
+ */
+uint32_t nf_ctrl_grants(unsigned int nb_queues, bool statics);
+/*
+ * Share and bind our control ring; queue, when @statics, an
+ * ADD_GREF_MAPPING of each pair's buffer grants (the pairs are shared
+ * already), and the application's hash; fill the ring's keys in @keys.
+ * False with @why on failure.
  */
 bool nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
-		     const char **why);
+		     bool statics, const char **why);
 /* Give back the ring, its channel and the lists; idempotent. */
 void nf_ctrl_release(struct nf_adapter *ad);
 /* xn_port_ops.ctrl: collect the backend's answers. */
 unsigned int nf_ctrl_responses(struct xn_port *xn, bool *more);
+
+/* nf_rss.c */
+/* Pages the hash takes on the control ring. */
+uint32_t nf_rss_grants(void);
+/*
+ * With the control ring attached (nothing published yet) and @nb_queues
+ * pairs served: share the hash pages, queue the application's hash.
+ */
+bool nf_rss_connect(struct nf_adapter *ad, unsigned int nb_queues);
+/* Give back the hash pages; idempotent. */
+void nf_rss_release(struct nf_adapter *ad);
+/* Send the hash if it changed and the ring has room; see nf_rss.c. */
+void nf_rss_send(struct nf_adapter *ad);
+/* xn_port_ops.rss: the application's hash. */
+bool nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg);
+/* xn_port_ops.rss_set: take @cfg, and send it if connected. */
+int nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg);
+/* Whether @rsp answers one of the hash requests (then taken). */
+bool nf_rss_answered(struct nf_adapter *ad,
+		     const struct xen_netif_ctrl_response *rsp);
 
 #endif /* NF_H */

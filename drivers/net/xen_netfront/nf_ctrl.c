@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The control ring of xen_netfront, on the control thread: static grants.
- * With a backend that offers feature-ctrl-ring, each queue pair asks it to
- * keep the pair's buffer pages mapped (ADD_GREF_MAPPING: TX pages
- * read-only, RX pages writable), so that our own netback serves the pair
- * with plain memory copies and no hypercall per packet. A backend that
- * does not keep them (Linux netback answers NOT_SUPPORTED) goes on with
- * grant copies, as before: the answer changes nothing on our side but the
- * static_grants counter.
+ * The control ring of xen_netfront, on the control thread: connected with
+ * every backend that offers feature-ctrl-ring, for static grants and for
+ * the application's hash (nf_rss.c). Static grants: each queue pair asks
+ * the backend to keep the pair's buffer pages mapped (ADD_GREF_MAPPING: TX
+ * pages read-only, RX pages writable), so that our own netback serves the
+ * pair with plain memory copies and no hypercall per packet. A backend
+ * that does not keep them (Linux netback answers NOT_SUPPORTED) goes on
+ * with grant copies, as before: the answer changes nothing on our side but
+ * the static_grants counter.
  */
 
 #include <errno.h>
@@ -17,10 +18,11 @@
 #include "nf.h"
 
 uint32_t
-nf_ctrl_grants(unsigned int nb_queues)
+nf_ctrl_grants(unsigned int nb_queues, bool statics)
 {
-	/* The ring's page, and each pair's list pages. */
-	return 1 + NF_STATICS_LISTS * nb_queues;
+	/* The ring's page, the hash's, and each pair's list pages. */
+	return 1 + nf_rss_grants() +
+	       (statics ? NF_STATICS_LISTS * nb_queues : 0);
 }
 
 /*
@@ -71,7 +73,7 @@ nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 
 bool
 nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
-		const char **why)
+		bool statics, const char **why)
 {
 	unsigned int i;
 
@@ -86,9 +88,12 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 	if (ad->xn.ctrl_evtchn == XN_NO_EVTCHN)
 		return false;
 	netif_ctrl_front_attach(&ad->ctrl, ad->ctrl_sring);
-	for (i = 0; i < keys->nb_queues; i++)
+	for (i = 0; statics && i < keys->nb_queues; i++)
 		if (!nf_ctrl_queue_add(ad, i, why))
 			return false;
+	*why = "cannot share the hash pages";
+	if (!nf_rss_connect(ad, keys->nb_queues))
+		return false;
 	/* Not connected yet: the backend answers what waits when it is. */
 	netif_ctrl_front_push(&ad->ctrl);
 	keys->ctrl_ring = true;
@@ -102,6 +107,7 @@ nf_ctrl_release(struct nf_adapter *ad)
 {
 	unsigned int i;
 
+	nf_rss_release(ad);
 	for (i = 0; i < XN_MAX_QUEUES; i++) {
 		struct nf_pair *pr = &ad->pairs[i];
 
@@ -161,7 +167,9 @@ nf_ctrl_responses(struct xn_port *xn, bool *more)
 		return 0;
 	}
 	/* Answers may come in any order: matched by id. */
-	for (j = 0; j < (unsigned int)n; j++)
+	for (j = 0; j < (unsigned int)n; j++) {
+		if (nf_rss_answered(ad, &rsp[j]))
+			continue;
 		for (i = 0; i < xn->nb_pairs; i++)
 			for (k = 0; k < NF_STATICS_LISTS; k++)
 				if (ad->pairs[i].statics_entries[k] > 0 &&
@@ -169,5 +177,6 @@ nf_ctrl_responses(struct xn_port *xn, bool *more)
 				    rsp[j].type ==
 				    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
 					nf_ctrl_added(ad, i, k, &rsp[j]);
+	}
 	return n;
 }

@@ -152,6 +152,8 @@ static const struct xn_port_ops nf_ops = {
 	.ctrl = nf_ctrl_responses,
 	.rx_pool = nf_rx_pool,
 	.rx_filter = nf_rx_filter,
+	.rss = nf_rss_get,
+	.rss_set = nf_rss_set,
 	.info = nf_xenbus_info,
 };
 
@@ -167,6 +169,7 @@ static const struct xn_stat nf_rx_stats[] = {
 	{ "gso_packets", RXQ(gso_packets), XN_BASIC_NONE },
 	{ "zero_copy_packets", RXQ(zero_copy_packets), XN_BASIC_NONE },
 	{ "zero_copy_post_short", RXQ(post_short), XN_BASIC_NONE },
+	{ "hashed_packets", RXQ(hashed_packets), XN_BASIC_NONE },
 	{ "static_grants", offsetof(struct nf_rxq, static_grants),
 	  XN_BASIC_GAUGE },
 };

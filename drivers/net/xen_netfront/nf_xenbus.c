@@ -219,9 +219,10 @@ nf_connect_pair(struct nf_adapter *ad, unsigned int i, bool split,
  * otherwise say what to do instead of failing halfway with ENOSPC.
  */
 static bool
-nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool statics)
+nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool ctrl,
+		bool statics)
 {
-	uint32_t need = statics ? nf_ctrl_grants(nb_queues) : 0;
+	uint32_t need = ctrl ? nf_ctrl_grants(nb_queues, statics) : 0;
 	uint32_t limit, used;
 	unsigned int i;
 
@@ -243,7 +244,7 @@ nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool statics)
 	NF_LOG(ERR, "%s: %u queue pairs need %u more grants (rings, buffers%s%s) and %u are shared already, but the limit is %u and cannot be raised here (%s): as root, echo %u > /sys/module/xen_gntalloc/parameters/limit, or load xen_gntalloc with limit=%u, or use fewer queues",
 	       ad->fe_dir, nb_queues, need,
 	       ad->cfg.no_zero_copy ? "" : ", zero-copy pools",
-	       statics ? ", control ring" : "", used, limit, strerror(errno),
+	       ctrl ? ", control ring" : "", used, limit, strerror(errno),
 	       used + need, used + need);
 	return false;
 }
@@ -268,7 +269,7 @@ nf_connect(struct nf_adapter *ad)
 	}
 	keys.nb_queues = RTE_MIN((unsigned int)ad->xn.cfg.queues, be.max_queues);
 	statics = be.ctrl_ring && !ad->cfg.no_statics;
-	if (!nf_grant_budget(ad, keys.nb_queues, statics))
+	if (!nf_grant_budget(ad, keys.nb_queues, be.ctrl_ring, statics))
 		return false;
 	keys.split_evtchn = be.split_evtchn;
 	/*
@@ -293,7 +294,7 @@ nf_connect(struct nf_adapter *ad)
 			(be.gso_tcpv4 ? NETIF_PEER_GSO_TCPV4 : 0) |
 			(be.gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
 	}
-	if (statics && !nf_ctrl_connect(ad, &keys, &why))
+	if (be.ctrl_ring && !nf_ctrl_connect(ad, &keys, statics, &why))
 		goto fail;
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Receive-side scaling of xen_netfront: the application's hash (ethdev's
+ * RSS configuration: the header fields, a Toeplitz key and a 128-entry
+ * table) configured in the backend over the control ring, as Windows's PV
+ * drivers configure it (netif.h, "Hash algorithms" and the hash control
+ * messages). A backend that takes it hashes every frame it sends us and
+ * says the value in a hash extra, which becomes the mbuf's RSS hash; Linux
+ * netback also sends each frame on the queue its table names, and our
+ * netback lets its application read the table to do the same.
+ *
+ * The requests are queued at connect, before the backend sees the ring,
+ * and again whenever the application changes the hash while connected.
+ * The key and the table travel in two pages granted read-only, read by the
+ * backend when it serves the request: each change writes them anew and
+ * sends every request again, so the backend ends with the latest whatever
+ * order it read the pages in. Control thread and ethdev calls, under the
+ * port's lock.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "nf.h"
+
+/* The key's page, then the table's. */
+#define NF_RSS_PAGES 2
+
+bool
+nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg)
+{
+	struct nf_adapter *ad = nf_adapter(xn);
+
+	*cfg = ad->rss;
+	return ad->rss.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+}
+
+uint32_t
+nf_rss_grants(void)
+{
+	return NF_RSS_PAGES;
+}
+
+bool
+nf_rss_connect(struct nf_adapter *ad, unsigned int nb_queues)
+{
+	ad->rss_pages = xa_gnt_share(ad->xn.xa, ad->backend_id, NF_RSS_PAGES,
+				     ad->rss_refs, false);
+	if (ad->rss_pages == NULL)
+		return false;
+	ad->rss_queues = nb_queues;
+	ad->nb_rss_ids = 0;
+	ad->rss_unsent = ad->rss.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
+	nf_rss_send(ad);
+	return true;
+}
+
+void
+nf_rss_release(struct nf_adapter *ad)
+{
+	if (ad->rss_pages != NULL &&
+	    xa_gnt_unshare(ad->xn.xa, ad->rss_pages, NF_RSS_PAGES) < 0)
+		NF_LOG(WARNING, "%s: cannot unshare the hash pages: %s",
+		       ad->fe_dir, strerror(errno));
+	ad->rss_pages = NULL;
+	ad->nb_rss_ids = 0;
+}
+
+/*
+ * The table as the backend may take it: an entry naming a queue pair it
+ * does not serve (it serves fewer than we configured) would have the whole
+ * table refused, so such entries fold onto the pairs it serves.
+ */
+static void
+write_table(struct nf_adapter *ad, uint32_t *table)
+{
+	unsigned int i, folded = 0;
+
+	for (i = 0; i < ad->rss.size; i++) {
+		table[i] = ad->rss.mapping[i];
+		if (table[i] >= ad->rss_queues) {
+			table[i] %= ad->rss_queues;
+			folded++;
+		}
+	}
+	if (folded > 0)
+		NF_LOG(WARNING, "%s: the backend serves %u queue pairs: %u hash table entries folded onto them",
+		       ad->fe_dir, ad->rss_queues, folded);
+}
+
+/* Queue one request, its id kept to match its answer. */
+static bool
+queue(struct nf_adapter *ad, uint16_t type, uint32_t d0, uint32_t d1,
+      uint32_t d2)
+{
+	uint16_t id;
+
+	if (!netif_ctrl_front_queue(&ad->ctrl, type, d0, d1, d2, &id))
+		return false;
+	ad->rss_ids[ad->nb_rss_ids] = id;
+	ad->rss_types[ad->nb_rss_ids++] = type;
+	return true;
+}
+
+void
+nf_rss_send(struct nf_adapter *ad)
+{
+	const struct netif_hash_config *h = &ad->rss;
+	uint8_t *key = ad->rss_pages;
+	uint32_t *table = (uint32_t *)(key + XA_PAGE_SIZE);
+	bool toeplitz = h->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+
+	RTE_BUILD_BUG_ON(NETIF_HASH_MAPPING_MAX * sizeof(*table) >
+			 XA_PAGE_SIZE);
+	if (!ad->rss_unsent || ad->rss_pages == NULL)
+		return;
+	/* Answers still to come would be taken for this round's. */
+	if (ad->nb_rss_ids > 0)
+		return;
+	if (netif_ctrl_front_free(&ad->ctrl) <
+	    (toeplitz ? NF_RSS_REQUESTS : 1))
+		return;	/* sent once answers have made room */
+	ad->rss_unsent = false;
+	ad->rss_refused = false;
+	memcpy(key, h->key, NETIF_HASH_KEY_MAX);
+	write_table(ad, table);
+	/*
+	 * In this order: flags need an algorithm, the table a size (which
+	 * also clears it). Queued together, the ring had room for all.
+	 */
+	queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, h->alg, 0, 0);
+	if (toeplitz) {
+		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, h->flags, 0, 0);
+		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, ad->rss_refs[0],
+		      NETIF_HASH_KEY_MAX, 0);
+		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, h->size,
+		      0, 0);
+		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, ad->rss_refs[1],
+		      h->size, 0);
+	}
+	if (netif_ctrl_front_push(&ad->ctrl) && ad->xn.connected &&
+	    ad->xn.peer_ready &&
+	    xa_evtchn_notify(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
+		NF_LOG(WARNING, "%s: cannot notify the control channel: %s",
+		       ad->fe_dir, strerror(errno));
+}
+
+int
+nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg)
+{
+	struct nf_adapter *ad = nf_adapter(xn);
+
+	ad->rss = *cfg;
+	ad->rss_unsent = true;
+	if (ad->rss_pages != NULL)
+		nf_rss_send(ad);
+	else if (xn->connected &&
+		 cfg->alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
+		NF_LOG(NOTICE, "%s: the backend has no control ring: frames come unhashed, on the queues it chooses",
+		       ad->fe_dir);
+	return 0;
+}
+
+static const char *
+type_name(uint16_t type)
+{
+	switch (type) {
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM:
+		return "SET_HASH_ALGORITHM";
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS:
+		return "SET_HASH_FLAGS";
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_KEY:
+		return "SET_HASH_KEY";
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE:
+		return "SET_HASH_MAPPING_SIZE";
+	}
+	return "SET_HASH_MAPPING";
+}
+
+bool
+nf_rss_answered(struct nf_adapter *ad,
+		const struct xen_netif_ctrl_response *rsp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ad->nb_rss_ids; i++)
+		if (rsp->id == ad->rss_ids[i] &&
+		    rsp->type == ad->rss_types[i])
+			break;
+	if (i == ad->nb_rss_ids)
+		return false;
+	/* One line per configuration: the first refusal says it all. */
+	if (rsp->status != XEN_NETIF_CTRL_STATUS_SUCCESS && !ad->rss_refused) {
+		ad->rss_refused = true;
+		NF_LOG(NOTICE, "%s: the backend refused %s (status %u): frames come unhashed or hashed otherwise",
+		       ad->fe_dir, type_name(rsp->type), rsp->status);
+	}
+	ad->rss_ids[i] = ad->rss_ids[--ad->nb_rss_ids];
+	ad->rss_types[i] = ad->rss_types[ad->nb_rss_ids];
+	if (ad->nb_rss_ids > 0)
+		return true;
+	if (!ad->rss_refused &&
+	    ad->rss.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+		NF_LOG(NOTICE, "%s: the backend takes our hash: Toeplitz over hash types 0x%x, our key and table of %u entries",
+		       ad->fe_dir, ad->rss.flags, ad->rss.size);
+	/* A change made while this round was out goes now. */
+	nf_rss_send(ad);
+	return true;
+}
