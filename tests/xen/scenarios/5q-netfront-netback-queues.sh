@@ -6,7 +6,9 @@
 # queues). Two pairs share at least 1028 pages (1545 with zero-copy pools
 # and static grants), past the 1024 that the guest's stock xen_gntalloc
 # allows by default: the netfront, root in the guest, must raise the limit
-# and say so. Then: xenstore shows multi-queue-num-queues=2,
+# and say so. testpmd's two Rx queues ask for RSS: the netfront configures
+# the backend's hash over the control ring and says the backend took it.
+# Then: xenstore shows multi-queue-num-queues=2,
 # each of Dom0's Rx queues received frames, and per queue and in total Dom0
 # received exactly what the guest sent.
 . /host/scenarios/lib.sh
@@ -56,6 +58,10 @@ note "guest's gntalloc limit: ${lim0:-?} at boot, ${lim:-?} after testpmd; netfr
 [ -n "$raised" ] || { grep -E 'DOMU-NETFRONT' $con; fail "the netfront did not log raising the grant limit"; }
 [ "${lim:-0}" -ge 1028 ] 2>/dev/null || fail "the guest's gntalloc limit is ${lim:-unknown} after testpmd, below 1028"
 
+hashed=$(grep -o 'the backend takes our hash: Toeplitz over hash types 0x[0-9a-f]*' $con | head -1)
+grep -E 'the backend (takes our hash|refused)' $con | head -3
+[ -n "$hashed" ] || fail "the netfront did not log that the backend took its hash (testpmd --rxq=2 asks for RSS)"
+
 sent=$(txonly_field tx)
 secs=$(txonly_field secs)
 got=$(port_count $S/testpmd.log 0 RX)
@@ -67,4 +73,4 @@ note "guest sent ${sent:-?} (queue 0 ${g0:-?}, queue 1 ${g1:-?}); Dom0 received 
 [ "${sent:-0}" -gt 0 ] && [ "$sent" = "$got" ] || fail "guest sent ${sent:-0}, Dom0 received ${got:-0}"
 [ "$g0" = "$r0" ] && [ "$g1" = "$r1" ] || fail "per queue: guest sent $g0 + $g1, Dom0 received $r0 + $r1"
 mpps() { awk "BEGIN{printf \"%.3f\", $1 / $2 / 1e6}"; }
-pass "guest's gntalloc $raised; multi-queue-num-queues=2; guest->Dom0 $got pkts, none lost: Rx queue 0 $r0, queue 1 $r1; $(mpps $got $secs) Mpps (64 B, TCG)"
+pass "guest's gntalloc $raised; multi-queue-num-queues=2; ${hashed#the }; guest->Dom0 $got pkts, none lost: Rx queue 0 $r0, queue 1 $r1; $(mpps $got $secs) Mpps (64 B, TCG)"
