@@ -45,8 +45,8 @@ xenbus_read_state(struct xa_handle *h, const char *dir)
 	return (enum xenbus_state)v;
 }
 
-static bool
-abort_keeping_errno(struct xa_handle *h, xs_transaction_t t)
+bool
+xenbus_abort(struct xa_handle *h, xs_transaction_t t)
 {
 	int err = errno;
 
@@ -78,7 +78,7 @@ switch_state_once(struct xa_handle *h, const char *path, const char *want)
 		return false;
 	now = xa_xs_read(h, t, path, &len);
 	if (now == NULL && errno != ENOENT)
-		return abort_keeping_errno(h, t);
+		return xenbus_abort(h, t);
 	write = now != NULL && strcmp(now, want) != 0;
 	free(now);
 	if (!write) {
@@ -86,7 +86,7 @@ switch_state_once(struct xa_handle *h, const char *path, const char *want)
 		return true;
 	}
 	if (!xa_xs_write(h, t, path, want, strlen(want)))
-		return abort_keeping_errno(h, t);
+		return xenbus_abort(h, t);
 	return xa_xs_transaction_end(h, t, false);
 }
 

@@ -35,6 +35,12 @@ const char *xenbus_state_name(enum xenbus_state state);
 enum xenbus_state xenbus_read_state(struct xa_handle *h, const char *dir);
 
 /*
+ * Abort transaction @t after a failed call, keeping that call's errno;
+ * returns false, for the caller to return.
+ */
+bool xenbus_abort(struct xa_handle *h, xs_transaction_t t);
+
+/*
  * Publish our state in "<dir>/state": written only if it differs, and
  * never when the key is gone, for the toolstack has removed the device
  * (true then, with nothing written). False, with errno, on an error.

@@ -250,13 +250,8 @@ xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
 
 		if (t == XBT_NULL)
 			return false;
-		if (!write_keys(h, t, fe_dir, keys)) {
-			int err = errno;
-
-			xa_xs_transaction_end(h, t, true);
-			errno = err;
-			return false;
-		}
+		if (!write_keys(h, t, fe_dir, keys))
+			return xenbus_abort(h, t);
 		if (xa_xs_transaction_end(h, t, false))
 			return true;
 		if (errno != EAGAIN)
