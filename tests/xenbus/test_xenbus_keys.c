@@ -385,7 +385,10 @@ test_control_ring_keys_round_trip(void)
 	remove_key("event-channel-ctrl");
 }
 
-/* The watch events queued on @h for @path, taken off the queue. */
+/*
+ * The watch events the test's handle @xs queued for @path; every queued
+ * event is taken off.
+ */
 static unsigned int
 events_for(const char *path)
 {
