@@ -5,8 +5,9 @@
 # one stock dpdk-testpmd (the primary) holds a netback port (0) and the
 # netfront port (1) that is its guest, over a simulator instance,
 # forwarding between the two (io, --tx-first). dpdk-proc-info reads both
-# ports' statistics and the PMDs' extended counters; the primary forwards
-# on after it, and quits cleanly. Secondary
+# ports' statistics and the PMDs' extended counters, and names a port it
+# asks for that the primary lacks; the primary forwards on after it, and
+# quits cleanly. Secondary
 # processes share the primary's memory, so this test reserves 2 MiB
 # hugepages (as root) and gives them back at exit. Prints TAP.
 #
@@ -52,24 +53,13 @@ for _ in $(seq 100); do
 	sleep 0.2
 done
 
-fail=0
-# verdict <n> <what> <log>: ok if the last command succeeded
-verdict() {
-	if [ "$?" = 0 ]; then
-		echo "ok $1 - $2"
-	else
-		echo "not ok $1 - $2"
-		sed 's/^/# /' "$3" | tail -n 30
-		fail=1
-	fi
-}
 # Packets the primary's port @1 has received, from its last statistics.
 rx_packets() {
 	grep -A2 "NIC statistics for port $1 " "$work/testpmd.log" |
 		grep -o 'RX-packets: *[0-9]*' | tail -n 1 | grep -o '[0-9]*$'
 }
 
-echo "1..3"
+echo "1..4"
 "$proc_info" $eal -- --stats >"$work/proc-info.log" 2>&1
 python3 - "$work/proc-info.log" <<'EOF'
 import re, sys
@@ -80,7 +70,7 @@ stats = re.findall(r'NIC statistics for port (\d+)\s*#+\s*'
 ok = {p for p, n in stats if int(n) > 0} == {'0', '1'}
 sys.exit(0 if ok else 1)
 EOF
-verdict 1 "dpdk-proc-info --stats: both ports, packets received" \
+tap_result $? 1 "dpdk-proc-info --stats: both ports, packets received" \
 	"$work/proc-info.log"
 
 "$proc_info" $eal -- --xstats >"$work/xstats.log" 2>&1
@@ -103,7 +93,15 @@ ok = (back.get('rx_q0_packets', 0) > 0 and
       front.get('rx_q0_packets', 0) > 0)
 sys.exit(0 if ok else 1)
 EOF
-verdict 2 "dpdk-proc-info --xstats: the PMDs' counters" "$work/xstats.log"
+tap_result $? 2 "dpdk-proc-info --xstats: the PMDs' counters" "$work/xstats.log"
+
+# A port the primary does not have: refused, by name.
+"$proc_info" $eal --vdev "net_xen_netback7,$pmd_args" -- --stats \
+	>"$work/unknown.log" 2>&1
+grep -q 'net_xen_netback7: no such port in the primary process' \
+	"$work/unknown.log"
+tap_result $? 3 "a --vdev the primary does not have: refused by name" \
+	"$work/unknown.log"
 
 first=$(rx_packets 0)
 sleep 2
@@ -112,6 +110,6 @@ kill -INT "$primary"
 wait "$primary"
 rc=$?
 [ "$rc" = 0 ] && [ -n "$first" ] && [ -n "$last" ] && [ "$last" -gt "$first" ]
-verdict 3 "the primary forwards on after the tools, then quits (rc $rc)" \
+tap_result $? 4 "the primary forwards on after the tools, then quits (rc $rc)" \
 	"$work/testpmd.log"
 exit $fail

@@ -41,18 +41,12 @@ ask() {
 	printf '%s\n' "$@" | "$telemetry" -f "$prefix" >"$out" 2>&1
 }
 # check <n> <what> <python condition on r, the list of replies>
-fail=0
 check() {
-	if python3 -c "
+	python3 -c "
 import json, sys
 r = [json.loads(l) for l in open('$work/replies') if l.startswith('{')]
-sys.exit(0 if ($3) else 1)" 2>"$work/py.err"; then
-		echo "ok $1 - $2"
-	else
-		echo "not ok $1 - $2"
-		sed 's/^/# /' "$work/replies" "$work/py.err" | head -n 40
-		fail=1
-	fi
+sys.exit(0 if ($3) else 1)" 2>"$work/py.err"
+	tap_result $? "$1" "$2" "$work/replies" "$work/py.err"
 }
 
 echo "1..5"
@@ -94,13 +88,9 @@ check 4 "another PMD's port, no port, no or a bad id: null" "
 len(r) == 4 and all(list(x.values()) == [None] for x in r)"
 
 grep -q 'Bad arguments\|Error' "$work/testpmd.log" && fail=1
-if kill -0 "${pids[0]}" 2>/dev/null; then
-	echo "ok 5 - testpmd still forwarding after the questions"
-else
-	echo "not ok 5 - testpmd still forwarding after the questions"
-	tail -n 20 "$work/testpmd.log" | sed 's/^/# /'
-	fail=1
-fi
+kill -0 "${pids[0]}" 2>/dev/null
+tap_result $? 5 "testpmd still forwarding after the questions" \
+	"$work/testpmd.log"
 kill -INT "${pids[0]}"
 wait "${pids[0]}"
 exit $fail
