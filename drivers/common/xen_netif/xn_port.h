@@ -175,6 +175,13 @@ struct xn_pmd {
 	const char *info_prefix;
 };
 
+/*
+ * The port: ethdev's dev_private, in memory secondary processes share.
+ * Every pointer in it is the primary's (a secondary may have mapped the
+ * same things elsewhere, or not at all): only the primary follows them,
+ * and what a secondary may call reads numbers and finds the PMD with
+ * xn_pmd_of().
+ */
 struct xn_port {
 	struct rte_eth_dev *dev;
 	const struct xn_pmd *pmd;
