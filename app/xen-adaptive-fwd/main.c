@@ -14,7 +14,10 @@
  *
  * --idle-polls N: after N rounds over all queues found nothing, enable
  * their interrupts and sleep in rte_epoll_wait() until one fires (N = 0:
- * never sleep, poll like testpmd). It prints a line per --stats-period
+ * never sleep, poll like testpmd). --idle-us T: the same once nothing
+ * has arrived for T microseconds, whatever a round costs (it varies with
+ * the queues, the CPU and what shares it); it replaces --idle-polls. It
+ * prints a line per --stats-period
  * and, on SIGINT/SIGTERM or after --duration, one summary line of JSON:
  * packets, sleeps, wakeups, and the CPU seconds the process used, which
  * is what an idle backend costs its host.
@@ -53,6 +56,7 @@ struct queue {
 static struct {
 	enum mode mode;
 	unsigned int idle_polls;
+	unsigned int idle_us;		/* 0: count polls instead */
 	unsigned int stats_period;	/* seconds, 0: none */
 	unsigned int duration;		/* seconds, 0: until signalled */
 } opt = { .mode = MODE_IO, .idle_polls = 300, .stats_period = 1 };
@@ -76,7 +80,8 @@ usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s [EAL options] -- [--mode io|rxonly|icmpecho]\n"
-		"       [--idle-polls N] [--stats-period S] [--duration S]\n",
+		"       [--idle-polls N | --idle-us T] [--stats-period S]\n"
+		"       [--duration S]\n",
 		prog);
 }
 
@@ -98,6 +103,7 @@ parse_args(int argc, char **argv)
 	static const struct option longs[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "idle-polls", required_argument, NULL, 'i' },
+		{ "idle-us", required_argument, NULL, 'u' },
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
@@ -118,6 +124,10 @@ parse_args(int argc, char **argv)
 			break;
 		case 'i':
 			if (parse_uint(optarg, &opt.idle_polls) < 0)
+				return -1;
+			break;
+		case 'u':
+			if (parse_uint(optarg, &opt.idle_us) < 0)
 				return -1;
 			break;
 		case 's':
@@ -306,6 +316,22 @@ cpu_seconds(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+/*
+ * Whether the queues have been idle long enough to sleep, after a round
+ * (started at @now) found nothing: @polls empty rounds, or empty since
+ * @since (0: the spell starts now).
+ */
+static bool
+idle_enough(unsigned int *polls, uint64_t *since, uint64_t now, uint64_t hz)
+{
+	if (opt.idle_us != 0) {
+		if (*since == 0)
+			*since = now;
+		return now - *since >= (uint64_t)opt.idle_us * hz / 1000000;
+	}
+	return opt.idle_polls != 0 && ++*polls >= opt.idle_polls;
+}
+
 static void
 run(void)
 {
@@ -314,6 +340,7 @@ run(void)
 	uint64_t next_stats = start + opt.stats_period * hz, now;
 	struct counters c = { 0 }, last = { 0 };
 	double cpu0 = cpu_seconds(), cpu_last = cpu0;
+	uint64_t idle_since = 0;
 	unsigned int idle = 0;
 	int n, wait_ms;
 
@@ -337,12 +364,14 @@ run(void)
 		}
 		if (poll_round(&c) > 0) {
 			idle = 0;
+			idle_since = 0;
 			continue;
 		}
-		if (opt.idle_polls == 0 || ++idle < opt.idle_polls)
+		if (!idle_enough(&idle, &idle_since, now, hz))
 			continue;
 		/* Idle: sleep until a queue's event, a stats line or the end. */
 		idle = 0;
+		idle_since = 0;
 		wait_ms = opt.stats_period != 0 ? (int)(opt.stats_period * 1000) :
 			  -1;
 		intr_all(true);

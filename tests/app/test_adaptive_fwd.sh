@@ -7,7 +7,8 @@
 # readable; with --idle-polls 0 it never sleeps. Forwarding (io) between
 # two netback ports whose two netfronts a testpmd in another process runs
 # in io mode with --tx-first, it passes packets both ways and still
-# sleeps once that testpmd is gone. Bad arguments (an unknown mode, a
+# sleeps once that testpmd is gone, whether its idle spell is counted in
+# polls (--idle-polls) or in time (--idle-us). Bad arguments (an unknown mode, a
 # count that is not a number or too large, a stray operand, io on one
 # port) end it at once with the usage or the reason, non-zero and without
 # a summary. Prints TAP.
@@ -32,8 +33,7 @@ summary() {
 	tail -n 1 "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
 }
 
-echo "1..4"
-fail=0
+echo "1..5"
 
 "$app" $(eal 0@0 idle) --vdev "net_xen_netback0,$back" -- --mode rxonly \
 	--idle-polls 100 --stats-period 1 --duration 3 >"$work/idle.log" 2>&1
@@ -58,34 +58,39 @@ else
 	fail=1
 fi
 
-"$app" $(eal 0@1 fwd) --vdev "net_xen_netback0,$back,handle=0" \
-	--vdev "net_xen_netback1,$back,handle=1" -- --mode io \
-	--idle-polls 100 --stats-period 1 --duration 12 >"$work/fwd.log" 2>&1 &
-fwd=$!
-pids+=("$fwd")
-sleep 2
-timeout -s INT 5 "$testpmd" $(eal 0@0,1@0 guest) \
-	--vdev "net_xen_netfront0,$back,handle=0" \
-	--vdev "net_xen_netfront1,$back,handle=1" -- \
-	--forward-mode=io --tx-first --stats-period=1 --nb-cores=1 \
-	--total-num-mbufs=16384 >"$work/guest.log" 2>&1
-wait "$fwd"
-echo "# forwarding: $(tail -n 1 "$work/fwd.log")"
-rx=$(summary "$work/fwd.log" rx)
-tx=$(summary "$work/fwd.log" tx)
-# The stats lines after testpmd left: sleeps while idle again.
-late_sleeps=$(grep '^rx-pps' "$work/fwd.log" | tail -n 3 |
-	awk '{ s += $6 } END { print s + 0 }')
-echo "# sleeps in the last 3 s: $late_sleeps"
-if [ -n "$rx" ] && [ "$rx" -ge 1000 ] && [ "$tx" -ge 1000 ] &&
-   [ "$late_sleeps" -ge 1 ]; then
-	echo "ok 3 - it forwards while busy and sleeps once idle"
-else
-	echo "not ok 3 - it forwards while busy and sleeps once idle"
-	sed 's/^/# fwd: /' "$work/fwd.log" | tail -n 20
-	sed 's/^/# guest: /' "$work/guest.log" | tail -n 20
-	fail=1
-fi
+# forwarding <n> <idle option> <value>: io between two netback ports whose
+# two netfronts a testpmd in another process runs in io mode
+forwarding() {
+	local n=$1 log="$work/fwd-$1.log"
+
+	"$app" $(eal 0@1 fwd) --vdev "net_xen_netback0,$back,handle=0" \
+		--vdev "net_xen_netback1,$back,handle=1" -- --mode io \
+		"$2" "$3" --stats-period 1 --duration 12 >"$log" 2>&1 &
+	local fwd=$!
+	pids+=("$fwd")
+	sleep 2
+	timeout -s INT 5 "$testpmd" $(eal 0@0,1@0 guest) \
+		--vdev "net_xen_netfront0,$back,handle=0" \
+		--vdev "net_xen_netfront1,$back,handle=1" -- \
+		--forward-mode=io --tx-first --stats-period=1 --nb-cores=1 \
+		--total-num-mbufs=16384 >"$work/guest-$n.log" 2>&1
+	wait "$fwd"
+	echo "# forwarding, $2 $3: $(tail -n 1 "$log")"
+	local rx tx late_sleeps
+	rx=$(summary "$log" rx)
+	tx=$(summary "$log" tx)
+	# The stats lines after testpmd left: sleeps while idle again.
+	late_sleeps=$(grep '^rx-pps' "$log" | tail -n 3 |
+		awk '{ s += $6 } END { print s + 0 }')
+	echo "# sleeps in the last 3 s: $late_sleeps"
+	[ -n "$rx" ] && [ "$rx" -ge 1000 ] && [ "$tx" -ge 1000 ] &&
+		[ "$late_sleeps" -ge 1 ]
+	tap_result $? "$n" "it forwards while busy and sleeps once idle ($2)" \
+		"$log" "$work/guest-$n.log"
+}
+forwarding 3 --idle-polls 100
+forwarding 4 --idle-us 1000
+
 # bad <expected stderr> <app args...>: refused before any port starts
 bad_ok=1
 bad() {
@@ -101,13 +106,14 @@ bad() {
 bad "usage:" --mode bogus
 bad "usage:" --idle-polls x
 bad "usage:" --idle-polls -1
+bad "usage:" --idle-us 1ms
 bad "usage:" --duration 4294967296
 bad "usage:" --mode rxonly stray
 bad "io needs pairs" --mode io
 if [ $bad_ok = 1 ]; then
-	echo "ok 4 - bad arguments are refused with the reason"
+	echo "ok 5 - bad arguments are refused with the reason"
 else
-	echo "not ok 4 - bad arguments are refused with the reason"
+	echo "not ok 5 - bad arguments are refused with the reason"
 	fail=1
 fi
 exit $fail
