@@ -3,10 +3,10 @@
 # Scenario 5q: scenario 5's pair with two queue pairs. Our netfront in a
 # DPDK guest (queues=2, testpmd --rxq=2 --txq=2, txonly for XDP_RUN_SECS,
 # default 10) into our netback in Dom0 (queues=2, testpmd rxonly with 2 Rx
-# queues). Two pairs share at least 1028 pages (1545 with zero-copy pools
-# and static grants), past the 1024 that the guest's stock xen_gntalloc
-# allows by default: the netfront, root in the guest, must raise the limit
-# and say so. testpmd's two Rx queues ask for RSS: the netfront configures
+# queues). Two pairs share at least 1028 pages (1547 with zero-copy pools,
+# static grants and the hash pages), past the 1024 that the guest's stock
+# xen_gntalloc allows by default: the netfront, root in the guest, must
+# raise the limit and say so. testpmd's two Rx queues ask for RSS: the netfront configures
 # the backend's hash over the control ring and says the backend took it.
 # Then: xenstore shows multi-queue-num-queues=2,
 # each of Dom0's Rx queues received frames, and per queue and in total Dom0
