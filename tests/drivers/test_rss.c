@@ -148,12 +148,15 @@ row1_hash(uint16_t back, uint16_t front, bool *hashed)
 	return 0;
 }
 
-/* Row 1's addresses, as rte_softrss() takes them. */
+/*
+ * Row 1's addresses, as rte_softrss() takes them (host order; DPDK
+ * 22.11's RTE_IPV4() shifts an int, which UBSan refuses for 161).
+ */
 static uint32_t
 row1_ipv4_softrss(const uint8_t *key)
 {
-	uint32_t tuple[2] = { RTE_IPV4(66, 9, 149, 187),
-			      RTE_IPV4(161, 142, 100, 80) };
+	uint32_t tuple[2] = { 66u << 24 | 9u << 16 | 149u << 8 | 187u,
+			      161u << 24 | 142u << 16 | 100u << 8 | 80u };
 
 	return rte_softrss(tuple, RTE_DIM(tuple), key);
 }
