@@ -265,6 +265,7 @@ test_a_reconnect_wakes_the_sleeper(void)
 	char args[160];
 	struct rte_mbuf *m, *got[4];
 	struct pair pr;
+	bool already_up;
 	int woken = 0;
 
 	REQUIRE(pair_open_conf(&pr, "rewake", "", "", 1, &intr_conf, test_pool));
@@ -274,13 +275,22 @@ test_a_reconnect_wakes_the_sleeper(void)
 	pr.front = pair_create_conf("net_xen_netfront0", args, test_pool, 1,
 				    &intr_conf);
 	REQUIRE(pr.front >= 0);
-	/* Woken by the gate opening (and maybe the link's first events). */
-	while (woken < 10 && sleep_on_queue(pr.back, WAKE_TIMEOUT_MS) == 1) {
+	/*
+	 * Woken by the gate opening (and maybe the link's first events),
+	 * unless the backend's control thread opened it before this thread
+	 * got here (a loaded host): then arming finds the ring open and
+	 * empty, and there is nothing to wake for.
+	 */
+	already_up = pair_wait_link(pr.back, true, 0);
+	while (!already_up && woken < 10 &&
+	       sleep_on_queue(pr.back, WAKE_TIMEOUT_MS) == 1) {
 		woken++;
 		if (pair_wait_link(pr.back, true, 0))
 			break;
 	}
-	CHECK(woken > 0 && woken < 10);
+	printf("# %s\n", already_up ? "the link was up before the sleep" :
+	       "woken by the reconnect");
+	CHECK(already_up || (woken > 0 && woken < 10));
 	CHECK(pair_wait_link(pr.back, true, 10000));
 	CHECK(pair_wait_link(pr.front, true, 10000));
 	m = numbered_frame(9);
