@@ -171,12 +171,16 @@ unsigned int nf_ctrl_responses(struct xn_port *xn, bool *more);
 uint32_t nf_rss_grants(void);
 /*
  * With the control ring attached (nothing published yet) and @nb_queues
- * pairs served: share the hash pages, queue the application's hash.
+ * pairs served: share the hash pages; the hash goes once the backend is
+ * Connected (nf_rss_send()).
  */
 bool nf_rss_connect(struct nf_adapter *ad, unsigned int nb_queues);
 /* Give back the hash pages; idempotent. */
 void nf_rss_release(struct nf_adapter *ad);
-/* Send the hash if it changed and the ring has room; see nf_rss.c. */
+/*
+ * With the backend Connected: send the hash if it changed since and the
+ * ring has room; see nf_rss.c.
+ */
 void nf_rss_send(struct nf_adapter *ad);
 /* xn_port_ops.rss: the application's hash. */
 bool nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg);

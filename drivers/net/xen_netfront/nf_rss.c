@@ -10,13 +10,16 @@
  * netback also sends each frame on the queue its table names, and our
  * netback lets its application read the table to do the same.
  *
- * The requests are queued at connect, before the backend sees the ring,
- * and again whenever the application changes the hash while connected.
- * The key and the table travel in two pages granted read-only, read by the
- * backend when it serves the request: each change writes them anew and
- * sends every request again, so the backend ends with the latest whatever
- * order it read the pages in. Control thread and ethdev calls, under the
- * port's lock.
+ * The requests go once the backend says Connected, and again whenever the
+ * application changes the hash while connected. Not earlier, as static
+ * grants' requests do: Linux netback serves the control ring before it
+ * sets its number of queues, so a table sent with the connection is
+ * refused (every entry names a queue it does not have yet); Windows's
+ * drivers also wait. The key and the table travel in two pages granted
+ * read-only, read by the backend when it serves the request: each change
+ * writes them anew and sends every request again, so the backend ends
+ * with the latest whatever order it read the pages in. Control thread
+ * and ethdev calls, under the port's lock.
  */
 
 #include <errno.h>
@@ -52,7 +55,6 @@ nf_rss_connect(struct nf_adapter *ad, unsigned int nb_queues)
 	ad->rss_queues = nb_queues;
 	ad->nb_rss_ids = 0;
 	ad->rss_unsent = ad->rss.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
-	nf_rss_send(ad);
 	return true;
 }
 
@@ -113,7 +115,8 @@ nf_rss_send(struct nf_adapter *ad)
 
 	RTE_BUILD_BUG_ON(NETIF_HASH_MAPPING_MAX * sizeof(*table) >
 			 XA_PAGE_SIZE);
-	if (!ad->rss_unsent || ad->rss_pages == NULL)
+	if (!ad->rss_unsent || ad->rss_pages == NULL || !ad->xn.connected ||
+	    !ad->xn.peer_ready)
 		return;
 	/* Answers still to come would be taken for this round's. */
 	if (ad->nb_rss_ids > 0)
@@ -139,8 +142,7 @@ nf_rss_send(struct nf_adapter *ad)
 		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, ad->rss_refs[1],
 		      h->size, 0);
 	}
-	if (netif_ctrl_front_push(&ad->ctrl) && ad->xn.connected &&
-	    ad->xn.peer_ready &&
+	if (netif_ctrl_front_push(&ad->ctrl) &&
 	    xa_evtchn_notify(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
 		NF_LOG(WARNING, "%s: cannot notify the control channel: %s",
 		       ad->fe_dir, strerror(errno));

@@ -468,6 +468,7 @@ nf_xenbus_update(struct xn_port *xn)
 		for (i = 0; i < NF_MAX_STEPS && nf_step(ad); i++)
 			;
 	nf_mcast_sync(ad);
+	nf_rss_send(ad);
 	xn_port_refresh(&ad->xn);
 }
 
