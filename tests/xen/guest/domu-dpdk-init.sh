@@ -12,6 +12,9 @@
 #                        --rxq=N --txq=N for testpmd (default: 1)
 #   xdp.static_grants=0  static_grants=0 in the netfront's devargs: the backend
 #                        grant-copies every packet (default: the PMD's, 1)
+#   xdp.mcast=MAC        promiscuous mode off and the port's multicast list
+#                        MAC (testpmd's mcast_addr add, from --cmdline-file):
+#                        the netfront asks the backend to filter by it
 #   xdp.xstats=NAME[,NAME...] testpmd shows these xstats of the port with its
 #                        statistics, every 2 s instead of 10; after each run
 #                        "DOMU-XSTAT <mode> <name> last=N max=M" (the last
@@ -34,6 +37,8 @@ for m in $(cat /lib/modules/order); do insmod /lib/modules/$m || echo "DOMU-INIT
 mount -t xenfs xenfs /proc/xen
 ls -l /dev/xen
 txpkts=$(arg txpkts) q=$(arg queues) sg=$(arg static_grants) xs=$(arg xstats)
+mc=$(arg mcast)
+[ -z "$mc" ] || printf 'set promisc all off\nmcast_addr add 0 %s\n' "$mc" > /tmp/testpmd.cmds
 period=10; [ -z "$xs" ] || period=2
 # every page the netfront shares counts against it (514 per queue pair)
 limit() { cat /sys/module/xen_gntalloc/parameters/limit 2>/dev/null || echo none; }
@@ -48,6 +53,7 @@ for run in $(arg run | tr ',' ' '); do
 		--vdev net_xen_netfront0,handle=0,provider=xen${q:+,queues=$q}${sg:+,static_grants=$sg} \
 		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period $period --total-num-mbufs=4096 \
 		${q:+--rxq=$q --txq=$q} ${xs:+--display-xstats=$xs} \
+		${mc:+--cmdline-file=/tmp/testpmd.cmds} \
 		</dev/null >/tmp/testpmd.log 2>&1 &
 	pid=$!
 	i=0

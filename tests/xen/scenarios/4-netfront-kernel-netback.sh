@@ -11,8 +11,7 @@ kernel_netback
 guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=icmpecho:${XDP_ICMPECHO_SECS:-600}"
 create_guest $domu
 kernel_vif_up $domid 10.0.0.1/24
-wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED)'
-grep -q DOMU-TESTPMD-EXITED $con && { tail -40 $con; fail "testpmd in the guest exited"; }
+dpdk_guest_up $domu
 t=$(up)
 ping -c $COUNT -i 0.05 -W 5 -w $((COUNT / 5 + 60)) 10.0.0.2 > $S/ping.txt 2>&1
 tail -3 $S/ping.txt

@@ -22,16 +22,17 @@ guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" \
 create_guest $domu
 kernel_vif_up $domid 10.0.0.1/24
 for a in 3 4 6; do ip addr add 10.0.0.$a/24 dev vif$domid.0; done
-wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED)'
-grep -q DOMU-TESTPMD-EXITED $con && { tail -40 $con; fail "testpmd in the guest exited"; }
+dpdk_guest_up $domu
 t=$(up)
 answered=0
 for a in 1 3 4 6; do
 	ping -c $COUNT -i 0.05 -W 5 -w $((COUNT / 5 + 30)) -I 10.0.0.$a 10.0.0.2 \
 		> $S/ping-$a.txt 2>&1
+	# with -w, ping may send more than COUNT to get COUNT answers
+	tx=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' $S/ping-$a.txt)
 	rx=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' $S/ping-$a.txt)
-	note "from 10.0.0.$a: ${rx:-0}/$COUNT answered, $(grep -o 'rtt.*' $S/ping-$a.txt)"
-	answered=$((answered + ${rx:-0}))
+	note "from 10.0.0.$a: ${rx:-0}/${tx:-0} answered, $(grep -o 'rtt.*' $S/ping-$a.txt)"
+	[ "${rx:-0}" -ge $COUNT ] && [ "$rx" = "$tx" ] && answered=$((answered + COUNT))
 done
 note "pings took $(since $t)s"
 wait_guest $domu 'DOMU-RESULT testpmd-icmpecho'
@@ -41,10 +42,10 @@ xstat() { sed -n "s/.*DOMU-XSTAT icmpecho $1 last=[^ ]* max=\([0-9]*\).*/\1/p" $
 q0=$(xstat rx_q0_hashed_packets) q1=$(xstat rx_q1_hashed_packets)
 taken=$(grep -o 'the backend takes our hash: Toeplitz over hash types 0x[0-9a-f]*' $con | head -1)
 
-[ "$answered" = $((4 * COUNT)) ] || fail "pings answered: $answered of $((4 * COUNT))"
+[ "$answered" = $((4 * COUNT)) ] || fail "not every ping answered from the four addresses (see above)"
 [ -n "$taken" ] || fail "the netfront did not log that Linux netback took its hash"
 # at least the pings of each queue's two addresses; Dom0's IPv6 neighbour
 # and router messages may add some to either
 [ "${q0:-0}" -ge $((2 * COUNT)) ] && [ "${q1:-0}" -ge $((2 * COUNT)) ] ||
 	fail "hashed frames per queue: q0=${q0:-none} q1=${q1:-none}, want at least $((2 * COUNT)) each"
-pass "${taken#the }; $answered/$((4 * COUNT)) pings answered; hashed frames: queue 0 $q0, queue 1 $q1"
+pass "${taken#the }; every ping answered, $COUNT or more from each address; hashed frames: queue 0 $q0, queue 1 $q1"

@@ -24,8 +24,7 @@ f2b_tx=$(txonly_field tx)
 f2b_secs=$(txonly_field secs)
 note "guest->Dom0: guest sent ${f2b_tx:-?}, backend received ${f2b_rx:-?} in ${f2b_secs:-?}s"
 
-wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED) rxonly'
-grep -q DOMU-TESTPMD-EXITED $con && { tail -40 $con; fail "testpmd in the guest exited"; }
+dpdk_guest_up $domu rxonly
 start_backend s5b txonly --vdev $vdev
 sleep $SECS
 stop_testpmd

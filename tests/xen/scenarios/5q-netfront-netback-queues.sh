@@ -27,8 +27,7 @@ BACKEND_APP_ARGS="--rxq=2 --txq=2 --display-xstats=rx_q0_packets,rx_q1_packets"
 start_backend s5q rxonly --vdev "$(ours_vdev $domu),queues=2"
 guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$SECS xdp.queues=2"
 create_guest $domu
-wait_guest $domu 'DOMU-TESTPMD-(UP|EXITED) txonly' $TESTPMD_PID
-grep -q DOMU-TESTPMD-EXITED $con && { tail -60 $con; fail "testpmd in the guest exited"; }
+dpdk_guest_up $domu txonly $TESTPMD_PID
 # the frontend's keys, read while it is connected (they go when it closes)
 i=0
 while [ "$(xenstore-read /local/domain/$domid/device/vif/0/multi-queue-num-queues 2>/dev/null)" != 2 ] && [ $i -lt 40 ]; do

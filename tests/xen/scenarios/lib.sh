@@ -166,6 +166,14 @@ wait_guest() {
 	note "$1: '$2' after $(since $t1)s since xl create"
 }
 
+# dpdk_guest_up <name> [<mode> [<backend pid>]]: waits (wait_guest) for the
+# DPDK guest's testpmd to forward (in <mode>); fails with the console's
+# tail if it exited instead
+dpdk_guest_up() {
+	wait_guest $1 "DOMU-TESTPMD-(UP|EXITED)${2:+ $2}" ${3:-}
+	grep -q DOMU-TESTPMD-EXITED $con && { tail -60 $con; fail "testpmd in the guest exited"; }
+}
+
 # start_backend <tag> <testpmd mode> <EAL args...>: dpdk-testpmd with our
 # netback plugin (the --vdev arguments are the caller's), up and forwarding;
 # $BACKEND_APP_ARGS are added to testpmd's own arguments, and the lines of
