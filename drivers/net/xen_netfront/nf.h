@@ -45,6 +45,8 @@ struct nf_txq {
 #define NF_STATICS_LISTS 2
 /* The hash's requests: ALGORITHM, FLAGS, KEY, MAPPING_SIZE, MAPPING. */
 #define NF_RSS_REQUESTS 5
+/* The hash's pages on the control ring: the key's, then the table's. */
+#define NF_RSS_PAGES 2
 
 /* One queue pair: its queues, and what it shares with the backend. */
 struct nf_pair {
@@ -104,8 +106,7 @@ struct nf_adapter {
 	bool rss_unsent;		/* changed since last sent */
 	bool rss_refused;		/* the backend refused some of it */
 	void *rss_pages;		/* key, then table: read-only grants */
-	grant_ref_t rss_refs[2];
-	unsigned int rss_queues;	/* pairs the backend serves */
+	grant_ref_t rss_refs[NF_RSS_PAGES];
 	unsigned int nb_rss_ids;	/* requests not answered yet */
 	uint16_t rss_ids[NF_RSS_REQUESTS];
 	uint16_t rss_types[NF_RSS_REQUESTS];
@@ -167,14 +168,11 @@ void nf_ctrl_release(struct nf_adapter *ad);
 unsigned int nf_ctrl_responses(struct xn_port *xn, bool *more);
 
 /* nf_rss.c */
-/* Pages the hash takes on the control ring. */
-uint32_t nf_rss_grants(void);
 /*
- * With the control ring attached (nothing published yet) and @nb_queues
- * pairs served: share the hash pages; the hash goes once the backend is
- * Connected (nf_rss_send()).
+ * With the control ring attached (nothing published yet): share the hash
+ * pages; the hash goes once the backend is Connected (nf_rss_send()).
  */
-bool nf_rss_connect(struct nf_adapter *ad, unsigned int nb_queues);
+bool nf_rss_connect(struct nf_adapter *ad);
 /* Give back the hash pages; idempotent. */
 void nf_rss_release(struct nf_adapter *ad);
 /*

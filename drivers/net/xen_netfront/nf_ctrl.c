@@ -21,7 +21,7 @@ uint32_t
 nf_ctrl_grants(unsigned int nb_queues, bool statics)
 {
 	/* The ring's page, the hash's, and each pair's list pages. */
-	return 1 + nf_rss_grants() +
+	return 1 + NF_RSS_PAGES +
 	       (statics ? NF_STATICS_LISTS * nb_queues : 0);
 }
 
@@ -92,7 +92,7 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 		if (!nf_ctrl_queue_add(ad, i, why))
 			return false;
 	*why = "cannot share the hash pages";
-	if (!nf_rss_connect(ad, keys->nb_queues))
+	if (!nf_rss_connect(ad))
 		return false;
 	/* Not connected yet: the backend answers what waits when it is. */
 	netif_ctrl_front_push(&ad->ctrl);

@@ -27,9 +27,6 @@
 
 #include "nf.h"
 
-/* The key's page, then the table's. */
-#define NF_RSS_PAGES 2
-
 bool
 nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg)
 {
@@ -39,20 +36,13 @@ nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg)
 	return ad->rss.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
 }
 
-uint32_t
-nf_rss_grants(void)
-{
-	return NF_RSS_PAGES;
-}
-
 bool
-nf_rss_connect(struct nf_adapter *ad, unsigned int nb_queues)
+nf_rss_connect(struct nf_adapter *ad)
 {
 	ad->rss_pages = xa_gnt_share(ad->xn.xa, ad->backend_id, NF_RSS_PAGES,
 				     ad->rss_refs, false);
 	if (ad->rss_pages == NULL)
 		return false;
-	ad->rss_queues = nb_queues;
 	ad->nb_rss_ids = 0;
 	ad->rss_unsent = ad->rss.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
 	return true;
@@ -81,14 +71,14 @@ write_table(struct nf_adapter *ad, uint32_t *table)
 
 	for (i = 0; i < ad->rss.size; i++) {
 		table[i] = ad->rss.mapping[i];
-		if (table[i] >= ad->rss_queues) {
-			table[i] %= ad->rss_queues;
+		if (table[i] >= ad->xn.nb_pairs) {
+			table[i] %= ad->xn.nb_pairs;
 			folded++;
 		}
 	}
 	if (folded > 0)
 		NF_LOG(WARNING, "%s: the backend serves %u queue pairs: %u hash table entries folded onto them",
-		       ad->fe_dir, ad->rss_queues, folded);
+		       ad->fe_dir, ad->xn.nb_pairs, folded);
 }
 
 /* Queue one request, its id kept to match its answer. */
