@@ -7,7 +7,10 @@
  *   other guests' vifs alone, and follows the guest through a reboot, which
  *   brings it back under a new domain id;
  * - domid=<id>: after "xl network-detach" the port lets the vif go and
- *   serves it again after "xl network-attach".
+ *   serves it again after "xl network-attach";
+ * - on_removal=remove: the port serves the vif there and, once the vif is
+ *   gone, tells the application to remove it (RTE_ETH_EVENT_INTR_RMV), at
+ *   once if the vif is not there.
  * Each time, traffic is verified and the old vif leaves nothing mapped.
  */
 
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <xen/io/xenbus.h>
@@ -137,6 +141,73 @@ test_detached_vif_is_served_again_by_domid(void)
 	pair_destroy(FRONT, front);
 }
 
+static uint32_t removals[RTE_MAX_ETHPORTS];
+
+static int
+on_removal(uint16_t port, enum rte_eth_event_type type, void *arg,
+	   void *ret_param)
+{
+	(void)type;
+	(void)arg;
+	(void)ret_param;
+	__atomic_fetch_add(&removals[port], 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Port @port was told to go within @ms, exactly once. */
+static bool
+told_removed(uint16_t port, unsigned int ms)
+{
+	while (__atomic_load_n(&removals[port], __ATOMIC_RELAXED) == 0 &&
+	       ms > 0) {
+		rte_delay_ms(10);
+		ms = ms > 10 ? ms - 10 : 0;
+	}
+	rte_delay_ms(100);
+	return __atomic_load_n(&removals[port], __ATOMIC_RELAXED) == 1;
+}
+
+static void
+test_port_going_with_its_vif_is_removed(void)
+{
+	char args[128];
+	int port, front;
+	uint16_t id;
+
+	/* The vif is the toolstack's: a port that goes with it plugs none. */
+	REQUIRE(pair_guest_create(10, "guest-c"));
+	snprintf(args, sizeof(args), "domid=10,on_removal=remove,provider=sim,sim=%s",
+		 pair_sim_instance());
+	port = pair_create("net_xen_netback_r", args, test_pool);
+	REQUIRE(port >= 0);
+	front = pair_guest_frontend(10, test_pool);
+	REQUIRE(front >= 0);
+	CHECK(pair_traffic_both_ways(port, front, test_pool, &seq, PACKETS));
+	CHECK(__atomic_load_n(&removals[port], __ATOMIC_RELAXED) == 0);
+	destroy_guest(10, front);
+	CHECK(pair_wait_link(port, false, 10000));
+	CHECK(told_removed(port, 10000));
+	CHECK(nothing_held_for(10));
+	/* The guest comes back under the same id: the port stays gone. */
+	REQUIRE(pair_guest_create(10, "guest-c"));
+	rte_delay_ms(300);
+	CHECK(backend_state(10) == XenbusStateInitialising);
+	pair_destroy("net_xen_netback_r", port);
+	CHECK(pair_guest_destroy(10));
+	__atomic_store_n(&removals[port], 0, __ATOMIC_RELAXED);
+
+	/* Named by domain id and not there: removed at once. */
+	snprintf(args, sizeof(args), "domid=11,on_removal=remove,provider=sim,sim=%s",
+		 pair_sim_instance());
+	REQUIRE(rte_vdev_init("net_xen_netback_r", args) == 0);
+	REQUIRE(rte_eth_dev_get_port_by_name("net_xen_netback_r", &id) == 0);
+	CHECK(told_removed(id, 5000));
+	CHECK(backend_state(11) == -1);
+	rte_eth_dev_close(id);
+	rte_vdev_uninit("net_xen_netback_r");
+	__atomic_store_n(&removals[id], 0, __ATOMIC_RELAXED);
+}
+
 /* The toolstack's view of xenstore, and a port claiming guest-a. */
 static int
 setup(const char *argv0)
@@ -148,6 +219,9 @@ setup(const char *argv0)
 		return -1;
 	xa_args.sim_instance = pair_sim_instance();
 	dom0 = xa_open(&xa_args);
+	if (rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_INTR_RMV,
+					  on_removal, NULL) != 0)
+		return -1;
 	snprintf(args, sizeof(args), "domain=guest-a,provider=sim,sim=%s",
 		 pair_sim_instance());
 	back = pair_create(BACK, args, test_pool);
@@ -168,4 +242,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_named_guest_is_served);
 	RUN(test_rebooted_guest_is_followed);
 	RUN(test_detached_vif_is_served_again_by_domid);
+	RUN(test_port_going_with_its_vif_is_removed);
 }

@@ -42,6 +42,7 @@ xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p))
 	fn(p);
 	pthread_mutex_unlock(&p->lock);
 	xn_port_lsc(p, was_up);
+	xn_port_announce_removal(p);
 }
 
 static void

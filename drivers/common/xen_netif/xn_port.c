@@ -230,6 +230,28 @@ xn_port_lsc(struct xn_port *p, bool was_up)
 }
 
 void
+xn_port_removed(struct xn_port *p)
+{
+	p->removed = true;
+}
+
+void
+xn_port_announce_removal(struct xn_port *p)
+{
+	bool tell;
+
+	pthread_mutex_lock(&p->lock);
+	/* Not before probing ends: the application has no such port yet. */
+	tell = p->removed && !p->removal_told &&
+	       p->dev->state == RTE_ETH_DEV_ATTACHED;
+	p->removal_told |= tell;
+	pthread_mutex_unlock(&p->lock);
+	if (tell)
+		rte_eth_dev_callback_process(p->dev, RTE_ETH_EVENT_INTR_RMV,
+					     NULL);
+}
+
+void
 xn_port_connected(struct xn_port *p, unsigned int nb_pairs)
 {
 	/* The gate is closed: no burst reads these until it opens. */

@@ -221,6 +221,12 @@ struct xn_port {
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
 	bool no_carrier;		/* the peer stalled: link down still */
+	/*
+	 * The peer is gone for good (xn_port_removed()): the application is
+	 * told once, RTE_ETH_EVENT_INTR_RMV, and removes the port.
+	 */
+	bool removed;
+	bool removal_told;
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
 	/*
@@ -391,5 +397,14 @@ void xn_port_refresh(struct xn_port *p);
  */
 bool xn_port_link_up(struct xn_port *p);
 void xn_port_lsc(struct xn_port *p, bool was_up);
+
+/*
+ * Under the lock: the port will never serve a peer again. Once the port
+ * is probed, xn_port_announce_removal() tells the application, outside
+ * the lock, as a hot-unplugged device does (RTE_ETH_EVENT_INTR_RMV): its
+ * callback removes the port (testpmd does, with rte_dev_remove()).
+ */
+void xn_port_removed(struct xn_port *p);
+void xn_port_announce_removal(struct xn_port *p);
 
 #endif /* XN_PORT_H */

@@ -72,6 +72,11 @@ struct nb_config {
 	uint32_t fail_backoff_ms;
 	/* on_close=detach: closing leaves the frontend connected. */
 	bool detach_on_close;
+	/*
+	 * on_removal=remove: the port serves the vif that is there and goes
+	 * with it (xn_port_removed()), instead of waiting for the next one.
+	 */
+	bool remove_with_vif;
 };
 
 struct nb_port {

@@ -29,6 +29,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_FATAL_SLOTS "fatal_slots"
 #define ARG_FAIL_BACKOFF "fail_backoff_ms"
 #define ARG_ON_CLOSE "on_close"
+#define ARG_ON_REMOVAL "on_removal"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -131,6 +132,20 @@ arg_on_close(const char *key, const char *value, void *opaque)
 	return -EINVAL;
 }
 
+/* What the vif's removal does to the port: wait for the next, or remove it. */
+static int
+arg_on_removal(const char *key, const char *value, void *opaque)
+{
+	struct nb_port *p = opaque;
+
+	if (strcmp(value, "wait") == 0 || strcmp(value, "remove") == 0) {
+		p->cfg.remove_with_vif = value[0] == 'r';
+		return 0;
+	}
+	NB_LOG(ERR, "invalid %s=%s: expected wait or remove", key, value);
+	return -EINVAL;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
@@ -139,6 +154,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_FATAL_SLOTS, arg_fatal_slots, false },
 	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
 	{ ARG_ON_CLOSE, arg_on_close, false },
+	{ ARG_ON_REMOVAL, arg_on_removal, false },
 };
 
 static void
@@ -162,9 +178,11 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args)
 	/*
 	 * No xl in the simulator: a guest named by id gets its vif from the
 	 * simulator's toolstack, as "xl create" would. By name, the toolstack
-	 * is the caller's (xsim_domain_name, xsim_vif_plug).
+	 * is the caller's (xsim_domain_name, xsim_vif_plug), and so is the
+	 * vif of a port that goes with it.
 	 */
-	if (xn->cfg.provider == XA_PROVIDER_SIM && p->cfg.frontend_domid != 0) {
+	if (xn->cfg.provider == XA_PROVIDER_SIM && p->cfg.frontend_domid != 0 &&
+	    !p->cfg.remove_with_vif) {
 		args->sim_plug_vif = true;
 		args->sim_vif_frontend = p->cfg.frontend_domid;
 		args->sim_vif_handle = xn->cfg.handle;
@@ -349,4 +367,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_FATAL_SLOTS "=<17-30> "
 	ARG_FAIL_BACKOFF "=<0-10000> "
 	ARG_ON_CLOSE "=<close|detach> "
+	ARG_ON_REMOVAL "=<wait|remove> "
 	XN_PARAM_STRING);

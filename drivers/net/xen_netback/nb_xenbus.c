@@ -351,12 +351,36 @@ release_vif(struct nb_port *p)
 	}
 }
 
+/*
+ * on_removal=remove: the vif the port served is gone, or, named by domain
+ * id, was gone before the port saw it; the port will serve no other.
+ */
+static void
+remove_port(struct nb_port *p)
+{
+	NB_LOG(NOTICE, "%s: vif gone: port %u removed with it", p->be_dir,
+	       p->xn.dev->data->port_id);
+	xn_port_removed(&p->xn);
+}
+
 /* Whether the port has a vif with a frontend to follow. */
 static bool
 claim_vif(struct nb_port *p)
 {
-	if (p->fe_watched && !nb_vif_present(p, p->fe_domid))
+	if (p->xn.removed)
+		return false;
+	if (p->fe_watched && !nb_vif_present(p, p->fe_domid)) {
+		if (p->cfg.remove_with_vif)
+			remove_port(p);
 		release_vif(p);
+		if (p->xn.removed)
+			return false;
+	}
+	if (p->cfg.remove_with_vif && p->cfg.frontend_domid != 0 &&
+	    !p->fe_watched && !nb_vif_present(p, p->fe_domid)) {
+		remove_port(p);
+		return false;
+	}
 	if (p->fe_domid == 0 && !nb_claim_by_name(p))
 		return false;
 	return find_frontend(p);
@@ -384,8 +408,14 @@ nb_xenbus_step(struct xn_port *xn)
 	struct nb_port *p = nb_port(xn);
 	enum xenbus_state fe;
 
-	/* What we offer the frontend depends on the application's offloads. */
-	if (!p->xn.configured || !claim_vif(p))
+	/*
+	 * What we offer the frontend depends on the application's offloads,
+	 * so the port waits for them. Not one that serves the vif there now
+	 * (on_removal=remove, as a watcher's): the toolstack adding it waits
+	 * only 10 s for InitWait, and the application may set the port up
+	 * later (testpmd on "port attach"); it offers what it has by then.
+	 */
+	if ((!p->xn.configured && !p->cfg.remove_with_vif) || !claim_vif(p))
 		return;
 	/*
 	 * Reconfigured while the frontend has yet to connect: it reads the
