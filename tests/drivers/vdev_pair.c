@@ -36,28 +36,36 @@ int
 pair_create_conf(const char *name, const char *args, struct rte_mempool *mp,
 		 uint16_t nb_queues, const struct rte_eth_conf *conf)
 {
-	uint16_t port, q;
+	uint16_t port;
 
 	if (rte_vdev_init(name, args) != 0) {
 		fprintf(stderr, "rte_vdev_init(%s, %s) failed\n", name, args);
 		return -1;
 	}
 	if (rte_eth_dev_get_port_by_name(name, &port) != 0 ||
-	    rte_eth_dev_configure(port, nb_queues, nb_queues, conf) != 0)
-		goto fail;
+	    pair_start(port, mp, nb_queues, conf) != 0) {
+		fprintf(stderr, "cannot set up port %s with %u queues\n", name,
+			nb_queues);
+		return -1;
+	}
+	return port;
+}
+
+int
+pair_start(uint16_t port, struct rte_mempool *mp, uint16_t nb_queues,
+	   const struct rte_eth_conf *conf)
+{
+	uint16_t q;
+
+	if (rte_eth_dev_configure(port, nb_queues, nb_queues, conf) != 0)
+		return -1;
 	for (q = 0; q < nb_queues; q++)
 		if (rte_eth_rx_queue_setup(port, q, 256, SOCKET_ID_ANY, NULL,
 					   mp) != 0 ||
 		    rte_eth_tx_queue_setup(port, q, 256, SOCKET_ID_ANY,
 					   NULL) != 0)
-			goto fail;
-	if (rte_eth_dev_start(port) != 0)
-		goto fail;
-	return port;
-fail:
-	fprintf(stderr, "cannot set up port %s with %u queues\n", name,
-		nb_queues);
-	return -1;
+			return -1;
+	return rte_eth_dev_start(port);
 }
 
 int

@@ -67,6 +67,9 @@ int pair_create_queues(const char *name, const char *args,
 /* The same configured with @conf (offloads). */
 int pair_create_conf(const char *name, const char *args, struct rte_mempool *mp,
 		     uint16_t nb_queues, const struct rte_eth_conf *conf);
+/* Configure and start a probed port: 0, or -1 / -errno. */
+int pair_start(uint16_t port, struct rte_mempool *mp, uint16_t nb_queues,
+	       const struct rte_eth_conf *conf);
 /* Stop, close and remove the vdev. */
 void pair_destroy(const char *name, uint16_t port);
 

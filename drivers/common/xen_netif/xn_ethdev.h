@@ -25,27 +25,34 @@ int xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd);
 /* Stop, close and release the port of @vdev. */
 int xn_remove(struct rte_vdev_device *vdev);
 
-/*
- * Register vdev driver @drv (a bare name, e.g. net_xen_netback) as the
- * PMD @pmd: its probe and remove are xn_probe() and xn_remove().
- */
 /* Port @port_id if it is one of @pmd's, else NULL. */
 struct xn_port *xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd);
 
-#define XN_PMD_REGISTER(drv, pmd) \
+/*
+ * Register vdev driver @drv as the PMD @pmd with a probe and a remove of
+ * its own, which end in xn_probe() and xn_remove() for a port.
+ */
+#define XN_PMD_REGISTER_PROBE(drv, pmd, probe_fn, remove_fn) \
 	RTE_INIT(drv ## _info) \
 	{ \
 		xn_info_register(&(pmd), (pmd).info_prefix); \
 	} \
+	static struct rte_vdev_driver drv ## _driver = { \
+		.probe = probe_fn, \
+		.remove = remove_fn, \
+	}; \
+	RTE_PMD_REGISTER_VDEV(drv, drv ## _driver)
+
+/*
+ * Register vdev driver @drv (a bare name, e.g. net_xen_netback) as the
+ * PMD @pmd: its probe and remove are xn_probe() and xn_remove().
+ */
+#define XN_PMD_REGISTER(drv, pmd) \
 	static int \
 	drv ## _probe(struct rte_vdev_device *vdev) \
 	{ \
 		return xn_probe(vdev, &(pmd)); \
 	} \
-	static struct rte_vdev_driver drv ## _driver = { \
-		.probe = drv ## _probe, \
-		.remove = xn_remove, \
-	}; \
-	RTE_PMD_REGISTER_VDEV(drv, drv ## _driver)
+	XN_PMD_REGISTER_PROBE(drv, pmd, drv ## _probe, xn_remove)
 
 #endif /* XN_ETHDEV_H */

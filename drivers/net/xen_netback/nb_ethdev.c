@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_kvargs.h>
 #include <rte_pmd_xen_netif.h>
 
 #include "nb.h"
+#include "nb_watch.h"
 #include "netif_lend.h"
 #include "xn_ethdev.h"
 #include "xn_stats.h"
@@ -30,6 +32,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_FAIL_BACKOFF "fail_backoff_ms"
 #define ARG_ON_CLOSE "on_close"
 #define ARG_ON_REMOVAL "on_removal"
+#define ARG_VIFS "vifs"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -53,11 +56,13 @@ arg_domid(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
-/* A guest name as xl takes it; '/' would escape xenstore paths. */
+/*
+ * A guest name as xl takes it, or a pattern of them; '/' would escape
+ * xenstore paths.
+ */
 static int
-arg_domain(const char *key, const char *value, void *opaque)
+guest_name(const char *key, const char *value, char *out)
 {
-	struct nb_port *p = opaque;
 	size_t len = strlen(value);
 	size_t i;
 
@@ -70,8 +75,14 @@ arg_domain(const char *key, const char *value, void *opaque)
 		       key, value, NB_DOMAIN_NAME_MAX);
 		return -EINVAL;
 	}
-	memcpy(p->cfg.domain, value, len + 1);
+	memcpy(out, value, len + 1);
 	return 0;
+}
+
+static int
+arg_domain(const char *key, const char *value, void *opaque)
+{
+	return guest_name(key, value, ((struct nb_port *)opaque)->cfg.domain);
 }
 
 static int
@@ -358,7 +369,100 @@ static const struct xn_pmd nb_pmd = {
 	.info_prefix = "/xen_netback",
 };
 
-XN_PMD_REGISTER(net_xen_netback, nb_pmd);
+/* Keys a watcher's ports get from it, not from the application. */
+static const char *const nb_port_own_keys[] = {
+	ARG_DOMID, ARG_DOMAIN, XN_ARG_HANDLE, ARG_ON_REMOVAL,
+};
+
+/*
+ * A watcher's devargs but vifs=: each of its ports' (@out), checked once
+ * here as a port would check them, and where Xen is (@xa_args, @sim).
+ */
+static int
+watch_port_args(const struct rte_kvargs *kv, char *out, size_t size,
+		struct xa_open_args *xa_args, char *sim)
+{
+	struct nb_port *scratch;
+	unsigned int i, k;
+	size_t len = 0;
+	int ret;
+
+	out[0] = '\0';
+	for (i = 0; i < kv->count; i++) {
+		const struct rte_kvargs_pair *kp = &kv->pairs[i];
+
+		for (k = 0; k < RTE_DIM(nb_port_own_keys); k++)
+			if (strcmp(kp->key, nb_port_own_keys[k]) == 0) {
+				NB_LOG(ERR, "%s= is not for a watcher (%s=): each port it makes gets its own",
+				       kp->key, ARG_VIFS);
+				return -EINVAL;
+			}
+		if (strcmp(kp->key, ARG_VIFS) == 0)
+			continue;
+		len += snprintf(out + len, len < size ? size - len : 0,
+				"%s%s=%s", len > 0 ? "," : "", kp->key,
+				kp->value != NULL ? kp->value : "");
+	}
+	if (len >= size) {
+		NB_LOG(ERR, "a watcher's devargs take at most %zu characters",
+		       size - 1);
+		return -EINVAL;
+	}
+	scratch = calloc(1, sizeof(*scratch));
+	if (scratch == NULL)
+		return -ENOMEM;
+	nb_defaults(&scratch->xn);
+	ret = xn_devargs_parse(out, nb_args, RTE_DIM(nb_args), scratch,
+			       &scratch->xn.cfg, nb_logtype);
+	if (ret == 0) {
+		strcpy(sim, scratch->xn.cfg.sim_instance);
+		*xa_args = (struct xa_open_args){
+			.provider = scratch->xn.cfg.provider,
+			.sim_instance = sim,
+		};
+	}
+	free(scratch);
+	return ret;
+}
+
+/* vifs=<pattern> makes the vdev a watcher (nb_watch.h), not a port. */
+static int
+nb_probe(struct rte_vdev_device *vdev)
+{
+	char pattern[NB_DOMAIN_NAME_MAX + 1], args[NB_WATCH_ARGS_MAX];
+	char sim[XA_SIM_INSTANCE_MAX + 1];
+	const char *devargs = rte_vdev_device_args(vdev);
+	struct xa_open_args xa_args;
+	struct rte_kvargs *kv;
+	const char *vifs;
+	int ret;
+
+	kv = devargs != NULL ? rte_kvargs_parse(devargs, NULL) : NULL;
+	vifs = kv != NULL ? rte_kvargs_get(kv, ARG_VIFS) : NULL;
+	if (vifs == NULL) {
+		rte_kvargs_free(kv);
+		return xn_probe(vdev, &nb_pmd);
+	}
+	ret = rte_kvargs_count(kv, ARG_VIFS) == 1 ? 0 : -EINVAL;
+	if (ret != 0)
+		NB_LOG(ERR, "%s= is given more than once", ARG_VIFS);
+	if (ret == 0)
+		ret = guest_name(ARG_VIFS, vifs, pattern);
+	if (ret == 0)
+		ret = watch_port_args(kv, args, sizeof(args), &xa_args, sim);
+	rte_kvargs_free(kv);
+	if (ret == 0)
+		ret = nb_watch_probe(vdev, pattern, args, &xa_args);
+	return ret;
+}
+
+static int
+nb_remove(struct rte_vdev_device *vdev)
+{
+	return nb_watch_remove(vdev) ? 0 : xn_remove(vdev);
+}
+
+XN_PMD_REGISTER_PROBE(net_xen_netback, nb_pmd, nb_probe, nb_remove);
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
 	ARG_DOMAIN "=<guest name> "
@@ -368,4 +472,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_FAIL_BACKOFF "=<0-10000> "
 	ARG_ON_CLOSE "=<close|detach> "
 	ARG_ON_REMOVAL "=<wait|remove> "
+	ARG_VIFS "=<guest name pattern> "
 	XN_PARAM_STRING);

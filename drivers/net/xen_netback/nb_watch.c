@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Every vif in one process: a netback vdev given vifs=<pattern> is no
+ * port itself but watches its backend directory, as Linux's xen-netback
+ * watches for the vifs the toolstack adds, and makes a port of each new
+ * vif of a guest whose name matches the pattern (fnmatch(3)):
+ *
+ *   net_xen_netback_vif<domid>.<handle>,domid=<domid>,handle=<handle>,
+ *   on_removal=remove,<the watcher's other devargs>
+ *
+ * probed with rte_dev_probe(), so the application hears RTE_ETH_EVENT_NEW
+ * (and secondary processes get the port too). When xl removes the vif,
+ * the port announces its removal (RTE_ETH_EVENT_INTR_RMV, nb_xenbus.c) and
+ * the application removes it (RTE_ETH_EVENT_DESTROY). A vif that comes
+ * back under the same name while the application still has the old port
+ * gets no port: logged and counted.
+ *
+ * The watcher runs on the interrupt thread, as each port's control plane
+ * does. The vifs present at probe become ports inside the probe, before
+ * the application starts; later ones from the watch. Telemetry
+ * /xen_netback/watchers shows each watcher and its counts.
+ */
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_alarm.h>
+#include <rte_dev.h>
+#include <rte_interrupts.h>
+#include <rte_telemetry.h>
+
+#include "nb.h"
+#include "nb_watch.h"
+
+/* While another vdev is being probed, look again this much later. */
+#define NB_WATCH_BUSY_US 10000
+/* Then the interrupt thread serves the others (xn_control.c). */
+#define NB_WATCH_EVENTS_PER_CALL 32
+
+struct nb_watch_vif {
+	domid_t domid;
+	uint16_t handle;
+};
+
+struct nb_watch {
+	TAILQ_ENTRY(nb_watch) next;
+	const struct rte_vdev_device *vdev;
+	char pattern[NB_DOMAIN_NAME_MAX + 1];
+	char *port_args;		/* for each port, after its own keys */
+	struct xa_handle *xa;
+	struct rte_intr_handle *intr;
+	char vif_root[sizeof("/local/domain/65535/backend/vif")];
+	/* The vifs of the last look: a vif not among them is new. */
+	struct nb_watch_vif *seen;
+	unsigned int nb_seen;
+	/* Under watchers_lock, for telemetry. */
+	unsigned int vifs;		/* in the last look */
+	uint64_t ports;			/* probed */
+	uint64_t failures;		/* vifs that got no port */
+};
+
+/*
+ * Probe and remove run one at a time (EAL's hotplug); the lock keeps the
+ * list and the counts whole for the telemetry thread.
+ */
+static TAILQ_HEAD(, nb_watch) watchers = TAILQ_HEAD_INITIALIZER(watchers);
+static pthread_mutex_t watchers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+count(uint64_t *counter)
+{
+	pthread_mutex_lock(&watchers_lock);
+	(*counter)++;
+	pthread_mutex_unlock(&watchers_lock);
+}
+
+/* A decimal directory entry within [@min, @max], or -1. */
+static long
+parse_entry(const char *s, unsigned long min, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' ||
+	    (s[0] == '0' && s[1] != '\0') || v < min || v > max)
+		return -1;
+	return v;
+}
+
+static bool
+name_matches(struct nb_watch *w, domid_t domid)
+{
+	char path[sizeof("/local/domain/65535/name")];
+	unsigned int len;
+	bool match;
+	char *name;
+
+	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
+	name = xa_xs_read(w->xa, XBT_NULL, path, &len);
+	if (name == NULL)
+		return false;
+	match = strlen(name) == len && fnmatch(w->pattern, name, 0) == 0;
+	free(name);
+	return match;
+}
+
+static bool
+was_seen(const struct nb_watch *w, domid_t domid, uint16_t handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nb_seen; i++)
+		if (w->seen[i].domid == domid && w->seen[i].handle == handle)
+			return true;
+	return false;
+}
+
+static void
+spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
+{
+	char devargs[RTE_DEV_NAME_MAX_LEN + 128 + NB_WATCH_ARGS_MAX];
+	int ret;
+
+	snprintf(devargs, sizeof(devargs),
+		 "net_xen_netback_vif%u.%u,domid=%u,handle=%u,on_removal=remove%s%s",
+		 domid, handle, domid, handle, w->port_args[0] ? "," : "",
+		 w->port_args);
+	ret = rte_dev_probe(devargs);
+	if (ret == 0) {
+		count(&w->ports);
+		NB_LOG(INFO, "%s: vif %u/%u: port net_xen_netback_vif%u.%u",
+		       rte_vdev_device_name(w->vdev), domid, handle, domid,
+		       handle);
+		return;
+	}
+	count(&w->failures);
+	NB_LOG(ERR, "%s: vif %u/%u gets no port: %s%s",
+	       rte_vdev_device_name(w->vdev), domid, handle, rte_strerror(-ret),
+	       ret == -EEXIST ?
+	       " (the application has not removed the vif's last port)" : "");
+}
+
+static bool
+key_exists(struct nb_watch *w, const char *path)
+{
+	unsigned int len;
+	void *v = xa_xs_read(w->xa, XBT_NULL, path, &len);
+
+	free(v);
+	return v != NULL;
+}
+
+/* Remember vif @v in @now, grown as needed; false without memory. */
+static bool
+remember(struct nb_watch_vif **now, unsigned int *n, unsigned int *cap,
+	 struct nb_watch_vif v)
+{
+	struct nb_watch_vif *grown;
+
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 16 : 2 * *cap;
+		grown = realloc(*now, *cap * sizeof(**now));
+		if (grown == NULL)
+			return false;
+		*now = grown;
+	}
+	(*now)[(*n)++] = v;
+	return true;
+}
+
+/*
+ * Look at the guests' vif directories: each new vif of a matching guest
+ * becomes a port. A vif counts once its `frontend` key is there (xl
+ * writes the directory in one transaction; a toolstack may not): the
+ * port's first look at it must find it.
+ */
+static void
+look(struct nb_watch *w)
+{
+	char path[sizeof(w->vif_root) + sizeof("/65535/65535/frontend")];
+	unsigned int i, j, nd = 0, nh, n = 0, cap = 0;
+	struct nb_watch_vif *now = NULL;
+	char **domids, **handles;
+	bool ok = true;
+
+	domids = xa_xs_directory(w->xa, XBT_NULL, w->vif_root, &nd);
+	for (i = 0; ok && i < nd; i++) {
+		long domid = parse_entry(domids[i], 1, DOMID_FIRST_RESERVED - 1);
+
+		if (domid < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%u", w->vif_root,
+			 (domid_t)domid);
+		nh = 0;
+		handles = xa_xs_directory(w->xa, XBT_NULL, path, &nh);
+		for (j = 0; ok && j < nh; j++) {
+			long handle = parse_entry(handles[j], 0, UINT16_MAX);
+			struct nb_watch_vif v = { domid, handle };
+
+			if (handle < 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%u/%u/frontend",
+				 w->vif_root, v.domid, v.handle);
+			if (!key_exists(w, path))
+				continue;
+			ok = remember(&now, &n, &cap, v);
+			if (ok && !was_seen(w, v.domid, v.handle) &&
+			    name_matches(w, v.domid))
+				spawn(w, v.domid, v.handle);
+		}
+		free(handles);
+	}
+	free(domids);
+	if (!ok) {
+		NB_LOG(ERR, "%s: no memory to list the guests' vifs: looking again at the next change",
+		       rte_vdev_device_name(w->vdev));
+		free(now);
+		return;
+	}
+	free(w->seen);
+	w->seen = now;
+	w->nb_seen = n;
+	pthread_mutex_lock(&watchers_lock);
+	w->vifs = n;
+	pthread_mutex_unlock(&watchers_lock);
+}
+
+/*
+ * Whether a watch event at @path may mean a vif came or went: the vif
+ * root itself (the watch's first event), a guest's or a vif's directory,
+ * or a vif's frontend key. Not the keys the ports write in their vifs.
+ */
+static bool
+may_add_or_remove(const struct nb_watch *w, const char *path)
+{
+	size_t len = strlen(w->vif_root);
+	const char *rest, *third;
+
+	if (strncmp(path, w->vif_root, len) != 0)
+		return false;
+	rest = path + len;
+	if (*rest == '\0')
+		return true;
+	if (*rest != '/')
+		return false;
+	third = strchr(rest + 1, '/');
+	third = third == NULL ? NULL : strchr(third + 1, '/');
+	return third == NULL || strcmp(third, "/frontend") == 0;
+}
+
+/*
+ * Whether a vdev is being probed, by the EAL at start (which walks the
+ * vdev list without its lock) or by a hot plug: a port added now would
+ * race it.
+ */
+static bool
+vdev_probe_running(void)
+{
+	struct rte_dev_iterator it;
+	struct rte_device *dev;
+	bool running = false;
+
+	RTE_DEV_FOREACH(dev, "bus=vdev", &it)
+		running |= !rte_dev_is_probed(dev);
+	return running;
+}
+
+/* Now, or once no vdev is being probed. */
+static void
+look_when_free(void *arg)
+{
+	struct nb_watch *w = arg;
+
+	if (!vdev_probe_running())
+		look(w);
+	else if (rte_eal_alarm_set(NB_WATCH_BUSY_US, look_when_free, w) != 0)
+		NB_LOG(ERR, "%s: cannot set an alarm: new vifs wait for the next change",
+		       rte_vdev_device_name(w->vdev));
+}
+
+static void
+on_xenstore(void *arg)
+{
+	struct nb_watch *w = arg;
+	bool changed = false;
+	unsigned int n = 0;
+	char **ev;
+
+	while (n++ < NB_WATCH_EVENTS_PER_CALL &&
+	       (ev = xa_xs_check_watch(w->xa)) != NULL) {
+		changed |= may_add_or_remove(w, ev[XS_WATCH_PATH]);
+		free(ev);
+	}
+	if (changed)
+		look_when_free(w);
+}
+
+static void
+watch_free(struct nb_watch *w)
+{
+	if (w->intr != NULL) {
+		/* Waits for a running callback to return. */
+		rte_intr_callback_unregister_sync(w->intr, on_xenstore, w);
+		rte_intr_instance_free(w->intr);
+	}
+	rte_eal_alarm_cancel(look_when_free, w);
+	xa_close(w->xa);
+	free(w->seen);
+	free(w->port_args);
+	free(w);
+}
+
+static int
+watch_start(struct nb_watch *w)
+{
+	int fd = xa_xs_fileno(w->xa);
+
+	if (!xa_xs_watch(w->xa, w->vif_root, "vifs")) {
+		NB_LOG(ERR, "%s: cannot watch %s: %s",
+		       rte_vdev_device_name(w->vdev), w->vif_root,
+		       strerror(errno));
+		return -errno;
+	}
+	w->intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (w->intr == NULL || rte_intr_fd_set(w->intr, fd) != 0 ||
+	    rte_intr_type_set(w->intr, RTE_INTR_HANDLE_EXT) != 0 ||
+	    rte_intr_callback_register(w->intr, on_xenstore, w) != 0) {
+		NB_LOG(ERR, "%s: cannot register with the interrupt thread",
+		       rte_vdev_device_name(w->vdev));
+		rte_intr_instance_free(w->intr);
+		w->intr = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int
+nb_watch_probe(const struct rte_vdev_device *vdev, const char *pattern,
+	       const char *port_args, const struct xa_open_args *xa_args)
+{
+	struct nb_watch *w;
+	int ret;
+
+	/* A secondary process gets the primary's ports from the vdev bus. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL)
+		return -ENOMEM;
+	w->vdev = vdev;
+	snprintf(w->pattern, sizeof(w->pattern), "%s", pattern);
+	w->port_args = strdup(port_args);
+	w->xa = xa_open(xa_args);
+	if (w->port_args == NULL || w->xa == NULL) {
+		ret = w->xa == NULL ? -errno : -ENOMEM;
+		NB_LOG(ERR, "%s: cannot open the %s provider: %s",
+		       rte_vdev_device_name(vdev),
+		       xa_provider_name(xa_args->provider), strerror(-ret));
+		watch_free(w);
+		return ret;
+	}
+	snprintf(w->vif_root, sizeof(w->vif_root),
+		 "/local/domain/%u/backend/vif", xa_domid(w->xa));
+	look(w);
+	ret = watch_start(w);
+	if (ret != 0) {
+		watch_free(w);
+		return ret;
+	}
+	pthread_mutex_lock(&watchers_lock);
+	TAILQ_INSERT_TAIL(&watchers, w, next);
+	pthread_mutex_unlock(&watchers_lock);
+	NB_LOG(INFO, "%s: a port for each vif of the guests named %s in %s; %" PRIu64 " so far",
+	       rte_vdev_device_name(vdev), w->pattern, w->vif_root, w->ports);
+	return 0;
+}
+
+static struct nb_watch *
+find(const struct rte_vdev_device *vdev)
+{
+	struct nb_watch *w;
+
+	TAILQ_FOREACH(w, &watchers, next)
+		if (w->vdev == vdev)
+			return w;
+	return NULL;
+}
+
+bool
+nb_watch_remove(const struct rte_vdev_device *vdev)
+{
+	struct nb_watch *w = find(vdev);
+
+	if (w == NULL)
+		return false;
+	pthread_mutex_lock(&watchers_lock);
+	TAILQ_REMOVE(&watchers, w, next);
+	pthread_mutex_unlock(&watchers_lock);
+	NB_LOG(INFO, "%s: stops watching; its %" PRIu64 " ports stay, %" PRIu64 " vifs got none",
+	       rte_vdev_device_name(vdev), w->ports, w->failures);
+	watch_free(w);
+	return true;
+}
+
+/*
+ * /xen_netback/watchers: each watcher by vdev name: its pattern, the vifs
+ * it saw in its last look, the ports it made and the vifs that got none.
+ */
+static int
+tel_watchers(const char *cmd __rte_unused, const char *params __rte_unused,
+	     struct rte_tel_data *d)
+{
+	struct rte_tel_data *one;
+	struct nb_watch *w;
+	int ret = 0;
+
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&watchers_lock);
+	TAILQ_FOREACH(w, &watchers, next) {
+		one = rte_tel_data_alloc();
+		if (one == NULL) {
+			ret = -ENOMEM;
+			break;
+		}
+		rte_tel_data_start_dict(one);
+		rte_tel_data_add_dict_string(one, "pattern", w->pattern);
+		rte_tel_data_add_dict_string(one, "directory", w->vif_root);
+		rte_tel_data_add_dict_u64(one, "vifs", w->vifs);
+		rte_tel_data_add_dict_u64(one, "ports", w->ports);
+		rte_tel_data_add_dict_u64(one, "no_port", w->failures);
+		rte_tel_data_add_dict_container(d,
+			rte_vdev_device_name(w->vdev), one, 0);
+	}
+	pthread_mutex_unlock(&watchers_lock);
+	return ret;
+}
+
+RTE_INIT(nb_watch_telemetry)
+{
+	rte_telemetry_register_cmd("/xen_netback/watchers", tel_watchers,
+		"Each watcher (vifs=): pattern, vifs seen, ports made, vifs without one. No parameters");
+}
