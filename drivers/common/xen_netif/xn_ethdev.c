@@ -533,7 +533,18 @@ probe_secondary(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	struct rte_eth_dev *dev = rte_eth_dev_attach_secondary(name);
+	const char *args = rte_vdev_device_args(vdev);
 
+	/*
+	 * The primary's vdevs reach a secondary by name alone (the vdev
+	 * bus): one without a port there is a netback's watcher (vifs=).
+	 */
+	if (dev == NULL && (args == NULL || args[0] == '\0')) {
+		rte_log(RTE_LOG_INFO, *pmd->logtype,
+			"%s: no port in the primary process (a watcher): nothing to attach\n",
+			name);
+		return 0;
+	}
 	if (dev == NULL) {
 		rte_log(RTE_LOG_ERR, *pmd->logtype,
 			"%s: no such port in the primary process\n", name);
