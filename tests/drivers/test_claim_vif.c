@@ -170,6 +170,7 @@ told_removed(uint16_t port, unsigned int ms)
 static void
 test_port_going_with_its_vif_is_removed(void)
 {
+	struct rte_eth_dev_info info;
 	char args[128];
 	int port, front;
 	uint16_t id;
@@ -180,6 +181,9 @@ test_port_going_with_its_vif_is_removed(void)
 		 pair_sim_instance());
 	port = pair_create("net_xen_netback_r", args, test_pool);
 	REQUIRE(port >= 0);
+	/* It says so: applications then ask for removal events. */
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+	      (*info.dev_flags & RTE_ETH_DEV_INTR_RMV));
 	front = pair_guest_frontend(10, test_pool);
 	REQUIRE(front >= 0);
 	CHECK(pair_traffic_both_ways(port, front, test_pool, &seq, PACKETS));

@@ -246,6 +246,9 @@ nb_init(struct xn_port *xn)
 		pr->txq.ring.mcast = &p->mcast;
 	}
 	netif_mcast_reset(&p->mcast);
+	/* It tells of its removal (nb_xenbus.c): ethdev's removal event. */
+	if (p->cfg.remove_with_vif)
+		xn->dev->data->dev_flags |= RTE_ETH_DEV_INTR_RMV;
 	nb_ctrl_init(p);
 	netif_credit_init(&p->credit, rte_get_timer_hz());
 	ret = nb_lend_init(p);
