@@ -80,7 +80,8 @@ rx_csum_blank(struct rte_mbuf *m, uint32_t enabled, const char **why)
 		*why = "blank checksum on a frame without TCP or UDP";
 		return -1;
 	}
-	if (!(enabled & (c.udp ? NETIF_RX_UDP_CSUM : NETIF_RX_TCP_CSUM))) {
+	if (!(enabled & (c.udp ? NETIF_RX_UDP_CSUM_BLANK :
+			     NETIF_RX_TCP_CSUM_BLANK))) {
 		netif_csum_fill(m, &c);
 		return 0;
 	}

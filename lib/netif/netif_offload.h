@@ -49,6 +49,13 @@ struct netif_offload {
 #define NETIF_RX_UDP_CSUM	RTE_BIT32(1)	/* RTE_ETH_RX_OFFLOAD_UDP_CKSUM */
 #define NETIF_RX_LRO		RTE_BIT32(2)	/* RTE_ETH_RX_OFFLOAD_TCP_LRO */
 #define NETIF_RX_IP_CSUM	RTE_BIT32(3)	/* RTE_ETH_RX_OFFLOAD_IPV4_CKSUM */
+/*
+ * Blank checksums of that protocol left for the application to finish:
+ * it enabled the protocol's Rx and Tx checksum offloads (see
+ * netif_offload_rx_apply()).
+ */
+#define NETIF_RX_TCP_CSUM_BLANK	RTE_BIT32(4)
+#define NETIF_RX_UDP_CSUM_BLANK	RTE_BIT32(5)
 
 /*
  * What a peer takes, from its feature keys: blank checksums over IPv4
@@ -99,8 +106,11 @@ netif_offload_hash_extra(struct netif_offload *o,
  *   the header as it is); the headers are all in the first segment;
  * - a blank checksum is flagged RTE_MBUF_F_RX_L4_CKSUM_NONE with the
  *   request TX_TCP_CKSUM or TX_UDP_CKSUM and TX_IPV4 or TX_IPV6 under
- *   NETIF_RX_TCP_CSUM or NETIF_RX_UDP_CSUM, and computed in software
- *   without it;
+ *   NETIF_RX_TCP_CSUM_BLANK or NETIF_RX_UDP_CSUM_BLANK, and computed in
+ *   software without it: an application that does not deal in Tx
+ *   checksum requests may forward the mbuf where nobody finishes it (OVS
+ *   3.1 without userspace TSO drops a packet with a request its egress
+ *   port was not set up for);
  * - data_validated becomes RTE_MBUF_F_RX_L4_CKSUM_GOOD under the same;
  * - under NETIF_RX_IP_CSUM, the IPv4 header checksum is verified:
  *   RTE_MBUF_F_RX_IP_CKSUM_GOOD or _BAD (before a GSO packet's is zeroed).

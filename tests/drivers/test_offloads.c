@@ -53,6 +53,10 @@ static const struct rte_eth_conf offloading = {
 	},
 };
 static const struct rte_eth_conf plain;
+static const struct rte_eth_conf rx_csum_only = {
+	.rxmode.offloads = RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+			   RTE_ETH_RX_OFFLOAD_UDP_CKSUM,
+};
 
 static char inst[64];
 static int back = -1, front = -1;
@@ -342,6 +346,19 @@ test_checksum_requests_cross_blank_or_complete(void)
 	CHECK((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
 	      RTE_MBUF_F_RX_L4_CKSUM_NONE);
 	CHECK(m->ol_flags & RTE_MBUF_F_TX_UDP_CKSUM);
+	rte_pktmbuf_free(m);
+	close_pair();
+
+	/*
+	 * The Rx offload without the Tx one (OVS 3.1): the application would
+	 * not finish it, so it arrives complete, with no request.
+	 */
+	open_pair("rx-only", &rx_csum_only, &offloading);
+	m = cross(front, back, csum_frame(IPPROTO_TCP));
+	REQUIRE(m != NULL);
+	CHECK(!(m->ol_flags & (RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_IPV4)));
+	CHECK((m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) !=
+	      RTE_MBUF_F_RX_L4_CKSUM_NONE && l4_valid(m));
 	rte_pktmbuf_free(m);
 	close_pair();
 

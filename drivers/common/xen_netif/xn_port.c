@@ -23,9 +23,16 @@ uint32_t
 xn_rx_offloads(const struct xn_port *p)
 {
 	uint64_t on = p->dev->data->dev_conf.rxmode.offloads;
+	uint64_t tx = p->dev->data->dev_conf.txmode.offloads;
 
 	return (on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM ? NETIF_RX_TCP_CSUM : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM ? NETIF_RX_UDP_CSUM : 0) |
+	       ((on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM) &&
+		(tx & RTE_ETH_TX_OFFLOAD_TCP_CKSUM) ?
+		NETIF_RX_TCP_CSUM_BLANK : 0) |
+	       ((on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM) &&
+		(tx & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) ?
+		NETIF_RX_UDP_CSUM_BLANK : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM ? NETIF_RX_IP_CSUM : 0);
 }
