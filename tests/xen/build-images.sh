@@ -5,8 +5,9 @@
 #   xen          Xen 4.17 hypervisor (gunzipped: QEMU's multiboot loader takes it as -kernel)
 #   vmlinuz      Debian 12 kernel, used for Dom0 and DomU
 #   dom0.cpio    Dom0 root, run entirely from an initramfs: Debian minbase + Xen tools +
-#                dpdk-testpmd (Debian's dpdk-dev) + our PMDs + app/xen-adaptive-fwd +
-#                config/xen/vif-dpdk + the DomU images
+#                dpdk-testpmd (Debian's dpdk-dev) + OVS-DPDK (openvswitch-switch-dpdk) +
+#                our PMDs + app/xen-adaptive-fwd + config/xen's hotplug scripts + the
+#                DomU images
 #   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3, pktgen
 #                and iputils ping, iproute2 ip with two XDP programs (guest/xdp_icmp.c)
 #                (tests/xen/guest/domu-init.sh)
@@ -28,7 +29,7 @@ build=${1:-$top/build}
 CACHE=${XEN_DPDK_CACHE:-/var/cache/xen-dpdk-pmd}
 SUITE=bookworm
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-PKGS=xen-hypervisor-4.17-amd64,xen-utils-4.17,xen-utils-common,xenstore-utils,linux-image-amd64,busybox-static,iproute2,kmod,iputils-ping,procps,iperf3,dpdk-dev
+PKGS=xen-hypervisor-4.17-amd64,xen-utils-4.17,xen-utils-common,xenstore-utils,linux-image-amd64,busybox-static,iproute2,kmod,iputils-ping,procps,iperf3,dpdk-dev,openvswitch-switch-dpdk
 log() { echo "build-images: $*" >&2; }
 step() { # step <timeout s> <what> cmd...: every step is bounded
 	local t=$1 what=$2; shift 2
@@ -149,6 +150,7 @@ chroot "$Z" depmod "$KV"
 install -d -m 755 "$Z/opt/xen-dpdk-pmd"
 install -m 755 "$nb" "$nf" "$fwd" "$Z/opt/xen-dpdk-pmd/"
 install -m 755 "$top/config/xen/vif-dpdk" "$Z/etc/xen/scripts/vif-dpdk"
+install -m 755 "$top/config/xen/vif-ovs-dpdk" "$Z/etc/xen/scripts/vif-ovs-dpdk"
 install -m 644 "$top/config/xen/vif-dpdk.cfg.example" "$Z/etc/xen/vif-dpdk.cfg.example"
 mkdir -p "$Z/root/domu"
 cp "$I.tmp/vmlinuz" "$Z/root/domu/vmlinuz"; cp "$I.tmp/domu.cpio.gz" "$Z/root/domu/initrd.gz"
