@@ -5,7 +5,9 @@
 # $plugins (a private copy of the two PMD plugins, for EAL's -d), $work (a
 # scratch directory) and the array $pids, where the script adds the
 # processes it starts in the background; on exit they are killed and all
-# of it is removed. tap_result (below) prints the scripts' TAP lines.
+# of it is removed. tap_result (below) prints the scripts' TAP lines;
+# wait_for and sim_guest are the watcher tests' (test_testpmd_vifs,
+# test_ovs_dpdk).
 #
 # usage: . tests/common/sim_processes.sh <tag> <build dir>
 inst="$1-$$"
@@ -34,4 +36,25 @@ tap_result() {
 	echo "not ok $n - $what"
 	for f in "$@"; do sed 's/^/# /' "$f" | tail -n 30; done
 	fail=1
+}
+
+# wait_for <pattern> <file>: true once a line of the file matches (20 s).
+wait_for() {
+	for _ in $(seq 200); do
+		grep -q -- "$1" "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# sim_guest <dpdk-testpmd> <domid> <mode>: a guest's testpmd on our
+# netfront as domain <domid> of the instance, forwarding in <mode>, its
+# output in $work/guest<domid>.log, its pid in $guest<domid> (and $pids).
+sim_guest() {
+	"$1" -l 0,1 --no-huge -m 512 --no-pci --file-prefix "g$2-$$" \
+		-d "$plugins" --vdev "net_xen_netfront0,provider=sim,sim=$inst,domid=$2" \
+		-- --forward-mode="$3" --stats-period=1 --total-num-mbufs=4096 \
+		>"$work/guest$2.log" 2>&1 &
+	pids+=("$!")
+	eval "guest$2=$!"
 }

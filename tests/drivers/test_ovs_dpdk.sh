@@ -53,28 +53,6 @@ hotplug() {
 	XENBUS_PATH="backend/vif/$2/0" vif="vif$2.0" "$script" "$1" \
 		>>"$work/hotplug.out" 2>&1
 }
-# The guest's testpmd: our netfront as domain <domid>, in <mode>.
-guest() {
-	"$testpmd" -l 0,1 --no-huge -m 512 --no-pci --file-prefix "g$1-$$" \
-		-d "$plugins" --vdev "net_xen_netfront0,provider=sim,sim=$inst,domid=$1" \
-		-- --forward-mode="$2" --stats-period=1 --total-num-mbufs=4096 \
-		>"$work/guest$1.log" 2>&1 &
-	pids+=("$!")
-	eval "guest$1=$!"
-}
-# wait_for <pattern> <file>: true once the file matches it (20 s).
-wait_for() {
-	for _ in $(seq 200); do
-		grep -q -- "$1" "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# received <domid>: the last RX-packets of the guest's testpmd.
-received() {
-	grep -o 'RX-packets: *[0-9]*' "$work/guest$1.log" | tail -n 1 |
-		grep -o '[0-9]*$'
-}
 # The ethdev ports and the watcher's counts, from OVS's DPDK.
 dpdk_state() {
 	printf '%s\n' /ethdev/list /xen_netback/watchers /xen_netback/vifs |
@@ -98,8 +76,8 @@ ovs-vsctl add-br br0 -- set bridge br0 datapath_type=netdev
 "$xl" "$inst" create 3 web-1 br0 && hotplug online 3 &&
 	"$xl" "$inst" create 5 web-2 br0 && hotplug online 5
 ok=$?
-guest 5 rxonly
-guest 3 txonly
+sim_guest "$testpmd" 5 rxonly
+sim_guest "$testpmd" 3 txonly
 [ "$ok" = 0 ] && wait_for 'RX-packets: *[1-9]' "$work/guest5.log"
 tap_result $? 1 "vif-ovs-dpdk online: OVS forwards web-1's frames to web-2" \
 	"$work/hotplug.out" "$work/vif-ovs-dpdk.log" "$OVS_LOGDIR/ovs-vswitchd.log" \
@@ -112,7 +90,7 @@ wait "$guest5"
 hotplug offline 5 && "$xl" "$inst" destroy 5 &&
 	"$xl" "$inst" create 6 web-2 br0 && hotplug online 6
 ok=$?
-guest 6 rxonly
+sim_guest "$testpmd" 6 rxonly
 [ "$ok" = 0 ] && wait_for 'RX-packets: *[1-9]' "$work/guest6.log"
 tap_result $? 2 "web-2 rebooted: a new port, receiving again" \
 	"$work/hotplug.out" "$work/vif-ovs-dpdk.log" "$work/guest6.log"
@@ -159,7 +137,7 @@ tap_result $? 4 "web-2 destroyed: its port gone, web-1's traffic on ($before -> 
 "$xl" "$inst" create 7 mail br0
 hotplug online 7
 rc=$?
-[ "$rc" = 1 ] && grep -q 'OVS cannot open net_xen_netback_vif7.0 for vif7.0' \
+[ "$rc" = 1 ] && grep -q 'OVS cannot set up vif7.0 (net_xen_netback_vif7.0) on br0' \
 	"$work/hotplug.out" && [ "$(ovs-vsctl list-ports br0)" = "vif3.0" ]
 tap_result $? 5 "a vif without a port: online fails, saying why (rc $rc)" \
 	"$work/hotplug.out"

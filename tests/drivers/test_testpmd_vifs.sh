@@ -23,25 +23,7 @@ here=$(dirname "$(realpath "$0")")
 eal() {
 	echo "--no-huge -m 512 --no-pci --file-prefix $1-$$ -d $plugins"
 }
-front="provider=sim,sim=$inst"
 log="$work/backend.log"
-
-# wait_for <pattern> [file]: true once the file has a line matching it (20 s).
-wait_for() {
-	for _ in $(seq 200); do
-		grep -q -- "$1" "${2:-$log}" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# The guest's testpmd: our netfront as domain <domid>, in <mode>.
-guest() {
-	"$testpmd" -l 0,1 $(eal "g$1") --vdev "net_xen_netfront0,$front,domid=$1" \
-		-- --forward-mode="$2" --stats-period=1 --total-num-mbufs=4096 \
-		>"$work/guest$1.log" 2>&1 &
-	pids+=("$!")
-}
 
 echo "1..5"
 "$xl" "$inst" create 3 web-1
@@ -53,20 +35,20 @@ stdbuf -oL "$testpmd" -l 0,1 $(eal back) \
 backend=$!
 pids+=("$backend")
 exec 3>"$work/in"
-wait_for 'testpmd>'
+wait_for 'testpmd>' "$log"
 echo "show port summary all" >&3
-wait_for 'net_xen_netback_vif3.0'
+wait_for 'net_xen_netback_vif3.0' "$log"
 tap_result $? 1 "the vif there at start is a port" "$log"
 
 "$xl" "$inst" create 5 web-2
 "$xl" "$inst" create 6 mail
 echo "port attach net_xen_netback_vif5.0" >&3
-wait_for 'Port 1 is attached'
+wait_for 'Port 1 is attached' "$log"
 echo "port start all" >&3
 echo "start" >&3
-wait_for 'io packet forwarding'
-guest 5 rxonly
-guest 3 txonly
+wait_for 'io packet forwarding' "$log"
+sim_guest "$testpmd" 5 rxonly
+sim_guest "$testpmd" 3 txonly
 # Frames web-1 sends reach web-2 through both ports of the backend.
 wait_for 'RX-packets: *[1-9]' "$work/guest5.log"
 ok=$?
@@ -76,14 +58,14 @@ sleep 1
 tap_result $? 2 "web-2's port attached, forwarding web-1's frames; mail has none" \
 	"$log" "$work/guest5.log"
 
-kill -INT "${pids[-1]}" "${pids[-2]}"
-wait "${pids[-1]}" "${pids[-2]}"
+kill -INT "$guest3" "$guest5"
+wait "$guest3" "$guest5"
 "$xl" "$inst" destroy 5
-wait_for 'Device is detached'
+wait_for 'Device is detached' "$log"
 tap_result $? 3 "web-2 destroyed: testpmd detaches its port" "$log"
 # testpmd then restarts forwarding from its interrupt thread; a quit
 # before that ends races it (testpmd's own, not the PMD's).
-wait_for 'nb forwarding ports=1'
+wait_for 'nb forwarding ports=1' "$log"
 sleep 1
 
 echo /xen_netback/watchers | "$telemetry" -f "back-$$" >"$work/watchers" 2>&1

@@ -130,6 +130,8 @@ nb_port(struct xn_port *xn)
 }
 
 /* nb_claim.c */
+/* Domain @domid's name (xl's name=), malloc()ed; NULL if it has none. */
+char *nb_domain_name(struct xa_handle *xa, domid_t domid);
 bool nb_vif_present(struct nb_port *p, domid_t domid);
 bool nb_claim_by_name(struct nb_port *p);
 

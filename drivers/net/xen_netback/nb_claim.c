@@ -30,20 +30,29 @@ parse_domid(const char *s)
 	return v;
 }
 
-static bool
-domain_has_name(struct nb_port *p, domid_t domid)
+char *
+nb_domain_name(struct xa_handle *xa, domid_t domid)
 {
 	char path[sizeof("/local/domain/65535/name")];
 	unsigned int len;
-	bool match;
 	char *name;
 
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	name = xa_xs_read(p->xn.xa, XBT_NULL, path, &len);
-	if (name == NULL)
-		return false;
-	match = len == strlen(p->cfg.domain) &&
-		memcmp(name, p->cfg.domain, len) == 0;
+	name = xa_xs_read(xa, XBT_NULL, path, &len);
+	/* A NUL inside would make it another, shorter name. */
+	if (name != NULL && strlen(name) != len) {
+		free(name);
+		name = NULL;
+	}
+	return name;
+}
+
+static bool
+domain_has_name(struct nb_port *p, domid_t domid)
+{
+	char *name = nb_domain_name(p->xn.xa, domid);
+	bool match = name != NULL && strcmp(name, p->cfg.domain) == 0;
+
 	free(name);
 	return match;
 }

@@ -99,16 +99,9 @@ parse_entry(const char *s, unsigned long min, unsigned long max)
 static bool
 name_matches(struct nb_watch *w, domid_t domid)
 {
-	char path[sizeof("/local/domain/65535/name")];
-	unsigned int len;
-	bool match;
-	char *name;
+	char *name = nb_domain_name(w->xa, domid);
+	bool match = name != NULL && fnmatch(w->pattern, name, 0) == 0;
 
-	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
-	name = xa_xs_read(w->xa, XBT_NULL, path, &len);
-	if (name == NULL)
-		return false;
-	match = strlen(name) == len && fnmatch(w->pattern, name, 0) == 0;
 	free(name);
 	return match;
 }
