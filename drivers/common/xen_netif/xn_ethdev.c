@@ -600,6 +600,8 @@ xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 		goto fail;
 	}
 	rte_eth_dev_probing_finish(dev);
+	/* Found gone while probing (its events may all have come by now). */
+	xn_port_announce_removal(p);
 	XN_LOG(p, INFO, "port %u: vif %u on the %s provider, %u queue pair%s, batch %u%s",
 	       dev->data->port_id, p->cfg.handle,
 	       xa_provider_name(p->cfg.provider), p->cfg.queues,
