@@ -232,6 +232,15 @@ test_netback_fail_backoff_is_0_to_10_s(void)
 }
 
 static void
+test_netback_on_removal_is_wait_or_remove(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,on_removal=drop",
+		      "on_removal=drop", "wait or remove"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,on_removal=wait"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,on_removal=remove"));
+}
+
+static void
 test_netback_on_close_is_close_or_detach(void)
 {
 	CHECK(refused(NB, "domid=1,provider=sim,on_close=keep",
@@ -440,6 +449,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_fail_backoff_is_0_to_10_s);
 	RUN(test_netback_on_close_is_close_or_detach);
+	RUN(test_netback_on_removal_is_wait_or_remove);
 	RUN(test_netback_rejects_bad_handle);
 	RUN(test_netback_rejects_unknown_provider);
 	RUN(test_netback_rejects_sim_instance_without_sim);

@@ -10,8 +10,9 @@
 # forwards web-1's frames to web-2; web-2 rebooted (a new domain id) is a
 # new port that receives again, web-1's traffic going on; nothing stays
 # behind in OVS or in DPDK (ethdev ports, the watcher's counts); a guest
-# without a port makes the script fail with a clear line; OVS exits
-# cleanly. Prints TAP.
+# without a port makes the script fail with a clear line, and so do
+# input libxl never gives (no XENBUS_PATH, a bad one, no bridge key, an
+# unknown command); OVS exits cleanly. Prints TAP.
 #
 # usage: test_ovs_dpdk.sh <dpdk-testpmd> <dpdk-telemetry.py> <xsim-xl> <build dir>
 set -u
@@ -59,7 +60,7 @@ dpdk_state() {
 		"$telemetry" -f "$prefix" 2>&1
 }
 
-echo "1..6"
+echo "1..7"
 ovsdb-tool create "$OVS_DBDIR/conf.db" /usr/share/openvswitch/vswitch.ovsschema
 ovsdb-server --remote="punix:$OVS_RUNDIR/db.sock" --detach --no-chdir \
 	--pidfile --log-file "$OVS_DBDIR/conf.db" >"$work/ovsdb.out" 2>&1
@@ -142,6 +143,21 @@ rc=$?
 tap_result $? 5 "a vif without a port: online fails, saying why (rc $rc)" \
 	"$work/hotplug.out"
 
+# What libxl never gives but a hand could: each refused, saying why.
+: >"$work/bad.out"
+"$script" online >>"$work/bad.out" 2>&1; r1=$?
+XENBUS_PATH=backend/vif/x/0 "$script" online >>"$work/bad.out" 2>&1; r2=$?
+"$xl" "$inst" create 8 web-8
+XENBUS_PATH=backend/vif/8/0 vif=vif8.0 "$script" online >>"$work/bad.out" 2>&1; r3=$?
+XENBUS_PATH=backend/vif/3/0 "$script" plug >>"$work/bad.out" 2>&1; r4=$?
+[ "$r1$r2$r3$r4" = 1111 ] && grep -q 'XENBUS_PATH not set' "$work/bad.out" &&
+	grep -q 'is not backend/vif/<domid>/<handle>' "$work/bad.out" &&
+	grep -q 'no bridge for vif8.0' "$work/bad.out" &&
+	grep -q 'unknown command plug' "$work/bad.out" &&
+	[ "$(ovs-vsctl list-ports br0)" = "vif3.0" ]
+tap_result $? 6 "no XENBUS_PATH, a bad one, no bridge, a bad command: refused" \
+	"$work/bad.out"
+
 kill -INT "$guest3"
 wait "$guest3"
 pid=$(cat "$OVS_RUNDIR/ovs-vswitchd.pid")
@@ -152,5 +168,5 @@ for _ in $(seq 100); do
 done
 ! kill -0 "$pid" 2>/dev/null &&
 	! grep -q 'EMER\|Segmentation\|assertion' "$OVS_LOGDIR/ovs-vswitchd.log"
-tap_result $? 6 "ovs-vswitchd exits cleanly" "$OVS_LOGDIR/ovs-vswitchd.log"
+tap_result $? 7 "ovs-vswitchd exits cleanly" "$OVS_LOGDIR/ovs-vswitchd.log"
 exit $fail
