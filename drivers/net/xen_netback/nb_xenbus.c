@@ -352,35 +352,30 @@ release_vif(struct nb_port *p)
 }
 
 /*
- * on_removal=remove: the vif the port served is gone, or, named by domain
- * id, was gone before the port saw it; the port will serve no other.
+ * Whether the port has a vif with a frontend to follow. A vif it followed
+ * and the toolstack removed is let go; with on_removal=remove the port
+ * goes with it, and, named by domain id, with a vif gone before the port
+ * saw it: it will serve no other.
  */
-static void
-remove_port(struct nb_port *p)
-{
-	NB_LOG(NOTICE, "%s: vif gone: port %u removed with it", p->be_dir,
-	       p->xn.dev->data->port_id);
-	xn_port_removed(&p->xn);
-}
-
-/* Whether the port has a vif with a frontend to follow. */
 static bool
 claim_vif(struct nb_port *p)
 {
+	bool gone;
+
 	if (p->xn.removed)
 		return false;
-	if (p->fe_watched && !nb_vif_present(p, p->fe_domid)) {
-		if (p->cfg.remove_with_vif)
-			remove_port(p);
+	gone = (p->fe_watched || (p->cfg.remove_with_vif &&
+				  p->cfg.frontend_domid != 0)) &&
+	       !nb_vif_present(p, p->fe_domid);
+	if (gone && p->cfg.remove_with_vif) {
+		NB_LOG(NOTICE, "%s: vif gone: port %u removed with it",
+		       p->be_dir, p->xn.dev->data->port_id);
+		xn_port_removed(&p->xn);
+	}
+	if (gone && p->fe_watched)
 		release_vif(p);
-		if (p->xn.removed)
-			return false;
-	}
-	if (p->cfg.remove_with_vif && p->cfg.frontend_domid != 0 &&
-	    !p->fe_watched && !nb_vif_present(p, p->fe_domid)) {
-		remove_port(p);
+	if (p->xn.removed)
 		return false;
-	}
 	if (p->fe_domid == 0 && !nb_claim_by_name(p))
 		return false;
 	return find_frontend(p);
