@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <rte_malloc.h>
 #include <rte_pause.h>
 
 #include "netif_back.h"
@@ -134,9 +135,26 @@ xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
 int
 xn_port_open(struct xn_port *p, const struct xa_open_args *args)
 {
+	unsigned int i;
 	int ret;
 
 	pthread_mutex_init(&p->lock, NULL);
+	/*
+	 * Where ethdev put the port: the pairs' memory is what the polling
+	 * lcores touch on every burst.
+	 */
+	for (i = 0; i < p->cfg.queues; i++) {
+		p->pairs[i] = rte_zmalloc_socket("xn_pair", p->pmd->pair_size,
+						 RTE_CACHE_LINE_SIZE,
+						 p->dev->data->numa_node);
+		if (p->pairs[i] == NULL) {
+			ret = -ENOMEM;
+			XN_LOG(p, ERR,
+			       "no memory for queue pair %u (%zu bytes)", i,
+			       p->pmd->pair_size);
+			goto fail;
+		}
+	}
 	p->xa = xa_open(args);
 	if (p->xa == NULL) {
 		ret = -errno;
@@ -172,6 +190,10 @@ xn_port_close(struct xn_port *p)
 	p->fail_fd = -1;
 	xa_close(p->xa);
 	p->xa = NULL;
+	for (i = 0; i < p->cfg.queues; i++) {
+		rte_free(p->pairs[i]);
+		p->pairs[i] = NULL;
+	}
 	pthread_mutex_destroy(&p->lock);
 }
 

@@ -165,6 +165,12 @@ struct xn_port_ops {
 struct xn_pmd {
 	const int *logtype;
 	size_t port_size;		/* its port, struct xn_port first */
+	/*
+	 * One queue pair's state (the PMD's struct holding both queues),
+	 * allocated for each configured pair only: a port with one pair
+	 * does not carry XN_MAX_QUEUES of them.
+	 */
+	size_t pair_size;
 	/* Its own devargs: handlers are given the port as opaque. */
 	const struct xn_devarg *args;
 	unsigned int nb_args;
@@ -192,6 +198,8 @@ struct xn_port {
 	domid_t self;			/* the domain we run in */
 	struct xn_queue *rxq[XN_MAX_QUEUES];
 	struct xn_queue *txq[XN_MAX_QUEUES];
+	/* The PMD's pair structs (pmd->pair_size), @cfg.queues of them. */
+	void *pairs[XN_MAX_QUEUES];
 
 	/*
 	 * The data plane may touch the rings only while @datapath_ready;

@@ -120,13 +120,19 @@ struct nb_port {
 	uint64_t connected_at;		/* timer cycles; 0: not connected */
 	uint64_t retry_at;
 	bool backoff_armed;
-	struct nb_pair pairs[XN_MAX_QUEUES];
 };
 
 static inline struct nb_port *
 nb_port(struct xn_port *xn)
 {
 	return (struct nb_port *)xn;
+}
+
+/* Queue pair @i (< xn.cfg.queues), allocated with the port (xn_port_open). */
+static inline struct nb_pair *
+nb_pair(const struct nb_port *p, unsigned int i)
+{
+	return p->xn.pairs[i];
 }
 
 /* nb_claim.c */

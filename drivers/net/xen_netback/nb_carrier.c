@@ -37,7 +37,7 @@ look(struct nb_port *p)
 	unsigned int i, stalled = p->stalled_queues;
 
 	for (i = 0; i < p->xn.nb_pairs; i++) {
-		struct nb_pair *pr = &p->pairs[i];
+		struct nb_pair *pr = nb_pair(p, i);
 
 		if (!pr->stalled &&
 		    netif_back_rx_stalled(&pr->txq.ring, now, timeout)) {
@@ -81,8 +81,8 @@ nb_carrier_watch(struct nb_port *p)
 	unsigned int i;
 
 	if (!p->xn.connected) {
-		for (i = 0; i < XN_MAX_QUEUES; i++)
-			p->pairs[i].stalled = false;
+		for (i = 0; i < p->xn.cfg.queues; i++)
+			nb_pair(p, i)->stalled = false;
 		p->stalled_queues = 0;
 		p->xn.no_carrier = false;
 		return;

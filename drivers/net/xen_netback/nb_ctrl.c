@@ -25,7 +25,7 @@
 static void
 nb_statics_quiesce(void *opaque, unsigned int q)
 {
-	struct nb_pair *pr = &((struct nb_port *)opaque)->pairs[q];
+	struct nb_pair *pr = nb_pair((struct nb_port *)opaque, q);
 
 	xn_queue_quiesce(&pr->rxq.x.q);
 	xn_queue_quiesce(&pr->txq.x);
@@ -58,7 +58,7 @@ nb_hash_quiesce(void *opaque)
 	unsigned int i;
 
 	for (i = 0; i < p->xn.nb_pairs; i++)
-		xn_queue_quiesce(&p->pairs[i].txq.x);
+		xn_queue_quiesce(&nb_pair(p, i)->txq.x);
 }
 
 bool
@@ -81,8 +81,8 @@ nb_ctrl_init(struct nb_port *p)
 	p->hash.quiesce = nb_hash_quiesce;
 	p->hash.opaque = p;
 	netif_hash_reset(&p->hash, 0);
-	for (i = 0; i < XN_MAX_QUEUES; i++)
-		p->pairs[i].txq.ring.hash = &p->hash;
+	for (i = 0; i < p->xn.cfg.queues; i++)
+		nb_pair(p, i)->txq.ring.hash = &p->hash;
 }
 
 /* Answer what waits; false when the frontend corrupted the ring. */
@@ -181,15 +181,16 @@ nb_orphan(struct nb_port *p)
 	o->xa = p->xn.xa;
 	o->statics = p->statics;
 	o->statics.xa = o->xa;
-	for (i = 0; i < XN_MAX_QUEUES; i++) {
-		o->q[i] = p->pairs[i].rxq.statics;
+	for (i = 0; i < XN_MAX_QUEUES; i++)
 		o->statics.q[i] = &o->q[i];
-		if (p->pairs[i].rxq.ring.lend != NULL)
+	for (i = 0; i < p->xn.cfg.queues; i++) {
+		o->q[i] = nb_pair(p, i)->rxq.statics;
+		if (nb_pair(p, i)->rxq.ring.lend != NULL)
 			o->lenders++;
 	}
-	for (i = 0; i < XN_MAX_QUEUES; i++)
-		if (p->pairs[i].rxq.ring.lend != NULL)
-			netif_lend_on_last(p->pairs[i].rxq.ring.lend,
+	for (i = 0; i < p->xn.cfg.queues; i++)
+		if (nb_pair(p, i)->rxq.ring.lend != NULL)
+			netif_lend_on_last(nb_pair(p, i)->rxq.ring.lend,
 					   nb_orphan_last, o);
 	/* The port closes without closing the handle: the lenders will. */
 	p->xn.xa = NULL;
@@ -211,9 +212,9 @@ nb_ctrl_uninit(struct nb_port *p)
 		       p->be_dir);
 		p->xn.xa = NULL;	/* leaked, but never unmapped under it */
 	}
-	for (i = 0; i < XN_MAX_QUEUES; i++) {
-		held += netif_lend_destroy(p->pairs[i].rxq.ring.lend);
-		p->pairs[i].rxq.ring.lend = NULL;
+	for (i = 0; i < p->xn.cfg.queues; i++) {
+		held += netif_lend_destroy(nb_pair(p, i)->rxq.ring.lend);
+		nb_pair(p, i)->rxq.ring.lend = NULL;
 	}
 	if (held > 0)
 		NB_LOG(WARNING, "%s: closed while the application holds %u packets of the guest: their pages stay mapped until it frees them",
@@ -254,7 +255,7 @@ nb_ctrl_connect(struct nb_port *p)
 	}
 	p->xn.ctrl_evtchn = port;
 	for (i = 0; i < p->fe.nb_queues; i++) {
-		struct nb_pair *pr = &p->pairs[i];
+		struct nb_pair *pr = nb_pair(p, i);
 
 		queues[i] = &pr->rxq.statics;
 		pr->rxq.statics.lend = pr->rxq.ring.lend;
@@ -278,9 +279,9 @@ nb_ctrl_release(struct nb_port *p)
 	unsigned int i;
 
 	netif_statics_release(&p->statics);
-	for (i = 0; i < XN_MAX_QUEUES; i++)
-		p->pairs[i].rxq.ring.statics = p->pairs[i].txq.ring.statics =
-			NULL;
+	for (i = 0; i < p->xn.cfg.queues; i++)
+		nb_pair(p, i)->rxq.ring.statics =
+			nb_pair(p, i)->txq.ring.statics = NULL;
 	if (p->xn.ctrl_evtchn != XN_NO_EVTCHN &&
 	    xa_evtchn_unbind(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot unbind event-channel-ctrl: %s",

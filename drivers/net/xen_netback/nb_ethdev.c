@@ -211,13 +211,14 @@ nb_lend_init(struct nb_port *p)
 	for (i = 0; p->cfg.zero_copy && i < p->xn.cfg.queues; i++) {
 		snprintf(name, sizeof(name), "xnb%u_lend%u",
 			 p->xn.dev->data->port_id, i);
-		p->pairs[i].rxq.ring.lend = netif_lend_create(name,
-			p->xn.dev->device->numa_node);
-		if (p->pairs[i].rxq.ring.lend == NULL) {
+		nb_pair(p, i)->rxq.ring.lend =
+			netif_lend_create(name, p->xn.dev->device->numa_node);
+		if (nb_pair(p, i)->rxq.ring.lend == NULL) {
 			NB_LOG(ERR, "cannot allocate queue %u's zero-copy state: %s",
 			       i, rte_strerror(rte_errno));
 			while (i-- > 0)
-				netif_lend_destroy(p->pairs[i].rxq.ring.lend);
+				netif_lend_destroy(
+					nb_pair(p, i)->rxq.ring.lend);
 			return -ENOMEM;
 		}
 	}
@@ -234,7 +235,7 @@ nb_init(struct xn_port *xn)
 	/* Linux netback's MAC for its end of every vif. */
 	rte_ether_unformat_addr("fe:ff:ff:ff:ff:ff", xn->dev->data->mac_addrs);
 	for (i = 0; i < xn->cfg.queues; i++) {
-		struct nb_pair *pr = &p->pairs[i];
+		struct nb_pair *pr = nb_pair(p, i);
 
 		ret = xn_queue_pair_init(xn, i, &pr->rxq.x, XN_RING_BACK_TX,
 					 &pr->rxq.ring, &pr->txq.x,
@@ -263,7 +264,7 @@ nb_init(struct xn_port *xn)
 static void
 nb_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 {
-	struct netif_back_tx *tx = &nb_port(xn)->pairs[qid].rxq.ring;
+	struct netif_back_tx *tx = &nb_pair(nb_port(xn), qid)->rxq.ring;
 
 	netif_back_tx_setup(tx, mp, xn->dev->data->port_id);
 	tx->fatal_slots = nb_port(xn)->cfg.fatal_slots;
@@ -272,7 +273,7 @@ nb_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 static void
 nb_rx_release(struct xn_port *xn, uint16_t qid)
 {
-	netif_back_tx_release(&nb_port(xn)->pairs[qid].rxq.ring);
+	netif_back_tx_release(&nb_pair(nb_port(xn), qid)->rxq.ring);
 }
 
 static void
@@ -363,6 +364,7 @@ static const struct xn_stat nb_tx_stats[] = {
 static const struct xn_pmd nb_pmd = {
 	.logtype = &nb_logtype,
 	.port_size = sizeof(struct nb_port),
+	.pair_size = sizeof(struct nb_pair),
 	.args = nb_args,
 	.nb_args = RTE_DIM(nb_args),
 	/* A guest may send frames of up to 64 KiB: chains of at most 64. */

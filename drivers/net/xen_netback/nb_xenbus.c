@@ -70,7 +70,7 @@ disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 	nb_carrier_watch(p);
 	nb_ctrl_release(p);
 	for (i = 0; i < nb_pairs; i++)
-		release_pair(p, &p->pairs[i]);
+		release_pair(p, nb_pair(p, i));
 	NB_LOG(INFO, "%s: disconnected from %s", p->be_dir, p->fe_dir);
 }
 
@@ -118,7 +118,7 @@ static bool
 connect_pair(struct nb_port *p, unsigned int i)
 {
 	const struct xenbus_back_queue *q = &p->fe.queue[i];
-	struct nb_pair *pr = &p->pairs[i];
+	struct nb_pair *pr = nb_pair(p, i);
 
 	pr->tx_sring = map_ring(p, q->tx_ring_ref, "tx-ring-ref", &pr->rxq.x.q);
 	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref", &pr->txq.x);
@@ -182,7 +182,8 @@ follow_xdp_headroom(struct nb_port *p)
 					      NETIF_XDP_HEADROOM_MAX,
 					      &headroom, why);
 	for (i = 0; i < p->fe.nb_queues; i++)
-		netif_back_rx_set_xdp_headroom(&p->pairs[i].txq.ring, headroom);
+		netif_back_rx_set_xdp_headroom(&nb_pair(p, i)->txq.ring,
+					       headroom);
 	/* Read again on every watch while Reconfigured: said once. */
 	if (headroom == p->xdp_headroom && !valid == p->xdp_headroom_refused)
 		return;

@@ -110,13 +110,19 @@ struct nf_adapter {
 	unsigned int nb_rss_ids;	/* requests not answered yet */
 	uint16_t rss_ids[NF_RSS_REQUESTS];
 	uint16_t rss_types[NF_RSS_REQUESTS];
-	struct nf_pair pairs[XN_MAX_QUEUES];
 };
 
 static inline struct nf_adapter *
 nf_adapter(struct xn_port *xn)
 {
 	return (struct nf_adapter *)xn;
+}
+
+/* Queue pair @i (< xn.cfg.queues), allocated with the port (xn_port_open). */
+static inline struct nf_pair *
+nf_pair(const struct nf_adapter *ad, unsigned int i)
+{
+	return ad->xn.pairs[i];
 }
 
 /* nf_xenbus.c */

@@ -34,7 +34,7 @@ static bool
 nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 {
 	const uint32_t per_list = XA_PAGE_SIZE / sizeof(struct xen_netif_gref);
-	struct nf_pair *pr = &ad->pairs[i];
+	struct nf_pair *pr = nf_pair(ad, i);
 	const struct netif_front_pool *zc = pr->rxq.ring.zc;
 	struct xen_netif_gref *list;
 	unsigned int n = 0, k;
@@ -108,8 +108,8 @@ nf_ctrl_release(struct nf_adapter *ad)
 	unsigned int i;
 
 	nf_rss_release(ad);
-	for (i = 0; i < XN_MAX_QUEUES; i++) {
-		struct nf_pair *pr = &ad->pairs[i];
+	for (i = 0; i < ad->xn.cfg.queues; i++) {
+		struct nf_pair *pr = nf_pair(ad, i);
 
 		pr->rxq.static_grants = 0;
 		if (pr->statics_list != NULL &&
@@ -136,7 +136,7 @@ static void
 nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
 	      const struct xen_netif_ctrl_response *rsp)
 {
-	struct nf_pair *pr = &ad->pairs[i];
+	struct nf_pair *pr = nf_pair(ad, i);
 
 	if (rsp->status == XEN_NETIF_CTRL_STATUS_SUCCESS) {
 		__atomic_fetch_add(&pr->rxq.static_grants,
@@ -172,10 +172,11 @@ nf_ctrl_responses(struct xn_port *xn, bool *more)
 			continue;
 		for (i = 0; i < xn->nb_pairs; i++)
 			for (k = 0; k < NF_STATICS_LISTS; k++)
-				if (ad->pairs[i].statics_entries[k] > 0 &&
-				    rsp[j].id == ad->pairs[i].statics_ids[k] &&
+				if (nf_pair(ad, i)->statics_entries[k] > 0 &&
+				    rsp[j].id ==
+					    nf_pair(ad, i)->statics_ids[k] &&
 				    rsp[j].type ==
-				    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
+					    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
 					nf_ctrl_added(ad, i, k, &rsp[j]);
 	}
 	return n;

@@ -95,7 +95,7 @@ nf_init(struct xn_port *xn)
 	/* Until the toolstack's mac key says otherwise. */
 	rte_eth_random_addr(xn->dev->data->mac_addrs->addr_bytes);
 	for (i = 0; i < xn->cfg.queues; i++) {
-		struct nf_pair *pr = &ad->pairs[i];
+		struct nf_pair *pr = nf_pair(ad, i);
 
 		int ret = xn_queue_pair_init(xn, i, &pr->rxq.x,
 					     XN_RING_FRONT_RX, &pr->rxq.ring,
@@ -111,16 +111,15 @@ nf_init(struct xn_port *xn)
 static void
 nf_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 {
-	netif_front_rx_setup(&nf_adapter(xn)->pairs[qid].rxq.ring, mp);
+	netif_front_rx_setup(&nf_pair(nf_adapter(xn), qid)->rxq.ring, mp);
 }
 
 /* Zero copy: the granted pool the queue receives into (and sends from). */
 static struct rte_mempool *
 nf_rx_pool(struct xn_port *xn, uint16_t qid)
 {
-	const struct netif_front_pool *zc =
-		__atomic_load_n(&nf_adapter(xn)->pairs[qid].rxq.ring.zc,
-				__ATOMIC_RELAXED);
+	const struct netif_front_pool *zc = __atomic_load_n(
+		&nf_pair(nf_adapter(xn), qid)->rxq.ring.zc, __ATOMIC_RELAXED);
 
 	return zc != NULL ? zc->mp : NULL;
 }
@@ -194,6 +193,7 @@ static const struct xn_stat nf_tx_stats[] = {
 static const struct xn_pmd nf_pmd = {
 	.logtype = &nf_logtype,
 	.port_size = sizeof(struct nf_adapter),
+	.pair_size = sizeof(struct nf_pair),
 	.args = nf_args,
 	.nb_args = RTE_DIM(nf_args),
 	.min_rx_bufsize = NF_MIN_RX_BUFSIZE,

@@ -89,7 +89,7 @@ in_sync(const struct nf_adapter *ad)
 int
 nf_mcast_sync(struct nf_adapter *ad)
 {
-	struct nf_txq *q = &ad->pairs[0].txq;
+	struct nf_txq *q = &nf_pair(ad, 0)->txq;
 	bool want = want_filter(ad), notify;
 	int ret;
 

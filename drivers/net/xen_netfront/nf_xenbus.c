@@ -71,7 +71,7 @@ nf_release(struct nf_adapter *ad)
 
 	nf_ctrl_release(ad);
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
-		struct nf_pair *pr = &ad->pairs[i];
+		struct nf_pair *pr = nf_pair(ad, i);
 
 		if (pr->rxq.x.q.evtchn != pr->txq.x.evtchn)
 			nf_unbind(ad, &pr->rxq.x.q);
@@ -119,7 +119,7 @@ nf_bind(struct nf_adapter *ad, struct xn_queue *q)
 static bool
 nf_zero_copy_allowed(const struct nf_adapter *ad, unsigned int i)
 {
-	const struct netif_front_pool *zc = ad->pairs[i].zc;
+	const struct netif_front_pool *zc = nf_pair(ad, i)->zc;
 
 	return !ad->cfg.no_zero_copy &&
 	       (zc == NULL || zc->backend == ad->backend_id);
@@ -129,7 +129,7 @@ nf_zero_copy_allowed(const struct nf_adapter *ad, unsigned int i)
 static bool
 nf_zero_copy(struct nf_adapter *ad, unsigned int i)
 {
-	struct nf_pair *pr = &ad->pairs[i];
+	struct nf_pair *pr = nf_pair(ad, i);
 	char name[RTE_MEMPOOL_NAMESIZE];
 
 	if (!nf_zero_copy_allowed(ad, i))
@@ -153,7 +153,7 @@ nf_pair_grants(const struct nf_adapter *ad, unsigned int i)
 	if (!nf_zero_copy_allowed(ad, i))
 		return NETIF_FRONT_GRANTS_PER_PAIR;
 	return 2 + NETIF_TX_RING_SIZE +
-	       (ad->pairs[i].zc == NULL ? NF_ZC_PAGES : 0);
+	       (nf_pair(ad, i)->zc == NULL ? NF_ZC_PAGES : 0);
 }
 
 /*
@@ -164,7 +164,7 @@ static bool
 nf_connect_pair(struct nf_adapter *ad, unsigned int i, bool split,
 		struct xenbus_front_queue *keys, const char **why)
 {
-	struct nf_pair *pr = &ad->pairs[i];
+	struct nf_pair *pr = nf_pair(ad, i);
 	bool zc = nf_zero_copy(ad, i);
 	bool notify;
 
@@ -281,7 +281,7 @@ nf_connect(struct nf_adapter *ad)
 	keys.gso_tcpv4 = keys.gso_tcpv6 = xn_rx_offloads(&ad->xn) & NETIF_RX_LRO;
 	keys.mcast_control = nf_mcast_request(ad, &be);
 	for (i = 0; i < keys.nb_queues; i++) {
-		struct nf_pair *pr = &ad->pairs[i];
+		struct nf_pair *pr = nf_pair(ad, i);
 
 		if (!nf_connect_pair(ad, i, be.split_evtchn, &keys.queue[i],
 				     &why))
@@ -536,7 +536,7 @@ nf_xenbus_drain(struct xn_port *xn)
 
 	for (i = 0; ad->xn.connected && ad->xn.peer_ready &&
 		    i < ad->xn.nb_pairs; i++)
-		nf_drain_tx(ad, &ad->pairs[i].txq.ring);
+		nf_drain_tx(ad, &nf_pair(ad, i)->txq.ring);
 }
 
 int
@@ -581,16 +581,16 @@ nf_xenbus_uninit(struct nf_adapter *ad)
 	pthread_mutex_lock(&ad->xn.lock);
 	if (ad->plugged) {
 		nf_begin_close(ad);
-		if (ad->pairs[0].srings != NULL)
+		if (nf_pair(ad, 0)->srings != NULL)
 			nf_wait_backend_closed(ad);
 		nf_release(ad);
 		nf_publish(ad, XenbusStateClosed);
 		nf_watch_backend(ad, false);
 		ad->plugged = false;
 	}
-	for (i = 0; i < XN_MAX_QUEUES; i++) {
-		netif_front_pool_free(ad->pairs[i].zc);
-		ad->pairs[i].zc = NULL;
+	for (i = 0; i < ad->xn.cfg.queues; i++) {
+		netif_front_pool_free(nf_pair(ad, i)->zc);
+		nf_pair(ad, i)->zc = NULL;
 	}
 	pthread_mutex_unlock(&ad->xn.lock);
 }
