@@ -6,7 +6,8 @@
  * byte checked, and the counters are per queue; when the ends disagree the
  * fewer queue pairs connect, and the queues beyond move nothing (a burst
  * returns 0) while the others work; an application that configures other
- * queue counts than the devargs say is told so. Every page the netfront
+ * queue counts than the devargs say is told so. A port holds memory for
+ * its configured queue pairs only. Every page the netfront
  * shares counts against the guest's gntalloc limit (1024 by default): it
  * raises the limit for eight queue pairs, and where the guest's
  * administrator fixed it, refuses to connect and says how many it needs.
@@ -19,6 +20,7 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 
 #include "test.h"
 #include "test_eal.h"
@@ -202,6 +204,62 @@ test_queue_counts_must_match_the_devargs(void)
 	xsim_instance_destroy(args);
 }
 
+/* DPDK heap bytes in use, all sockets. */
+static size_t
+heap_in_use(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t sum = 0;
+
+	for (unsigned int s = 0; s < rte_socket_count(); s++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(s), &st) ==
+		    0)
+			sum += st.heap_allocsz_bytes;
+	return sum;
+}
+
+/* The DPDK memory a port named @name with @queues pairs takes at probe; 0 if none. */
+static size_t
+port_memory(const char *name, unsigned int queues)
+{
+	size_t before = heap_in_use(), used;
+	char args[128];
+
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s-mem,queues=%u",
+		 pair_sim_instance(), queues);
+	if (rte_vdev_init(name, args) != 0)
+		return 0; /* the checks fail on it */
+	used = heap_in_use() - before;
+	rte_vdev_uninit(name);
+	return used;
+}
+
+/*
+ * A watcher's ports are mostly one pair each (issue 15): eight pairs
+ * embedded whatever queues= says took 1.2 MiB per netback port.
+ */
+static void
+test_a_port_holds_only_its_queue_pairs(void)
+{
+	static const char *const names[] = { NB, NF };
+	char inst[64];
+
+	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
+		/* The first port of a process also sets up what they share. */
+		size_t first = port_memory(names[i], 1);
+		size_t one = port_memory(names[i], 1);
+		size_t eight = port_memory(names[i], 8);
+
+		printf("# %s: %zu bytes with 1 queue pair (%zu the first time), %zu with 8\n",
+		       names[i], one, first, eight);
+		CHECK(eight > 4 * one);
+		CHECK(port_memory(names[i], 1) == one);
+	}
+	snprintf(inst, sizeof(inst), "%s-mem", pair_sim_instance());
+	xsim_instance_destroy(inst);
+}
+
 /* Domain 1's grant limit and what it shares, read as the guest would. */
 static bool
 guest_grants(const char *inst, uint32_t *limit, uint32_t *used)
@@ -282,6 +340,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_frontend_asking_more_gets_what_the_backend_offers);
 	RUN(test_backend_offering_more_serves_what_the_frontend_asks);
 	RUN(test_queue_counts_must_match_the_devargs);
+	RUN(test_a_port_holds_only_its_queue_pairs);
 	RUN(test_eight_queue_pairs_raise_the_grant_limit);
 	RUN(test_fixed_grant_limit_refuses_with_what_it_needs);
 }
