@@ -14,7 +14,9 @@
  * the port announces its removal (RTE_ETH_EVENT_INTR_RMV, nb_xenbus.c) and
  * the application removes it (RTE_ETH_EVENT_DESTROY). A vif that comes
  * back under the same name while the application still has the old port
- * gets no port: logged and counted.
+ * gets no port: logged and counted. So does a vif that comes when the
+ * process holds RTE_MAX_ETHPORTS ports already (32 in Debian's DPDK):
+ * one the application removes goes to the next new vif.
  *
  * The watcher runs on the interrupt thread, as each port's control plane
  * does. The vifs present at probe become ports inside the probe, before
@@ -60,6 +62,14 @@ struct nb_watch {
 	/* The vifs of the last look: a vif not among them is new. */
 	struct nb_watch_vif *seen;
 	unsigned int nb_seen;
+	/*
+	 * The vifs whose port failed in its probe: EAL keeps such a vdev,
+	 * unprobed, in the bus's list for good (rte_dev_probe() does not
+	 * take it out, and no call removes an unprobed device), where it
+	 * would look like a probe in progress to vdev_probe_running().
+	 */
+	struct nb_watch_vif *failed;
+	unsigned int nb_failed, cap_failed;
 	/* Under watchers_lock, for telemetry. */
 	unsigned int vifs;		/* in the last look */
 	uint64_t ports;			/* probed */
@@ -106,52 +116,6 @@ name_matches(struct nb_watch *w, domid_t domid)
 	return match;
 }
 
-static bool
-was_seen(const struct nb_watch *w, domid_t domid, uint16_t handle)
-{
-	unsigned int i;
-
-	for (i = 0; i < w->nb_seen; i++)
-		if (w->seen[i].domid == domid && w->seen[i].handle == handle)
-			return true;
-	return false;
-}
-
-static void
-spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
-{
-	char devargs[RTE_DEV_NAME_MAX_LEN + 128 + NB_WATCH_ARGS_MAX];
-	int ret;
-
-	snprintf(devargs, sizeof(devargs),
-		 "net_xen_netback_vif%u.%u,domid=%u,handle=%u,on_removal=remove%s%s",
-		 domid, handle, domid, handle, w->port_args[0] ? "," : "",
-		 w->port_args);
-	ret = rte_dev_probe(devargs);
-	if (ret == 0) {
-		count(&w->ports);
-		NB_LOG(INFO, "%s: vif %u/%u: port net_xen_netback_vif%u.%u",
-		       rte_vdev_device_name(w->vdev), domid, handle, domid,
-		       handle);
-		return;
-	}
-	count(&w->failures);
-	NB_LOG(ERR, "%s: vif %u/%u gets no port: %s%s",
-	       rte_vdev_device_name(w->vdev), domid, handle, rte_strerror(-ret),
-	       ret == -EEXIST ?
-	       " (the application has not removed the vif's last port)" : "");
-}
-
-static bool
-key_exists(struct nb_watch *w, const char *path)
-{
-	unsigned int len;
-	void *v = xa_xs_read(w->xa, XBT_NULL, path, &len);
-
-	free(v);
-	return v != NULL;
-}
-
 /* Remember vif @v in @now, grown as needed; false without memory. */
 static bool
 remember(struct nb_watch_vif **now, unsigned int *n, unsigned int *cap,
@@ -168,6 +132,78 @@ remember(struct nb_watch_vif **now, unsigned int *n, unsigned int *cap,
 	}
 	(*now)[(*n)++] = v;
 	return true;
+}
+
+static bool
+has_vif(const struct nb_watch_vif *vifs, unsigned int n, domid_t domid,
+	uint16_t handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (vifs[i].domid == domid && vifs[i].handle == handle)
+			return true;
+	return false;
+}
+
+static void
+refuse(struct nb_watch *w, domid_t domid, uint16_t handle, const char *why)
+{
+	count(&w->failures);
+	NB_LOG(ERR, "%s: vif %u/%u gets no port: %s",
+	       rte_vdev_device_name(w->vdev), domid, handle, why);
+}
+
+#define LIMIT_WHY "the process holds RTE_MAX_ETHPORTS"
+#define LIMIT_NEXT "ports; the next new vif after one is removed gets it"
+#define EEXIST_WHY " (the application has not removed the vif's last port)"
+
+static void
+spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
+{
+	char devargs[RTE_DEV_NAME_MAX_LEN + 128 + NB_WATCH_ARGS_MAX];
+	char why[160];
+	int ret;
+
+	/*
+	 * Said before trying: ethdev's own refusal reads as ENOMEM, and the
+	 * failed probe would leave its vdev behind.
+	 */
+	if (rte_eth_dev_count_total() >= RTE_MAX_ETHPORTS) {
+		snprintf(why, sizeof(why), "%s (%d) %s", LIMIT_WHY,
+			 RTE_MAX_ETHPORTS, LIMIT_NEXT);
+		refuse(w, domid, handle, why);
+		return;
+	}
+	snprintf(devargs, sizeof(devargs),
+		 "net_xen_netback_vif%u.%u,domid=%u,handle=%u,on_removal=remove%s%s",
+		 domid, handle, domid, handle, w->port_args[0] ? "," : "",
+		 w->port_args);
+	ret = rte_dev_probe(devargs);
+	if (ret == 0) {
+		count(&w->ports);
+		NB_LOG(INFO, "%s: vif %u/%u: port net_xen_netback_vif%u.%u",
+		       rte_vdev_device_name(w->vdev), domid, handle, domid,
+		       handle);
+		return;
+	}
+	/* Without memory to remember it, the watcher waits for it. */
+	if (ret != -EEXIST && !has_vif(w->failed, w->nb_failed, domid, handle))
+		remember(&w->failed, &w->nb_failed, &w->cap_failed,
+			 (struct nb_watch_vif){ domid, handle });
+	snprintf(why, sizeof(why), "%s%s", rte_strerror(-ret),
+		 ret == -EEXIST ? EEXIST_WHY : "");
+	refuse(w, domid, handle, why);
+}
+
+static bool
+key_exists(struct nb_watch *w, const char *path)
+{
+	unsigned int len;
+	void *v = xa_xs_read(w->xa, XBT_NULL, path, &len);
+
+	free(v);
+	return v != NULL;
 }
 
 /*
@@ -206,7 +242,8 @@ look(struct nb_watch *w)
 			if (!key_exists(w, path))
 				continue;
 			ok = remember(&now, &n, &cap, v);
-			if (ok && !was_seen(w, v.domid, v.handle) &&
+			if (ok &&
+			    !has_vif(w->seen, w->nb_seen, v.domid, v.handle) &&
 			    name_matches(w, v.domid))
 				spawn(w, v.domid, v.handle);
 		}
@@ -253,17 +290,32 @@ may_add_or_remove(const struct nb_watch *w, const char *path)
 /*
  * Whether a vdev is being probed, by the EAL at start (which walks the
  * vdev list without its lock) or by a hot plug: a port added now would
- * race it.
+ * race it. The vdevs of our ports that failed are no probe.
  */
 static bool
-vdev_probe_running(void)
+failed_port(const struct nb_watch *w, const struct rte_device *dev)
+{
+	unsigned int domid, handle;
+	char end;
+
+	return sscanf(rte_dev_name(dev), "net_xen_netback_vif%u.%u%c", &domid,
+		      &handle, &end) == 2 &&
+	       has_vif(w->failed, w->nb_failed, domid, handle);
+}
+
+static bool
+vdev_probe_running(const struct nb_watch *w)
 {
 	struct rte_dev_iterator it;
 	struct rte_device *dev;
 	bool running = false;
 
-	RTE_DEV_FOREACH(dev, "bus=vdev", &it)
-		running |= !rte_dev_is_probed(dev);
+	/* RTE_DEV_FOREACH, which clang-format does not know as a loop. */
+	if (rte_dev_iterator_init(&it, "bus=vdev") != 0)
+		return false;
+	for (dev = rte_dev_iterator_next(&it); dev != NULL;
+	     dev = rte_dev_iterator_next(&it))
+		running |= !rte_dev_is_probed(dev) && !failed_port(w, dev);
 	return running;
 }
 
@@ -273,7 +325,7 @@ look_when_free(void *arg)
 {
 	struct nb_watch *w = arg;
 
-	if (!vdev_probe_running())
+	if (!vdev_probe_running(w))
 		look(w);
 	else if (rte_eal_alarm_set(NB_WATCH_BUSY_US, look_when_free, w) != 0)
 		NB_LOG(ERR, "%s: cannot set an alarm: new vifs wait for the next change",
@@ -308,6 +360,7 @@ watch_free(struct nb_watch *w)
 	rte_eal_alarm_cancel(look_when_free, w);
 	xa_close(w->xa);
 	free(w->seen);
+	free(w->failed);
 	free(w->port_args);
 	free(w);
 }
