@@ -765,6 +765,7 @@ guests_main(const char *prog)
 	unsigned int i, oldest = 0, all_up, live;
 	struct rte_mempool *mp;
 	int gone = -1; /* a destroyed life the backend still serves */
+	bool failed = false;
 
 	while (!__atomic_load_n(&sh->backend_ready, __ATOMIC_ACQUIRE))
 		usleep(1000);
@@ -808,9 +809,15 @@ guests_main(const char *prog)
 		if (gone >= 0) {
 			/* The new guest waits for the old one's port id. */
 			if (removed(gone)) {
+				/* Its domain id is free for a new guest. */
+				__atomic_store_n(
+					&sh->life_of[sh->lives[gone].domid], -1,
+					__ATOMIC_RELEASE);
 				gone = -1;
-				if (!guest_create(&guests[oldest], mp))
+				if (!guest_create(&guests[oldest], mp)) {
+					failed = true;
 					break;
+				}
 				oldest = (oldest + 1) % opt.guests;
 			} else if (t - waiting_since > WAIT_MS * 1000000ull) {
 				fprintf(stderr,
@@ -836,7 +843,7 @@ guests_main(const char *prog)
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	return end != 0 && gone < 0 ? 0 : 1;
+	return end != 0 && gone < 0 && !failed ? 0 : 1;
 }
 
 /* -------- both -------- */
