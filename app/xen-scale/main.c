@@ -762,7 +762,7 @@ static int
 guests_main(const char *prog)
 {
 	uint64_t start, end = 0, next_churn = 0, waiting_since = 0;
-	unsigned int i, oldest = 0, all_up, live;
+	unsigned int i, oldest = 0, all_up, live, echoed;
 	struct rte_mempool *mp;
 	int gone = -1; /* a destroyed life the backend still serves */
 	bool failed = false;
@@ -784,12 +784,13 @@ guests_main(const char *prog)
 	for (;;) {
 		uint64_t t = now_ns();
 
-		all_up = live = 0;
+		all_up = live = echoed = 0;
 		for (i = 0; i < opt.guests; i++) {
 			if (guests[i].life < 0)
 				continue;
 			live++;
 			guest_serve(&guests[i], mp);
+			echoed += guests[i].next_rx > 0;
 			all_up += guests[i].up;
 		}
 		if (end == 0) {
@@ -827,9 +828,15 @@ guests_main(const char *prog)
 			}
 			continue;
 		}
-		if (t >= end)
+		/* The last guests made have their echo too before all go. */
+		if (t >= end &&
+		    (echoed == live || t - end > WAIT_MS * 1000000ull))
 			break;
-		if (t >= next_churn && opt.churn_ms > 0) {
+		if (t >= end)
+			continue;
+		/* A guest goes once it has had an echo: every life has traffic. */
+		if (t >= next_churn && opt.churn_ms > 0 &&
+		    guests[oldest].next_rx > 0) {
 			next_churn = t + opt.churn_ms * 1000000ull;
 			gone = guests[oldest].life;
 			guest_destroy(&guests[oldest]);
