@@ -567,8 +567,13 @@ backend_main(const char *prog, pid_t child)
 			break;
 		up = 0;
 		for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+			/*
+			 * ethdev announces a port before it attaches it: not
+			 * valid until the probe on the interrupt thread ends.
+			 */
 			if (__atomic_load_n(&news[port], __ATOMIC_ACQUIRE) &&
-			    !bports[port].started)
+			    !bports[port].started &&
+			    rte_eth_dev_is_valid_port(port))
 				port_start(port, mp);
 			if (!bports[port].started)
 				continue;
