@@ -306,18 +306,25 @@ test_failed_probe_does_not_wedge_the_watcher(void)
 static int
 setup(const char *argv0)
 {
+	char prefix[64];
+
 	memset(back, -1, sizeof(back));
 	memset(front, -1, sizeof(front));
-	test_pool = test_eal_pool(argv0, POOL_MBUFS);
+	/* The telemetry socket must be ours, not another test's. */
+	snprintf(prefix, sizeof(prefix), "--file-prefix %s",
+		 pair_sim_instance());
+	if (test_eal_init(argv0, prefix) < 0)
+		return -1;
+	test_pool = rte_pktmbuf_pool_create("test", POOL_MBUFS, 256, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    SOCKET_ID_ANY);
 	if (test_pool == NULL || test_log_capture() != 0)
 		return -1;
-	return rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_NEW,
-					     on_event, NULL) != 0 ||
-			       rte_eth_dev_callback_register(
-				       RTE_ETH_ALL, RTE_ETH_EVENT_INTR_RMV,
-				       on_event, NULL) != 0 ?
-		       -1 :
-		       0;
+	if (rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_NEW,
+					  on_event, NULL) != 0)
+		return -1;
+	return rte_eth_dev_callback_register(
+		RTE_ETH_ALL, RTE_ETH_EVENT_INTR_RMV, on_event, NULL);
 }
 
 static void
