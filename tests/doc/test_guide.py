@@ -10,8 +10,7 @@
 #    the file may add words (its own options, redirections, wrappers), a
 #    --vdev word may add devargs, provider=xen stands for the simulator's
 #    provider=sim, and a program the file gets as an argument (its "usage:"
-#    line and name="$N") is that program. "(pending)" after a file marks a
-#    test another change adds: reported TODO until it is there;
+#    line and name="$N") is that program;
 #  - every devarg key of both PMDs' param strings is documented;
 #  - the feature matrices use only DPDK 22.11's keys, with Y or P.
 #
@@ -46,14 +45,13 @@ n = 0
 failed = False
 
 
-def tap(ok, what, diag=(), todo=None):
+def tap(ok, what, diag=()):
     global n, failed
     n += 1
-    print('%s %d - %s%s' % ('ok' if ok else 'not ok', n, what,
-                            ' # TODO %s' % todo if todo else ''))
+    print('%s %d - %s' % ('ok' if ok else 'not ok', n, what))
     for d in diag:
         print('# ' + d)
-    if not ok and not todo:
+    if not ok:
         failed = True
 
 
@@ -204,7 +202,7 @@ def program_aliases(text):
 
 
 def guide_blocks(path):
-    """(line, files, pending, commands) of each console block."""
+    """(line, files, commands) of each console block."""
     lines = open(path).read().split('\n')
     out, run_by = [], None
     for i, l in enumerate(lines):
@@ -221,13 +219,10 @@ def guide_blocks(path):
             text = re.sub(r'\\\n', ' ', '\n'.join(body))
             cmds = [c.strip() for c in text.split('\n')
                     if c.strip() and not c.strip().startswith('#')]
-            files = pending = None
+            files = None
             if run_by and run_by[0] >= i - 3:
-                spec = run_by[1]
-                pending = '(pending)' in spec
-                files = [f.strip() for f in
-                         spec.replace('(pending)', '').split(',')]
-            out.append((i + 1, files, pending, cmds))
+                files = [f.strip() for f in run_by[1].split(',')]
+            out.append((i + 1, files, cmds))
             run_by = None
     return out
 
@@ -235,7 +230,7 @@ def guide_blocks(path):
 def check_commands(root, guides):
     for g in guides:
         rel = os.path.relpath(g, root)
-        for line, files, pending, cmds in guide_blocks(g):
+        for line, files, cmds in guide_blocks(g):
             if not files:
                 tap(False, '%s:%d: a block without ".. Run by:"' % (rel, line))
                 continue
@@ -255,9 +250,7 @@ def check_commands(root, guides):
                 tap(found is not None,
                     '%s:%d: run by %s: %s' % (rel, line, found or
                                              ' or '.join(files), cmd),
-                    () if found else ['not found in ' + ', '.join(files)],
-                    todo='another change adds it' if pending and not found
-                    else None)
+                    () if found else ['not found in ' + ', '.join(files)])
 
 
 def param_keys(root):
