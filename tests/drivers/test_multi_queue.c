@@ -7,7 +7,7 @@
  * fewer queue pairs connect, and the queues beyond move nothing (a burst
  * returns 0) while the others work; an application that configures other
  * queue counts than the devargs say is told so. A port holds memory for
- * its configured queue pairs only. Every page the netfront
+ * its configured queue pairs only, on the NUMA node it was probed on. Every page the netfront
  * shares counts against the guest's gntalloc limit (1024 by default): it
  * raises the limit for eight queue pairs, and where the guest's
  * administrator fixed it, refuses to connect and says how many it needs.
@@ -260,6 +260,35 @@ test_a_port_holds_only_its_queue_pairs(void)
 	xsim_instance_destroy(inst);
 }
 
+/*
+ * A vdev has no NUMA node of its own: the port takes the prober's, where
+ * its queue pairs' memory is (xn_port_open()), and says so for the
+ * application to poll it from there.
+ */
+static void
+test_a_port_is_on_the_probers_node(void)
+{
+	static const char *const names[] = { NB, NF };
+	const int node = (int)rte_socket_id();
+	struct rte_eth_dev_info info;
+	char args[128];
+	uint16_t port;
+
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s-node",
+		 pair_sim_instance());
+	for (unsigned int i = 0; i < RTE_DIM(names); i++) {
+		REQUIRE(rte_vdev_init(names[i], args) == 0);
+		REQUIRE(rte_eth_dev_get_port_by_name(names[i], &port) == 0);
+		CHECK(rte_eth_dev_socket_id(port) == node);
+		CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+		      rte_dev_numa_node(info.device) == node);
+		rte_eth_dev_close(port);
+		rte_vdev_uninit(names[i]);
+	}
+	snprintf(args, sizeof(args), "%s-node", pair_sim_instance());
+	xsim_instance_destroy(args);
+}
+
 /* Domain 1's grant limit and what it shares, read as the guest would. */
 static bool
 guest_grants(const char *inst, uint32_t *limit, uint32_t *used)
@@ -341,6 +370,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_backend_offering_more_serves_what_the_frontend_asks);
 	RUN(test_queue_counts_must_match_the_devargs);
 	RUN(test_a_port_holds_only_its_queue_pairs);
+	RUN(test_a_port_is_on_the_probers_node);
 	RUN(test_eight_queue_pairs_raise_the_grant_limit);
 	RUN(test_fixed_grant_limit_refuses_with_what_it_needs);
 }

@@ -77,10 +77,11 @@ r[0]['/xen_netback/vif']['rxq0']['req_cons'] != r[1]['/xen_netback/vif']['rxq0']
 r[0]['/xen_netback/vif']['txq0']['req_cons'] != r[1]['/xen_netback/vif']['txq0']['req_cons']"
 
 ask "$work/replies" /xen_netfront/vif,1
-check 3 "vif,1 of the netfront shows its rings from the frontend's end" "
+check 3 "vif,1 of the netfront shows its rings from the frontend's end, and its NUMA node" "
 len(r) == 1 and r[0]['/xen_netfront/vif']['role'] == 'frontend' and
 'rsp_cons' in r[0]['/xen_netfront/vif']['rxq0'] and
-r[0]['/xen_netfront/vif']['queue_pairs_connected'] == 1"
+r[0]['/xen_netfront/vif']['queue_pairs_connected'] == 1 and
+r[0]['/xen_netfront/vif']['numa_node'] == 0"
 
 ask "$work/replies" /xen_netback/vif,1 /xen_netback/vif,99 /xen_netback/vif \
 	/xen_netback/vif,0x

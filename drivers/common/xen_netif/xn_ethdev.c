@@ -10,6 +10,7 @@
 #include <ethdev_driver.h>
 #include <ethdev_vdev.h>
 #include <rte_ether.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include "netif_back.h"
@@ -493,6 +494,24 @@ xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd)
 	return xn_port(dev);
 }
 
+/*
+ * A vdev's NUMA node is SOCKET_ID_ANY: the port takes the node of the
+ * thread probing it, as DPDK's vhost and af_xdp PMDs do, so its memory
+ * (and its queue pairs', xn_port_open()) is in one place, and
+ * rte_eth_dev_socket_id() tells the application where to poll it from.
+ * The interrupt thread (a watcher's ports) may span nodes: then the main
+ * lcore's.
+ */
+static int
+probe_socket(void)
+{
+	int socket = (int)rte_socket_id();
+
+	if (socket == SOCKET_ID_ANY)
+		socket = (int)rte_lcore_to_socket_id(rte_get_main_lcore());
+	return socket;
+}
+
 /* The ethdev side of a new port; its Xen side comes next. */
 static struct rte_eth_dev *
 allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
@@ -500,6 +519,8 @@ allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	struct rte_eth_dev *dev;
 	struct xn_port *p;
 
+	if (vdev->device.numa_node == SOCKET_ID_ANY)
+		vdev->device.numa_node = probe_socket();
 	dev = rte_eth_vdev_allocate(vdev, pmd->port_size);
 	if (dev == NULL)
 		return NULL;

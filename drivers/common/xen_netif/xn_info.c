@@ -113,6 +113,8 @@ xn_info_port(struct xn_port *p, struct xn_info *w, bool rings)
 	w->str(w, "link", xn_port_link_up(p) ? "up" : "down");
 	w->u64(w, "started", p->started);
 	w->u64(w, "queues", p->cfg.queues);
+	/* Where the port's and its queue pairs' memory is. */
+	w->u64(w, "numa_node", p->dev->data->numa_node);
 	w->u64(w, "queue_pairs_connected", p->connected ? p->nb_pairs : 0);
 	w->u64(w, "mtu", p->dev->data->mtu);
 	if (p->ops->info != NULL)

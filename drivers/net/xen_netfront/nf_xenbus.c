@@ -138,8 +138,10 @@ nf_zero_copy(struct nf_adapter *ad, unsigned int i)
 		return true;
 	snprintf(name, sizeof(name), "xnf%u_zc%u", ad->xn.dev->data->port_id,
 		 i);
+	/* Its mbufs' headers with the port's memory (the pages are gntalloc's). */
 	pr->zc = netif_front_pool_create(name, ad->xn.xa, ad->backend_id,
-					 NF_ZC_PAGES, SOCKET_ID_ANY);
+					 NF_ZC_PAGES,
+					 ad->xn.dev->data->numa_node);
 	if (pr->zc == NULL)
 		NF_LOG(NOTICE, "%s: queue pair %u: no zero-copy pool (%s): copying",
 		       ad->fe_dir, i, strerror(errno));
