@@ -28,48 +28,14 @@
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
+#include "watched_guests.h"
 #include "xa.h"
 #include "xsim.h"
 
 #define WATCHER "net_xen_netback_watch"
 #define PACKETS 2000
 
-/* The events each port heard, set on the interrupt thread. */
-static uint32_t heard[RTE_MAX_ETHPORTS][RTE_ETH_EVENT_MAX];
 static uint64_t seq;
-
-static int
-on_event(uint16_t port, enum rte_eth_event_type type, void *arg,
-	 void *ret_param)
-{
-	(void)arg;
-	(void)ret_param;
-	__atomic_fetch_add(&heard[port][type], 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static uint32_t
-events(uint16_t port, enum rte_eth_event_type type)
-{
-	return __atomic_load_n(&heard[port][type], __ATOMIC_RELAXED);
-}
-
-/* The port the watcher made for vif <domid>/0, within 5 s, or -1. */
-static int
-vif_port(domid_t domid)
-{
-	char name[RTE_DEV_NAME_MAX_LEN];
-	unsigned int ms;
-	uint16_t port;
-
-	snprintf(name, sizeof(name), "net_xen_netback_vif%u.0", domid);
-	for (ms = 0; ms < 5000; ms += 10) {
-		if (rte_eth_dev_get_port_by_name(name, &port) == 0)
-			return port;
-		rte_delay_ms(10);
-	}
-	return -1;
-}
 
 static bool
 no_port_for(domid_t domid)
@@ -81,43 +47,11 @@ no_port_for(domid_t domid)
 	return rte_eth_dev_get_port_by_name(name, &port) != 0;
 }
 
-/* A guest's netfront, named after its domain. */
-static int
-frontend(domid_t domid)
-{
-	char name[32], args[128];
-
-	snprintf(name, sizeof(name), "net_xen_netfront_g%u", domid);
-	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
-		 pair_sim_instance());
-	return pair_create(name, args, test_pool);
-}
-
-static void
-frontend_close(domid_t domid, int port)
-{
-	char name[32];
-
-	snprintf(name, sizeof(name), "net_xen_netfront_g%u", domid);
-	pair_destroy(name, port);
-}
-
-static const struct rte_eth_conf no_conf;
-
-/*
- * A new guest as the application sees it: the watcher's port, announced,
- * set up and started, passing traffic with the guest's netfront.
- */
 static bool
 guest_served(domid_t domid, int *back, int *front)
 {
-	*back = vif_port(domid);
-	if (*back < 0 || events(*back, RTE_ETH_EVENT_NEW) != 1 ||
-	    pair_start(*back, test_pool, 1, &no_conf) != 0)
-		return false;
-	*front = frontend(domid);
-	return *front >= 0 &&
-	       pair_traffic_both_ways(*back, *front, test_pool, &seq, PACKETS);
+	return watched_guest_served(domid, test_pool, back, front, &seq,
+				    PACKETS);
 }
 
 static bool
@@ -128,32 +62,6 @@ nothing_held_for(domid_t domid)
 	return xsim_domain_usage(pair_sim_instance(), 0, &be) == 0 &&
 	       xsim_domain_usage(pair_sim_instance(), domid, &fe) == 0 &&
 	       fe.grants == 0 && fe.ports == 0 && fe.watches == 0;
-}
-
-/*
- * What testpmd does on RTE_ETH_EVENT_INTR_RMV, from the main thread:
- * stop, close and detach the port; true once it is gone.
- */
-static bool
-removal_handled(int port)
-{
-	struct rte_eth_dev_info info;
-	unsigned int ms;
-
-	for (ms = 0; events(port, RTE_ETH_EVENT_INTR_RMV) == 0; ms += 10) {
-		if (ms >= 10000)
-			return false;
-		rte_delay_ms(10);
-	}
-	if (rte_eth_dev_info_get(port, &info) != 0 ||
-	    rte_eth_dev_stop(port) != 0 || rte_eth_dev_close(port) != 0)
-		return false;
-	if (rte_dev_remove(info.device) != 0 ||
-	    events(port, RTE_ETH_EVENT_DESTROY) != 1)
-		return false;
-	/* The port id is free for the next port. */
-	memset(heard[port], 0, sizeof(heard[port]));
-	return true;
 }
 
 static int back3 = -1, front3 = -1, back5 = -1, front5 = -1;
@@ -191,9 +99,9 @@ test_new_vifs_of_matching_guests_become_ports(void)
 	CHECK(pair_traffic_both_ways(back5, front5, test_pool, &seq, PACKETS));
 	CHECK(pair_traffic_both_ways(back6, front6, test_pool, &seq, PACKETS));
 	/* web-3 shuts down: the application removes its port. */
-	frontend_close(6, front6);
+	watched_frontend_close(6, front6);
 	REQUIRE(pair_guest_destroy(6));
-	CHECK(removal_handled(back6));
+	CHECK(watched_removal_handled(back6));
 	CHECK(no_port_for(6));
 	CHECK(nothing_held_for(6));
 }
@@ -203,11 +111,11 @@ test_destroyed_guest_port_is_removed_others_go_on(void)
 {
 	/* web-2 is destroyed with its netfront still connected. */
 	REQUIRE(pair_guest_destroy(5));
-	CHECK(removal_handled(back5));
+	CHECK(watched_removal_handled(back5));
 	CHECK(no_port_for(5));
-	CHECK(events(back3, RTE_ETH_EVENT_INTR_RMV) == 0);
+	CHECK(watched_events(back3, RTE_ETH_EVENT_INTR_RMV) == 0);
 	CHECK(pair_traffic_both_ways(back3, front3, test_pool, &seq, PACKETS));
-	frontend_close(5, front5);
+	watched_frontend_close(5, front5);
 	CHECK(nothing_held_for(5));
 }
 
@@ -219,9 +127,9 @@ test_rebooted_guest_gets_a_new_port(void)
 	/* A reboot is a new domain with the same name. */
 	REQUIRE(pair_guest_create(8, "web-2"));
 	CHECK(guest_served(8, &back, &front));
-	frontend_close(8, front);
+	watched_frontend_close(8, front);
 	REQUIRE(pair_guest_destroy(8));
-	CHECK(removal_handled(back));
+	CHECK(watched_removal_handled(back));
 }
 
 static void
@@ -254,9 +162,9 @@ test_watcher_devargs_are_checked_at_probe(void)
 	snprintf(args, sizeof(args), "vifs=db-*,batch=16,provider=sim,sim=%s",
 		 pair_sim_instance());
 	CHECK(rte_vdev_init("net_xen_netback_db", args) == 0);
-	CHECK(vif_port(4) >= 0);
+	CHECK(watched_vif_port(4, 5000) >= 0);
 	CHECK(rte_vdev_uninit("net_xen_netback_db") == 0);
-	CHECK(vif_port(4) >= 0);
+	CHECK(watched_vif_port(4, 5000) >= 0);
 }
 
 static void
@@ -272,16 +180,7 @@ test_removed_watcher_leaves_its_ports_serving(void)
 static int
 setup(const char *argv0)
 {
-	if (pair_setup(argv0) != 0)
-		return -1;
-	return rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_NEW,
-					     on_event, NULL) != 0 ||
-	       rte_eth_dev_callback_register(RTE_ETH_ALL,
-					     RTE_ETH_EVENT_INTR_RMV, on_event,
-					     NULL) != 0 ||
-	       rte_eth_dev_callback_register(RTE_ETH_ALL,
-					     RTE_ETH_EVENT_DESTROY, on_event,
-					     NULL) != 0 ? -1 : 0;
+	return pair_setup(argv0) != 0 ? -1 : watched_setup();
 }
 
 static void

@@ -35,6 +35,7 @@
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
+#include "watched_guests.h"
 #include "xa.h"
 #include "xsim.h"
 
@@ -44,66 +45,9 @@
 /* Enough mbufs for every netfront's Rx ring and every netback's spares. */
 #define POOL_MBUFS 32768
 
-static uint32_t heard[RTE_MAX_ETHPORTS][RTE_ETH_EVENT_MAX];
 static uint64_t seq;
 static int back[GUESTS + 5], front[GUESTS + 5];
 static size_t log_mark;
-
-static int
-on_event(uint16_t port, enum rte_eth_event_type type, void *arg,
-	 void *ret_param)
-{
-	(void)arg;
-	(void)ret_param;
-	__atomic_fetch_add(&heard[port][type], 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static uint32_t
-events(uint16_t port, enum rte_eth_event_type type)
-{
-	return __atomic_load_n(&heard[port][type], __ATOMIC_RELAXED);
-}
-
-/* The port the watcher made for vif <domid>/0 within @ms, or -1. */
-static int
-vif_port(domid_t domid, unsigned int ms)
-{
-	char name[RTE_DEV_NAME_MAX_LEN];
-	uint16_t port;
-
-	snprintf(name, sizeof(name), "net_xen_netback_vif%u.0", domid);
-	for (;;) {
-		if (rte_eth_dev_get_port_by_name(name, &port) == 0)
-			return port;
-		if (ms < 10)
-			return -1;
-		ms -= 10;
-		rte_delay_ms(10);
-	}
-}
-
-static int
-frontend(domid_t domid)
-{
-	char name[32], args[128];
-
-	snprintf(name, sizeof(name), "net_xen_netfront_g%u", domid);
-	snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s", domid,
-		 pair_sim_instance());
-	return pair_create(name, args, test_pool);
-}
-
-static void
-frontend_close(domid_t domid, int port)
-{
-	char name[32];
-
-	snprintf(name, sizeof(name), "net_xen_netfront_g%u", domid);
-	pair_destroy(name, port);
-}
-
-static const struct rte_eth_conf no_conf;
 
 static bool
 guest_create(domid_t domid)
@@ -118,34 +62,8 @@ guest_create(domid_t domid)
 static bool
 guest_served(domid_t domid)
 {
-	back[domid] = vif_port(domid, 5000);
-	if (back[domid] < 0 || events(back[domid], RTE_ETH_EVENT_NEW) != 1 ||
-	    pair_start(back[domid], test_pool, 1, &no_conf) != 0)
-		return false;
-	front[domid] = frontend(domid);
-	return front[domid] >= 0 &&
-	       pair_traffic_both_ways(back[domid], front[domid], test_pool,
-				      &seq, PACKETS);
-}
-
-/* What testpmd does on RTE_ETH_EVENT_INTR_RMV; true once it is gone. */
-static bool
-removal_handled(int port)
-{
-	struct rte_eth_dev_info info;
-	unsigned int ms;
-
-	for (ms = 0; events(port, RTE_ETH_EVENT_INTR_RMV) == 0; ms += 10) {
-		if (ms >= 10000)
-			return false;
-		rte_delay_ms(10);
-	}
-	if (rte_eth_dev_info_get(port, &info) != 0 ||
-	    rte_eth_dev_stop(port) != 0 || rte_eth_dev_close(port) != 0 ||
-	    rte_dev_remove(info.device) != 0)
-		return false;
-	memset(heard[port], 0, sizeof(heard[port]));
-	return true;
+	return watched_guest_served(domid, test_pool, &back[domid],
+				    &front[domid], &seq, PACKETS);
 }
 
 /*
@@ -228,7 +146,7 @@ test_next_vif_gets_no_port_counted_and_logged(void)
 	for (unsigned int ms = 0; watcher_no_port() != 1 && ms < 5000; ms += 10)
 		rte_delay_ms(10);
 	CHECK(watcher_no_port() == 1);
-	CHECK(vif_port(GUESTS + 1, 0) < 0);
+	CHECK(watched_vif_port(GUESTS + 1, 0) < 0);
 	log = test_log_since(log_mark);
 	snprintf(line, sizeof(line), "vif %u/0 gets no port", GUESTS + 1);
 	CHECK(strstr(log, line) != NULL);
@@ -250,9 +168,9 @@ test_freed_port_goes_to_the_next_new_guest(void)
 	struct xsim_usage be_before, be_after;
 
 	/* Guest 1 shuts down; the application removes its port. */
-	frontend_close(1, front[1]);
+	watched_frontend_close(1, front[1]);
 	REQUIRE(pair_guest_destroy(1));
-	CHECK(removal_handled(back[1]));
+	CHECK(watched_removal_handled(back[1]));
 	back[1] = -1;
 	REQUIRE(xsim_domain_usage(pair_sim_instance(), 0, &be_before) == 0);
 	REQUIRE(guest_create(GUESTS + 2));
@@ -261,9 +179,9 @@ test_freed_port_goes_to_the_next_new_guest(void)
 	CHECK(watcher_no_port() == 1);
 	/* The refused guest goes; it had nothing to give back. */
 	REQUIRE(pair_guest_destroy(GUESTS + 1));
-	frontend_close(GUESTS + 2, front[GUESTS + 2]);
+	watched_frontend_close(GUESTS + 2, front[GUESTS + 2]);
 	REQUIRE(pair_guest_destroy(GUESTS + 2));
-	CHECK(removal_handled(back[GUESTS + 2]));
+	CHECK(watched_removal_handled(back[GUESTS + 2]));
 	back[GUESTS + 2] = -1;
 	REQUIRE(xsim_domain_usage(pair_sim_instance(), 0, &be_after) == 0);
 	CHECK(be_after.maps == be_before.maps &&
@@ -320,11 +238,7 @@ setup(const char *argv0)
 					    SOCKET_ID_ANY);
 	if (test_pool == NULL || test_log_capture() != 0)
 		return -1;
-	if (rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_NEW,
-					  on_event, NULL) != 0)
-		return -1;
-	return rte_eth_dev_callback_register(
-		RTE_ETH_ALL, RTE_ETH_EVENT_INTR_RMV, on_event, NULL);
+	return watched_setup();
 }
 
 static void
