@@ -67,6 +67,7 @@ ovsdb-server --remote="punix:$OVS_RUNDIR/db.sock" --detach --no-chdir \
 ovs-vsctl --no-wait init
 ovs-vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 	other_config:dpdk-lcore-mask=0x1 other_config:pmd-cpu-mask=0x2 \
+	other_config:per-port-memory=true \
 	"other_config:dpdk-extra=--no-huge -m 1024 --legacy-mem --no-pci --file-prefix $prefix -d $plugins --vdev net_xen_netback_vifs,vifs=web-*,provider=sim,sim=$inst"
 # Named ovs-vswitchd, so that ovs-appctl -t ovs-vswitchd finds it.
 ln -s "$vswitchd" "$work/ovs-vswitchd"

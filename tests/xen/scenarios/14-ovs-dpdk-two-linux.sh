@@ -51,6 +51,7 @@ ovs_start() {
 		ovs-vsctl --no-wait init || fail "ovsdb-server"
 	ovs-vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
 		other_config:dpdk-lcore-mask=0x1 other_config:pmd-cpu-mask=0x2 \
+		other_config:per-port-memory=true \
 		"other_config:dpdk-extra=--no-huge -m 512 --legacy-mem --no-pci --file-prefix ovs -d $NETBACK_SO --vdev net_xen_netback_vifs,vifs=s14-*,provider=xen"
 	ovs-vswitchd --pidfile --detach --log-file || { tail -20 $OVS_LOG; fail "ovs-vswitchd"; }
 	ovs-vsctl add-br br0 -- set bridge br0 datapath_type=netdev &&
