@@ -650,7 +650,8 @@ guest_create(struct guest *g, struct rte_mempool *mp)
 	__atomic_store_n(&sh->nb_lives, life + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&sh->life_of[domid], (int32_t)life, __ATOMIC_RELEASE);
 	snprintf(name, sizeof(name), "guest-%u", life);
-	snprintf(mac, sizeof(mac), "00:16:3e:00:01:%02x", domid);
+	/* Domain ids go up to MAX_DOMID: one byte of the MAC. */
+	snprintf(mac, sizeof(mac), "00:16:3e:00:01:%02x", (uint8_t)domid);
 	st(&sh->lives[life].plugged_ns, now_ns());
 	if (xsim_domain_name(inst, domid, name) != 0 ||
 	    xsim_vif_plug(inst, 0, domid, 0, mac) != 0) {
