@@ -26,7 +26,10 @@ netif_front_pool_create(const char *name, struct xa_handle *xa,
 	p->xa = xa;
 	p->backend = backend;
 	p->nb_pages = nb_pages;
-	p->base = xa_gnt_share(xa, backend, nb_pages, p->refs, true);
+	/* The lender's socket is the pages' node (both -1 for anywhere). */
+	RTE_BUILD_BUG_ON(SOCKET_ID_ANY != XA_NODE_ANY);
+	p->base = xa_gnt_share_on_node(xa, backend, nb_pages, p->refs, true,
+				       socket);
 	if (p->base == NULL) {
 		err = errno;
 		free(p);

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <numaif.h>
+
 #include "xa_provider.h"
 
 const char *
@@ -105,6 +107,38 @@ xa_gnt_share(struct xa_handle *h, domid_t domid, uint32_t count,
 	     grant_ref_t *refs, bool writable)
 {
 	return h->ops->gnt_share(h, domid, count, refs, writable);
+}
+
+void *
+xa_gnt_share_on_node(struct xa_handle *h, domid_t domid, uint32_t count,
+		     grant_ref_t *refs, bool writable, int node)
+{
+	unsigned long own_nodes[XA_NODE_LONGS];
+	unsigned long preferred[XA_NODE_LONGS] = { 0 };
+	int own_mode, err;
+	void *addr;
+
+	if (node == XA_NODE_ANY)
+		return xa_gnt_share(h, domid, count, refs, writable);
+	if (node < 0 || node >= XA_NODE_BITS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (get_mempolicy(&own_mode, own_nodes, XA_NODE_BITS + 1, NULL, 0) < 0)
+		/* A kernel without NUMA has one place for every page. */
+		return errno == ENOSYS ?
+			       xa_gnt_share(h, domid, count, refs, writable) :
+			       NULL;
+	preferred[node / XA_NODE_LONG_BITS] = 1ul << (node % XA_NODE_LONG_BITS);
+	/* Preferred, not bound: pages elsewhere beat no pages when it is full. */
+	if (set_mempolicy(MPOL_PREFERRED, preferred, XA_NODE_BITS + 1) < 0)
+		return NULL;
+	addr = xa_gnt_share(h, domid, count, refs, writable);
+	err = errno;
+	/* The policy get_mempolicy() gave is one set_mempolicy() takes. */
+	set_mempolicy(own_mode, own_nodes, XA_NODE_BITS + 1);
+	errno = err;
+	return addr;
 }
 
 int

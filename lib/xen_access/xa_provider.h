@@ -12,6 +12,15 @@
 
 #include "xa.h"
 
+/*
+ * A NUMA node mask as get_mempolicy(), set_mempolicy() and mbind() take
+ * it: room for 1024 nodes (a kernel's NODES_SHIFT of 10), passed with a
+ * maxnode of XA_NODE_BITS + 1 as libnuma does.
+ */
+#define XA_NODE_BITS 1024
+#define XA_NODE_LONG_BITS (8 * sizeof(unsigned long))
+#define XA_NODE_LONGS (XA_NODE_BITS / XA_NODE_LONG_BITS)
+
 struct xa_ops {
 	void (*close)(struct xa_handle *h);
 

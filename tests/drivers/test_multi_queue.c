@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <numaif.h>
+
 #include <rte_bus_vdev.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
@@ -289,6 +291,52 @@ test_a_port_is_on_the_probers_node(void)
 	xsim_instance_destroy(args);
 }
 
+static void
+first_buffer(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
+	     unsigned int idx)
+{
+	if (idx == 0)
+		*(void **)opaque = ((struct rte_mbuf *)obj)->buf_addr;
+}
+
+/*
+ * The pages a connected netfront grants for its zero-copy pools are on
+ * its node: gntalloc allocates them under the share's preference for it
+ * (xa_gnt_share_on_node()), a policy the pages keep.
+ */
+static void
+test_granted_pools_are_on_the_ports_node(void)
+{
+	unsigned long nodes[1024 / (8 * sizeof(long))];
+	const int node = (int)rte_socket_id();
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_mempool *zc;
+	struct mq_pair mp;
+	void *buf;
+	int mode;
+
+	REQUIRE(mq_open(&mp, "numa", 2, 2));
+	REQUIRE(rte_eth_dev_socket_id(mp.front) == node);
+	for (unsigned int q = 0; q < 2; q++) {
+		snprintf(name, sizeof(name), "xnf%d_zc%u", mp.front, q);
+		zc = rte_mempool_lookup(name);
+		REQUIRE(zc != NULL);
+		/* An mbuf's buffer is one of the granted pages. */
+		buf = NULL;
+		rte_mempool_obj_iter(zc, first_buffer, &buf);
+		REQUIRE(buf != NULL);
+		memset(nodes, 0, sizeof(nodes));
+		mode = -1;
+		CHECK(get_mempolicy(&mode, nodes, 1024 + 1,
+				    RTE_PTR_ALIGN_FLOOR(buf, 4096),
+				    MPOL_F_ADDR) == 0);
+		printf("# queue %u: pool on mode %d nodes %#lx\n", q, mode,
+		       nodes[0]);
+		CHECK(mode == MPOL_PREFERRED && nodes[0] == 1ul << node);
+	}
+	mq_close(&mp);
+}
+
 /* Domain 1's grant limit and what it shares, read as the guest would. */
 static bool
 guest_grants(const char *inst, uint32_t *limit, uint32_t *used)
@@ -371,6 +419,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_queue_counts_must_match_the_devargs);
 	RUN(test_a_port_holds_only_its_queue_pairs);
 	RUN(test_a_port_is_on_the_probers_node);
+	RUN(test_granted_pools_are_on_the_ports_node);
 	RUN(test_eight_queue_pairs_raise_the_grant_limit);
 	RUN(test_fixed_grant_limit_refuses_with_what_it_needs);
 }

@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <numa.h>
+#include <numaif.h>
+
 #include "test.h"
 #include "xsim_test.h"
 
@@ -617,6 +620,109 @@ test_unshare_waits_for_copies_in_flight(struct xsim_peers *p)
 	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
+/* Node masks as the memory policy calls take them (1024 nodes). */
+#define NODE_BITS 1024
+#define NODE_LONGS (NODE_BITS / (8 * sizeof(long)))
+
+/* The memory policy of the pages at @addr, or the thread's (NULL). */
+static int
+policy_of(void *addr, unsigned long *nodes)
+{
+	int mode = -1;
+
+	memset(nodes, 0, sizeof(unsigned long) * NODE_LONGS);
+	if (get_mempolicy(&mode, nodes, NODE_BITS + 1, addr,
+			  addr != NULL ? MPOL_F_ADDR : 0) < 0)
+		return -1;
+	return mode;
+}
+
+/* A mask of node @node alone. */
+static bool
+only_node(const unsigned long *nodes, int node)
+{
+	unsigned int i;
+
+	for (i = 0; i < NODE_LONGS; i++)
+		if (nodes[i] != (i == node / (8 * sizeof(long)) ?
+					 1ul << (node % (8 * sizeof(long))) :
+					 0))
+			return false;
+	return true;
+}
+
+/*
+ * gntalloc allocates under the caller's memory policy, so a share on a
+ * node runs with that node preferred: its pages carry the preference,
+ * and the thread's own policy is back after.
+ */
+static void
+test_share_on_node_places_pages_there(struct xsim_peers *p)
+{
+	unsigned long nodes[NODE_LONGS];
+	unsigned long node0[NODE_LONGS] = { 1 };
+	grant_ref_t refs[3];
+	uint8_t *pages;
+
+	REQUIRE(numa_available() >= 0);
+	pages = xa_gnt_share_on_node(p->fe, BE, 3, refs, true, 0);
+	REQUIRE(pages != NULL);
+	CHECK(policy_of(pages, nodes) == MPOL_PREFERRED && only_node(nodes, 0));
+	CHECK(policy_of(pages + 2 * PAGE, nodes) == MPOL_PREFERRED &&
+	      only_node(nodes, 0));
+	CHECK(all_bytes(pages, 3 * PAGE, 0));
+	CHECK(policy_of(NULL, nodes) == MPOL_DEFAULT);
+	CHECK(xa_gnt_unshare(p->fe, pages, 3) == 0);
+
+	/* A thread bound to node 0 stays bound. */
+	REQUIRE(set_mempolicy(MPOL_BIND, node0, NODE_BITS + 1) == 0);
+	pages = xa_gnt_share_on_node(p->fe, BE, 1, refs, true, 0);
+	CHECK(pages != NULL);
+	CHECK(policy_of(NULL, nodes) == MPOL_BIND && only_node(nodes, 0));
+	REQUIRE(set_mempolicy(MPOL_DEFAULT, NULL, 0) == 0);
+	if (pages != NULL)
+		CHECK(xa_gnt_unshare(p->fe, pages, 1) == 0);
+}
+
+/* Without a node the pages follow the caller's policy, whatever held them before. */
+static void
+test_share_anywhere_follows_the_callers_policy(struct xsim_peers *p)
+{
+	unsigned long nodes[NODE_LONGS];
+	grant_ref_t refs[64];
+	uint8_t *pages;
+
+	pages = xa_gnt_share_on_node(p->fe, BE, 64, refs, true, 0);
+	REQUIRE(pages != NULL);
+	CHECK(xa_gnt_unshare(p->fe, pages, 64) == 0);
+	pages = xa_gnt_share_on_node(p->fe, BE, 64, refs, true, XA_NODE_ANY);
+	REQUIRE(pages != NULL);
+	CHECK(policy_of(pages, nodes) == MPOL_DEFAULT);
+	CHECK(policy_of(pages + 63 * PAGE, nodes) == MPOL_DEFAULT);
+	CHECK(xa_gnt_unshare(p->fe, pages, 64) == 0);
+}
+
+/* A node this process cannot use shares nothing and changes nothing. */
+static void
+test_share_on_missing_node_is_einval(struct xsim_peers *p)
+{
+	unsigned long nodes[NODE_LONGS];
+	const int bad[] = { numa_max_node() + 1, 1 << 20, -2 };
+	uint32_t limit, used;
+	grant_ref_t ref;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		CHECK(xa_gnt_share_on_node(p->fe, BE, 1, &ref, true, bad[i]) ==
+		      NULL);
+		CHECK(errno == EINVAL);
+	}
+	REQUIRE(xa_gnt_share_limit(p->fe, &limit, &used) == 0);
+	CHECK(used == 0);
+	CHECK(policy_of(NULL, nodes) == MPOL_DEFAULT);
+}
+
 /* gntalloc's limit, counted per domain over all of its shares. */
 static void
 test_share_limit_is_gntallocs_default(struct xsim_peers *p)
@@ -707,6 +813,9 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN_WITH(xsim_peers, test_share_gives_zeroed_pages_with_distinct_refs);
 	RUN_WITH(xsim_peers, test_reserved_refs_are_never_handed_out);
 	RUN_WITH(xsim_peers, test_share_to_impossible_domain_is_einval);
+	RUN_WITH(xsim_peers, test_share_on_node_places_pages_there);
+	RUN_WITH(xsim_peers, test_share_anywhere_follows_the_callers_policy);
+	RUN_WITH(xsim_peers, test_share_on_missing_node_is_einval);
 	RUN_WITH(xsim_peers, test_backend_maps_granted_pages_both_ways);
 	RUN_WITH(xsim_peers, test_foreign_domain_cannot_use_grant);
 	RUN_WITH(xsim_peers, test_map_of_out_of_range_ref_fails);

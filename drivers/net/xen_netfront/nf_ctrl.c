@@ -42,8 +42,9 @@ nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 	RTE_BUILD_BUG_ON(NETIF_TX_RING_SIZE + NF_ZC_PAGES >
 			 NF_STATICS_LISTS * XA_PAGE_SIZE / sizeof(*list));
 	*why = "cannot share the static grants' lists";
-	list = xa_gnt_share(ad->xn.xa, ad->backend_id, NF_STATICS_LISTS,
-			    pr->statics_list_refs, true);
+	list = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id, NF_STATICS_LISTS,
+				    pr->statics_list_refs, true,
+				    ad->xn.dev->data->numa_node);
 	if (list == NULL)
 		return false;
 	pr->statics_list = list;
@@ -78,8 +79,9 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 	unsigned int i;
 
 	*why = "cannot share the control ring";
-	ad->ctrl_sring = xa_gnt_share(ad->xn.xa, ad->backend_id, 1,
-				      &ad->ctrl_ref, true);
+	ad->ctrl_sring = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id, 1,
+					      &ad->ctrl_ref, true,
+					      ad->xn.dev->data->numa_node);
 	if (ad->ctrl_sring == NULL)
 		return false;
 	*why = "cannot allocate the control event channel";

@@ -39,8 +39,9 @@ nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg)
 bool
 nf_rss_connect(struct nf_adapter *ad)
 {
-	ad->rss_pages = xa_gnt_share(ad->xn.xa, ad->backend_id, NF_RSS_PAGES,
-				     ad->rss_refs, false);
+	ad->rss_pages = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id,
+					     NF_RSS_PAGES, ad->rss_refs, false,
+					     ad->xn.dev->data->numa_node);
 	if (ad->rss_pages == NULL)
 		return false;
 	ad->nb_rss_ids = 0;

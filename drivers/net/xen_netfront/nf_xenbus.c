@@ -99,7 +99,8 @@ static bool
 nf_share(struct nf_adapter *ad, void **pages, uint32_t count,
 	 grant_ref_t *refs, bool writable)
 {
-	*pages = xa_gnt_share(ad->xn.xa, ad->backend_id, count, refs, writable);
+	*pages = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id, count, refs,
+				      writable, ad->xn.dev->data->numa_node);
 	return *pages != NULL;
 }
 

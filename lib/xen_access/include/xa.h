@@ -103,6 +103,17 @@ int xa_gnt_copy(struct xa_handle *h, uint32_t count,
  */
 void *xa_gnt_share(struct xa_handle *h, domid_t domid, uint32_t count,
 		   grant_ref_t *refs, bool writable);
+/*
+ * As xa_gnt_share(), with the pages on NUMA node @node: the kernel's
+ * gntalloc allocates them under the calling thread's memory policy, so the
+ * share runs with @node preferred (set_mempolicy() through libnuma) and the
+ * thread's own policy is restored after. XA_NODE_ANY, or a kernel without
+ * NUMA, leaves the placement to the kernel; a node this process may not use
+ * fails with EINVAL.
+ */
+#define XA_NODE_ANY (-1)
+void *xa_gnt_share_on_node(struct xa_handle *h, domid_t domid, uint32_t count,
+			   grant_ref_t *refs, bool writable, int node);
 int xa_gnt_unshare(struct xa_handle *h, void *addr, uint32_t count);
 
 /*

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <numaif.h>
+
 #include "xsim_gnttab.h"
 
 /*
@@ -236,6 +238,26 @@ xsim_map_pages(struct xsim_attach *at, const uint32_t *pages, uint32_t count,
 	return base;
 }
 
+/*
+ * gntalloc allocates a share's pages under the calling thread's memory
+ * policy. The pool's pages take that policy (a shared memory object keeps
+ * it per page, and mbind() moves those already in memory), so a share is
+ * placed as on Xen.
+ */
+static int
+xsim_place_as_caller(void *addr, uint32_t count)
+{
+	unsigned long nodes[XA_NODE_LONGS];
+	int mode;
+
+	if (get_mempolicy(&mode, nodes, XA_NODE_BITS + 1, NULL, 0) < 0 ||
+	    mbind(addr, (size_t)count * XA_PAGE_SIZE, (unsigned int)mode, nodes,
+		  XA_NODE_BITS + 1, MPOL_MF_MOVE) < 0)
+		/* Without NUMA every page is in the one place there is. */
+		return errno == ENOSYS ? 0 : -1;
+	return 0;
+}
+
 /* Pages @dom shares now: every grant in its table came from a share. */
 static uint32_t
 xsim_gnt_shared(struct xsim_domain *dom)
@@ -358,6 +380,12 @@ xsim_gnt_share(struct xa_handle *xh, domid_t domid, uint32_t count,
 	/* The granting domain always has its own memory read-write. */
 	rec->addr = xsim_map_pages(h->at, rec->pages, count,
 				   PROT_READ | PROT_WRITE);
+	if (rec->addr != NULL && xsim_place_as_caller(rec->addr, count) < 0) {
+		err = errno;
+		munmap(rec->addr, (size_t)count * XA_PAGE_SIZE);
+		rec->addr = NULL;
+		errno = err;
+	}
 	if (rec->addr == NULL) {
 		err = errno;
 		xsim_lock(sh);
