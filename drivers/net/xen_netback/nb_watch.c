@@ -67,6 +67,7 @@ struct nb_watch {
 	 * unprobed, in the bus's list for good (rte_dev_probe() does not
 	 * take it out, and no call removes an unprobed device), where it
 	 * would look like a probe in progress to vdev_probe_running().
+	 * The list lives as long as those vdevs: the watcher's life.
 	 */
 	struct nb_watch_vif *failed;
 	unsigned int nb_failed, cap_failed;
@@ -147,22 +148,10 @@ has_vif(const struct nb_watch_vif *vifs, unsigned int n, domid_t domid,
 }
 
 static void
-refuse(struct nb_watch *w, domid_t domid, uint16_t handle, const char *why)
-{
-	count(&w->failures);
-	NB_LOG(ERR, "%s: vif %u/%u gets no port: %s",
-	       rte_vdev_device_name(w->vdev), domid, handle, why);
-}
-
-#define LIMIT_WHY "the process holds RTE_MAX_ETHPORTS"
-#define LIMIT_NEXT "ports; the next new vif after one is removed gets it"
-#define EEXIST_WHY " (the application has not removed the vif's last port)"
-
-static void
 spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 {
 	char devargs[RTE_DEV_NAME_MAX_LEN + 128 + NB_WATCH_ARGS_MAX];
-	char why[160];
+	const char *name = rte_vdev_device_name(w->vdev);
 	int ret;
 
 	/*
@@ -170,9 +159,10 @@ spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 	 * failed probe would leave its vdev behind.
 	 */
 	if (rte_eth_dev_count_total() >= RTE_MAX_ETHPORTS) {
-		snprintf(why, sizeof(why), "%s (%d) %s", LIMIT_WHY,
-			 RTE_MAX_ETHPORTS, LIMIT_NEXT);
-		refuse(w, domid, handle, why);
+		count(&w->failures);
+		NB_LOG(ERR,
+		       "%s: vif %u/%u gets no port: the process holds RTE_MAX_ETHPORTS (%d) ports; the next new vif after one is removed gets it",
+		       name, domid, handle, RTE_MAX_ETHPORTS);
 		return;
 	}
 	snprintf(devargs, sizeof(devargs),
@@ -183,17 +173,19 @@ spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 	if (ret == 0) {
 		count(&w->ports);
 		NB_LOG(INFO, "%s: vif %u/%u: port net_xen_netback_vif%u.%u",
-		       rte_vdev_device_name(w->vdev), domid, handle, domid,
-		       handle);
+		       name, domid, handle, domid, handle);
 		return;
 	}
 	/* Without memory to remember it, the watcher waits for it. */
 	if (ret != -EEXIST && !has_vif(w->failed, w->nb_failed, domid, handle))
 		remember(&w->failed, &w->nb_failed, &w->cap_failed,
 			 (struct nb_watch_vif){ domid, handle });
-	snprintf(why, sizeof(why), "%s%s", rte_strerror(-ret),
-		 ret == -EEXIST ? EEXIST_WHY : "");
-	refuse(w, domid, handle, why);
+	count(&w->failures);
+	NB_LOG(ERR, "%s: vif %u/%u gets no port: %s%s", name, domid, handle,
+	       rte_strerror(-ret),
+	       ret == -EEXIST ?
+		       " (the application has not removed the vif's last port)" :
+		       "");
 }
 
 static bool
