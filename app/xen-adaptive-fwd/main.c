@@ -5,9 +5,12 @@
  * are busy and sleeps on their Rx interrupts after an idle spell, the
  * pattern of DPDK's l3fwd-power, for a backend that shares its host with
  * the guests it serves. It runs on one lcore over every Rx queue of every
- * port the EAL options create, in one of three modes:
+ * port the EAL options create and of every port announced later (a
+ * net_xen_netback watcher makes one for each new vif; ports.c), in one of
+ * three modes:
  *
- *   io        port 2k forwards to port 2k+1 and back (testpmd's io)
+ *   io        port 2k forwards to port 2k+1 and back (testpmd's io); while
+ *             the other port of the pair is not there, drops
  *   rxonly    counts and frees what arrives (testpmd's rxonly)
  *   icmpecho  answers ARP requests and ICMP echo requests on the port
  *             they came from, as testpmd's icmpecho does
@@ -40,18 +43,12 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "ports.h"
+
 #define BURST 32
-#define MAX_QUEUES 64
 #define POOL_MBUFS 8191
-#define RING_SIZE 256
 
 enum mode { MODE_IO, MODE_RXONLY, MODE_ICMPECHO };
-
-struct queue {
-	uint16_t port;
-	uint16_t qid;
-	uint16_t out_port;	/* io: where its packets go */
-};
 
 static struct {
 	enum mode mode;
@@ -61,8 +58,6 @@ static struct {
 	unsigned int duration;		/* seconds, 0: until signalled */
 } opt = { .mode = MODE_IO, .idle_polls = 300, .stats_period = 1 };
 
-static struct queue queues[MAX_QUEUES];
-static unsigned int nb_queues;
 static volatile sig_atomic_t quit;
 
 struct counters {
@@ -143,43 +138,6 @@ parse_args(int argc, char **argv)
 		}
 	}
 	return optind == argc ? 0 : -1;
-}
-
-/* Every queue of @port set up with Rx interrupts, started, registered. */
-static int
-port_init(uint16_t port, struct rte_mempool *mp, uint16_t out_port)
-{
-	struct rte_eth_conf conf = { .intr_conf = { .rxq = 1 } };
-	struct rte_eth_dev_info info;
-	uint16_t q, nb;
-	int ret;
-
-	ret = rte_eth_dev_info_get(port, &info);
-	if (ret != 0)
-		return ret;
-	nb = info.default_rxportconf.nb_queues ?
-	     info.default_rxportconf.nb_queues : 1;
-	nb = RTE_MIN(nb, RTE_MIN(info.max_rx_queues, info.max_tx_queues));
-	if (nb_queues + nb > MAX_QUEUES)
-		return -ENOSPC;
-	ret = rte_eth_dev_configure(port, nb, nb, &conf);
-	for (q = 0; ret == 0 && q < nb; q++) {
-		ret = rte_eth_rx_queue_setup(port, q, RING_SIZE,
-					     rte_eth_dev_socket_id(port), NULL,
-					     mp);
-		if (ret == 0)
-			ret = rte_eth_tx_queue_setup(port, q, RING_SIZE,
-						     rte_eth_dev_socket_id(port),
-						     NULL);
-	}
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
-	for (q = 0; ret == 0 && q < nb; q++) {
-		ret = rte_eth_dev_rx_intr_ctl_q(port, q, RTE_EPOLL_PER_THREAD,
-						RTE_INTR_EVENT_ADD, NULL);
-		queues[nb_queues++] = (struct queue){ port, q, out_port };
-	}
-	return ret;
 }
 
 /* testpmd's icmpecho: turn an ARP or echo request into its answer. */
@@ -263,7 +221,7 @@ poll_round(struct counters *c)
 	for (i = 0; i < nb_queues; i++) {
 		const struct queue *q = &queues[i];
 		struct rte_ether_addr mine;
-		uint16_t n, k = 0, j;
+		uint16_t n, k = 0, j, out_queues;
 
 		n = rte_eth_rx_burst(q->port, q->qid, pkts, BURST);
 		if (n == 0)
@@ -272,7 +230,15 @@ poll_round(struct counters *c)
 		c->rx += n;
 		switch (opt.mode) {
 		case MODE_IO:
-			send_or_drop(q->out_port, q->qid, pkts, n, c);
+			/* The peer port may be gone, or not come yet. */
+			out_queues = ports_queues(q->port ^ 1);
+			if (out_queues != 0) {
+				send_or_drop(q->port ^ 1, q->qid % out_queues,
+					     pkts, n, c);
+				break;
+			}
+			c->dropped += n;
+			rte_pktmbuf_free_bulk(pkts, n);
 			break;
 		case MODE_RXONLY:
 			rte_pktmbuf_free_bulk(pkts, n);
@@ -335,7 +301,7 @@ idle_enough(unsigned int *polls, uint64_t *since, uint64_t now, uint64_t hz)
 static void
 run(void)
 {
-	struct rte_epoll_event ev[MAX_QUEUES];
+	struct rte_epoll_event ev[PORTS_MAX_QUEUES + 1];
 	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
 	uint64_t next_stats = start + opt.stats_period * hz, now;
 	struct counters c = { 0 }, last = { 0 };
@@ -345,6 +311,7 @@ run(void)
 	int n, wait_ms;
 
 	while (!quit) {
+		ports_update();
 		now = rte_get_timer_cycles();
 		if (opt.duration != 0 && now - start >= opt.duration * hz)
 			break;
@@ -375,7 +342,9 @@ run(void)
 		wait_ms = opt.stats_period != 0 ? (int)(opt.stats_period * 1000) :
 			  -1;
 		intr_all(true);
-		n = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, nb_queues, wait_ms);
+		/* The queues' events and ports_update()'s wake-up. */
+		n = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, nb_queues + 1,
+				   wait_ms);
 		intr_all(false);
 		c.sleeps++;
 		c.wakeups += n > 0;
@@ -392,7 +361,6 @@ int
 main(int argc, char **argv)
 {
 	struct rte_mempool *mp;
-	uint16_t port, nb_ports;
 	int ret;
 
 	ret = rte_eal_init(argc, argv);
@@ -402,29 +370,22 @@ main(int argc, char **argv)
 		usage(argv[0]);
 		rte_exit(EXIT_FAILURE, "bad arguments\n");
 	}
-	nb_ports = rte_eth_dev_count_avail();
-	if (nb_ports == 0 || (opt.mode == MODE_IO && nb_ports % 2 != 0))
-		rte_exit(EXIT_FAILURE, "%u ports: io needs pairs, the others at least one\n",
-			 nb_ports);
 	mp = rte_pktmbuf_pool_create("adaptive_fwd", POOL_MBUFS, 256, 0,
 				     RTE_MBUF_DEFAULT_BUF_SIZE,
 				     rte_socket_id());
 	if (mp == NULL)
 		rte_exit(EXIT_FAILURE, "cannot create the mbuf pool: %s\n",
 			 rte_strerror(rte_errno));
-	RTE_ETH_FOREACH_DEV(port) {
-		ret = port_init(port, mp, port ^ 1);
-		if (ret != 0)
-			rte_exit(EXIT_FAILURE, "port %u: %s\n", port,
-				 strerror(-ret));
-	}
+	ret = ports_open(mp);
+	if (ret != 0)
+		rte_exit(EXIT_FAILURE, "cannot serve the ports: %s\n",
+			 strerror(-ret));
+	if (nb_queues == 0)
+		printf("no port yet: serving those announced (a net_xen_netback watcher's)\n");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	run();
-	RTE_ETH_FOREACH_DEV(port) {
-		rte_eth_dev_stop(port);
-		rte_eth_dev_close(port);
-	}
+	ports_close();
 	rte_eal_cleanup();
 	return 0;
 }

@@ -9,15 +9,18 @@
 # in io mode with --tx-first, it passes packets both ways and still
 # sleeps once that testpmd is gone, whether its idle spell is counted in
 # polls (--idle-polls) or in time (--idle-us). Bad arguments (an unknown mode, a
-# count that is not a number or too large, a stray operand, io on one
-# port) end it at once with the usage or the reason, non-zero and without
-# a summary. Prints TAP.
+# count that is not a number or too large, a stray operand) end it at once
+# with the usage, non-zero and without a summary. With a watcher and no
+# guest it starts with no port; guests created later get ports it serves
+# (web-1's frames reach web-2), a destroyed guest's port is removed while
+# it serves on, and SIGTERM ends it with status 0. Prints TAP.
 #
-# usage: test_adaptive_fwd.sh <xen-adaptive-fwd> <dpdk-testpmd> <build dir>
+# usage: test_adaptive_fwd.sh <xen-adaptive-fwd> <dpdk-testpmd> <xsim-xl> <build dir>
 set -u
 app="$1"
 testpmd="$2"
-build="$3"
+xl="$3"
+build="$4"
 here=$(dirname "$(realpath "$0")")
 . "$here/../common/sim_processes.sh" adaptive "$build"
 
@@ -33,7 +36,7 @@ summary() {
 	tail -n 1 "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
 }
 
-echo "1..5"
+echo "1..6"
 
 "$app" $(eal 0@0 idle) --vdev "net_xen_netback0,$back" -- --mode rxonly \
 	--idle-polls 100 --stats-period 1 --duration 3 >"$work/idle.log" 2>&1
@@ -109,11 +112,38 @@ bad "usage:" --idle-polls -1
 bad "usage:" --idle-us 1ms
 bad "usage:" --duration 4294967296
 bad "usage:" --mode rxonly stray
-bad "io needs pairs" --mode io
 if [ $bad_ok = 1 ]; then
 	echo "ok 5 - bad arguments are refused with the reason"
 else
 	echo "not ok 5 - bad arguments are refused with the reason"
 	fail=1
 fi
+
+# Ports that come and go: a watcher's, one per guest created later.
+log="$work/hotplug.log"
+"$app" $(eal 0@1 hotplug) \
+	--vdev "net_xen_netback_vifs,vifs=web-*,provider=sim,sim=$inst" -- \
+	--mode io --stats-period 1 >"$log" 2>&1 &
+fwd=$!
+pids+=("$fwd")
+ok=0
+wait_for 'no port yet' "$log" || ok=1
+"$xl" "$inst" create 3 web-1 && "$xl" "$inst" create 5 web-2 || ok=1
+wait_for 'net_xen_netback_vif5.0): serving' "$log" || ok=1
+sim_guest "$testpmd" 5 rxonly
+sim_guest "$testpmd" 3 txonly
+wait_for 'RX-packets: *[1-9]' "$work/guest5.log" || ok=1
+kill -INT "$guest5"
+wait "$guest5"
+"$xl" "$inst" destroy 5 || ok=1
+wait_for 'net_xen_netback_vif5.0): removed' "$log" || ok=1
+kill -0 "$fwd" || ok=1
+kill -INT "$guest3"
+wait "$guest3"
+kill -TERM "$fwd"
+wait "$fwd" || ok=1
+grep -q '^{' "$log" || ok=1
+sed -n 's/^port /# port /p' "$log"
+tap_result $ok 6 "guests created later are served, a destroyed one's port removed" \
+	"$log" "$work/guest5.log"
 exit $fail
