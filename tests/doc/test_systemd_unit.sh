@@ -1,28 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# config/systemd/xen-netback-dpdk.service as systemd would run it: the
-# unit passes systemd-analyze verify, and its ExecStart= line, expanded
-# from the environment file example with the simulator's values (provider,
-# file prefix, memory without hugepages, the plugin directory), serves two
-# simulated guests whose vifs the watcher found: web-1's frames reach
-# web-2. SIGTERM (systemctl stop) ends it with status 0; started again, it
-# attaches to the guests' rings (on_close=detach) and web-2 receives
-# again; SIGTERM again, status 0. Prints TAP.
+# The systemd unit meson makes of config/systemd/xen-netback-dpdk.service.in
+# as systemd would run it: the unit passes systemd-analyze verify, and its
+# ExecStart= line, expanded from the environment file example with the
+# simulator's values (provider, file prefix, memory without hugepages, the
+# plugin directory), serves two simulated guests whose vifs the watcher
+# found: web-1's frames reach web-2. Two guests created while it runs are
+# served too (web-3's frames reach web-4). SIGTERM (systemctl stop) ends
+# it with status 0; started again, it attaches to the guests' rings
+# (on_close=detach) and web-2 receives again; SIGTERM again, status 0.
+# xen-adaptive-fwd runs from the build tree, not from the unit's
+# installed path. Prints TAP.
 #
-# usage: test_systemd_unit.sh <dpdk-testpmd> <xsim-xl> <build dir>
+# usage: test_systemd_unit.sh <unit> <xen-adaptive-fwd> <dpdk-testpmd> <xsim-xl> <build dir>
 set -u
-testpmd="$1"
-xl="$2"
-build="$3"
+built_unit="$1"
+app="$2"
+testpmd="$3"
+xl="$4"
+build="$5"
 here=$(dirname "$(realpath "$0")")
 . "$here/../common/sim_processes.sh" unit "$build"
-unit="$here/../../config/systemd/xen-netback-dpdk.service"
 envfile="$here/../../config/systemd/xen-netback-dpdk.env.example"
+# Under its own name, as installed; the program where it was built.
+unit="$work/$(basename "$built_unit")"
+sed "s|^ExecStart=[^ ]*/xen-adaptive-fwd |ExecStart=$app |" "$built_unit" >"$unit"
 
-echo "1..5"
+echo "1..6"
 if command -v systemd-analyze >/dev/null; then
-	# A unit file is verified under its own name, as installed.
 	systemd-analyze verify "$unit" >"$work/verify.log" 2>&1
 	tap_result $? 1 "systemd-analyze verify accepts the unit" "$work/verify.log"
 else
@@ -63,17 +69,27 @@ rx_web2() {
 
 "$xl" "$inst" create 3 web-1 && "$xl" "$inst" create 5 web-2
 service 1
-wait_for 'Start automatic packet forwarding\|Press enter' "$work/service1.log"
+wait_for 'vif5.0): serving' "$work/service1.log"
 sim_guest "$testpmd" 5 rxonly
 sim_guest "$testpmd" 3 txonly
 wait_for 'RX-packets: *[1-9]' "$work/guest5.log"
 tap_result $? 2 "the unit's command serves the watcher's guests: web-1's frames reach web-2" \
 	"$work/service1.log" "$work/guest5.log"
 
+"$xl" "$inst" create 7 web-3 && "$xl" "$inst" create 9 web-4
+wait_for 'vif9.0): serving' "$work/service1.log"
+sim_guest "$testpmd" 9 rxonly
+sim_guest "$testpmd" 7 txonly
+wait_for 'RX-packets: *[1-9]' "$work/guest9.log"
+tap_result $? 3 "guests created while it runs are served: web-3's frames reach web-4" \
+	"$work/service1.log" "$work/guest9.log"
+kill -INT "$guest7" "$guest9"
+wait "$guest7" "$guest9"
+
 stop 1
 rc=$?
 [ "$rc" = 0 ]
-tap_result $? 3 "SIGTERM stops it with status 0 (rc $rc)" "$work/service1.log"
+tap_result $? 4 "SIGTERM stops it with status 0 (rc $rc)" "$work/service1.log"
 
 sleep 1
 before=$(rx_web2)
@@ -84,13 +100,13 @@ for _ in $(seq 200); do
 	sleep 0.1
 done
 [ "$ok" = 0 ]
-tap_result $? 4 "started again, it serves the same guests (web-2: $before -> $(rx_web2) packets)" \
+tap_result $? 5 "started again, it serves the same guests (web-2: $before -> $(rx_web2) packets)" \
 	"$work/service2.log" "$work/guest5.log"
 
 stop 2
 rc=$?
 [ "$rc" = 0 ]
-tap_result $? 5 "SIGTERM again: status 0 (rc $rc)" "$work/service2.log"
+tap_result $? 6 "SIGTERM again: status 0 (rc $rc)" "$work/service2.log"
 kill -INT "$guest3" "$guest5"
 wait "$guest3" "$guest5"
 exit $fail

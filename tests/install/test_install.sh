@@ -4,7 +4,9 @@
 # What `meson install` gives a user, staged in a private directory
 # (--destdir): both PMDs in the installed DPDK's plugin directory (the
 # pmddir variable of the pkg-config file), the public header, and a
-# pkg-config file with which an application builds. The application
+# pkg-config file with which an application builds, and the systemd unit
+# of the standalone backend naming the xen-adaptive-fwd installed with it.
+# The application
 # (installed_app.c) is then built with it and run with the staged plugin
 # directory, which EAL loads as it loads its own (-d <dir> takes the same
 # path), once per PMD. Prints TAP.
@@ -56,6 +58,13 @@ cc $(echo "$cflags" | sed "s|-I$includedir|-I$stage$includedir|") \
 	-o "$stage/app" "$src/tests/install/installed_app.c" \
 	$(pkg-config --libs xen-dpdk-pmd) >"$stage/cc.log" 2>&1
 tap $? "an application builds with pkg-config xen-dpdk-pmd"
+# The standalone backend's unit starts the program installed with it.
+unit=$(find "$stage" -path '*/lib/systemd/system/xen-netback-dpdk.service')
+prog=$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "${unit:-/dev/null}")
+echo "# unit ${unit#"$stage"}: ExecStart ${prog:-?}"
+[ -n "$prog" ] && [ -x "$stage$prog" ] &&
+	[ "$(basename "$prog")" = xen-adaptive-fwd ]
+tap $? "the systemd unit runs the xen-adaptive-fwd installed with it"
 [ $fail = 0 ] || { sed 's/^/# /' "$stage"/*.log; echo "1..$n"; exit 1; }
 
 eal="--no-huge -m 256 --no-pci --no-shconf --log-level=*:warning -d $stage$pmddir"
