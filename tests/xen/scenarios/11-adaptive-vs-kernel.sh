@@ -5,11 +5,11 @@
 # our polling one (testpmd) and the kernel's interrupt-driven xen-netback,
 # in one boot, with the same stock Linux guest image each time:
 #  (a) ours polling: testpmd icmpecho; the guest sends XDP_S11_PINGS
-#      (default 300; issue 13's figures came from 500) 56-byte echo
+#      (default 200; issue 13's figures came from 500) 56-byte echo
 #      requests, one every XDP_S11_INTERVAL s (default 0.2), with iputils
 #      ping, which prints every reply's rtt;
 #      then, the guest connected and idle, testpmd's CPU over XDP_S11_IDLE s
-#      (default 20; /proc/<pid>/stat)
+#      (default 10; /proc/<pid>/stat)
 #  (p) only with XDP_S11_PINNED=1: (a) again with the guest's vCPU hard
 #      pinned to pCPU 0 and Dom0's polling vCPU 1 to pCPU 1 (Dom0's vCPU 0
 #      to pCPU 0): the guest then never waits behind the poller
@@ -21,7 +21,7 @@
 #      60, for XDP_PKTGEN_SECS, default 10) into xen-adaptive-fwd --mode
 #      rxonly and into the kernel's xen-netback (scenario 3's method)
 #  (e) pps from a DPDK guest: its testpmd txonly (64-byte frames, for
-#      XDP_S11_TXONLY_SECS, default 10) through our netfront into
+#      XDP_S11_TXONLY_SECS, default 6) through our netfront into
 #      xen-adaptive-fwd rxonly and into the kernel's xen-netback, each
 #      backend's median per-second receive rate while it flowed (scenario
 #      5s has the same guest into our polling netback, in CI's boot)
@@ -40,13 +40,13 @@
 # seconds and pps are reported, never judged: TCG speed, noisy; compare
 # only within one boot.
 . /host/scenarios/lib.sh
-COUNT=${XDP_S11_PINGS:-300}
+COUNT=${XDP_S11_PINGS:-200}
 INTERVAL=${XDP_S11_INTERVAL:-0.2}
-IDLE=${XDP_S11_IDLE:-20}
+IDLE=${XDP_S11_IDLE:-10}
 PINNED=${XDP_S11_PINNED:-0}
 SECS=${XDP_PKTGEN_SECS:-10}
 SIZE=${XDP_PKTGEN_SIZE:-60}
-TXSECS=${XDP_S11_TXONLY_SECS:-10}
+TXSECS=${XDP_S11_TXONLY_SECS:-6}
 HZ=$(getconf CLK_TCK)
 pingargs="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=$COUNT xdp.interval=$INTERVAL xdp.rtt=1"
 pktgenargs="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.pktgen=$SECS:$SIZE"

@@ -4,7 +4,7 @@
 # and addresses) ping our netback without end, one testpmd icmpecho with a
 # port for each guest, claimed by name (domain=<name>): port 0 serves
 # s12-a, port 1 s12-b. (The guest's pktgen runs only after its pings end:
-# pings only.) For XDP_SOAK_SECS seconds (default 120) actions chosen by a
+# pings only.) For XDP_SOAK_SECS seconds (default 60) actions chosen by a
 # seeded generator (XDP_SOAK_SEED, default the time; printed: the same seed
 # replays the same choices) follow one another, the first three one of each
 # kind in a random order:
@@ -32,7 +32,7 @@
 # (run-scenario.sh stops a scenario after XEN_SCENARIO_LIMIT s, default 900).
 . /host/scenarios/lib.sh
 trap 'collect; cleanup' EXIT
-secs=${XDP_SOAK_SECS:-120}
+secs=${XDP_SOAK_SECS:-60}
 wait_max=${XDP_SOAK_WAIT:-180}
 seed=${XDP_SOAK_SEED:-$(date +%s)}
 guests="s12-a s12-b"
