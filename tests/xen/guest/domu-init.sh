@@ -9,9 +9,11 @@
 #   xdp.count=1000       echo requests
 #   xdp.interval=0.01    seconds between requests
 #   xdp.rtt=1            those requests from iputils ping, which prints every
-#                        reply's time= to the console (busybox's, quiet, only a
-#                        summary), and "DOMU-STEAL" lines: the vCPU's steal
-#                        time before and after them
+#                        reply's time= and arrival time (-D) to the console
+#                        and waits for every reply (busybox's, quiet, only a
+#                        summary, and only two rtts past the last request),
+#                        with "DOMU-STEAL" lines (the vCPU's steal time) and
+#                        "DOMU-ETH0" lines (eth0's counters) before and after
 #   xdp.sizes=1000,1472  then 50 requests of each payload size
 #   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
@@ -68,6 +70,10 @@ tcp=$(arg tcp)
 case $tcp in recv:*) port=$(echo $tcp | cut -d: -f2); nc -l -p $port > /tmp/rx & ;; esac
 i=0; while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done
 echo "DOMU-LINK uptime=$(up) carrier=$(cat /sys/class/net/eth0/carrier 2>/dev/null) after=${i}s mac=$(cat /sys/class/net/eth0/address)"
+# eth0_counts <tag>: what eth0 received and dropped, as the netfront counts
+eth0_counts() {
+	echo "DOMU-ETH0 $1 rx_packets=$(cat /sys/class/net/eth0/statistics/rx_packets) rx_dropped=$(cat /sys/class/net/eth0/statistics/rx_dropped) tx_packets=$(cat /sys/class/net/eth0/statistics/tx_packets) uptime=$(up)"
+}
 if [ "$count" != 0 ]; then
 	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
 	cat /tmp/arping
@@ -77,8 +83,13 @@ if [ "$count" != 0 ]; then
 		# steal: the time this vCPU was runnable but Xen ran another
 		# (USER_HZ ticks, /proc/stat's 8th field), i.e. waited for a pCPU
 		echo "DOMU-STEAL before $(awk '$1 == "cpu" {print $9}' /proc/stat) uptime=$(up)"
-		/usr/bin/ping -c $count -i $interval -W 5 $peer > /tmp/ping 2>&1
+		eth0_counts before
+		# -w: wait for every reply (up to 30 s past the last request's
+		# time) instead of iputils' two longest rtts; -D: each reply's
+		# arrival time, the guest's half of a per-packet timeline
+		/usr/bin/ping -D -c $count -i $interval -w $(awk "BEGIN{print int($count * $interval) + 30}") $peer > /tmp/ping 2>&1
 		rc=$?
+		eth0_counts after
 		echo "DOMU-STEAL after $(awk '$1 == "cpu" {print $9}' /proc/stat) uptime=$(up)"
 	else
 		ping -q -c $count -i $interval -W 5 $peer > /tmp/ping 2>&1

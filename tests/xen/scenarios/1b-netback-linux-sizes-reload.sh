@@ -17,4 +17,4 @@ nu=$(grep -c 'DOMU-RELOAD .* unbind rc=0 eth0=gone' $con)
 [ "$nu" = "$RELOAD" ] || fail "only $nu of $RELOAD unbinds took the vif away"
 nc=$(grep -c 'InitWait -> Connected' $S/testpmd.log)
 [ "$nc" = $((RELOAD + 1)) ] || fail "backend connected $nc times, expected $((RELOAD + 1))"
-pass "arp ok, $rx/$COUNT small, sizes $SIZES and $RELOAD reloads all answered"
+pass "arp ok, $ANSWERED/$COUNT small, sizes $SIZES and $RELOAD reloads all answered"

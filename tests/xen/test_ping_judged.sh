@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# How the real-Xen ping scenarios (0, 1, 1b) judge a guest's ping, on
+# consoles written here instead of booted: by sequence number, every
+# request answered exactly once however late (a slow reply is reported in
+# the rtt distribution, not failed), a missing or duplicate reply fails
+# whatever ping's closing count says. And tests/xen/timeline.py splits
+# each round trip at testpmd's stamp. TAP.
+#
+# usage: test_ping_judged.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+
+# console <file> <seq:rtt ms>...: an iputils ping -D console after ARP
+console() {
+	f=$1; shift
+	{
+		echo "DOMU-RESULT arp=ok"
+		for r in "$@"; do
+			echo "[1700000000.$((${r%%:*} + 100000))] 64 bytes from 10.0.0.1: icmp_seq=${r%%:*} ttl=64 time=${r#*:} ms"
+		done
+		echo "$# packets transmitted, $# received, 0% packet loss"
+	} >"$f"
+}
+# judged <console> <count>: ping_judged of lib.sh in a subshell, as a
+# scenario runs it; prints what it says, returns 1 when it failed
+judged() {
+	(
+		NAME=t S=$work
+		. "$here/scenarios/lib.sh"
+		con=$1 COUNT=$2
+		ping_judged ours
+		echo "RTT $RTT_LINE"
+	) 2>&1 | tee "$work/out" | grep -q 'SCENARIO-RESULT t FAIL' && return 1
+	return 0
+}
+
+console "$work/c1" 1:0.5 2:0.7 3:2500 4:0.6
+judged "$work/c1" 4
+ok $? "every request answered, one 2.5 s late: passes"
+grep -q 'RTT min 0.5 median 0.6 p90 2500 p99 2500 max 2500 ms; >10 ms 1, >100 ms 1, >1 s 1 of 4' "$work/out"
+ok $? "the late reply is in the rtt distribution"
+
+console "$work/c2" 1:0.5 2:0.7 4:0.6
+judged "$work/c2" 4
+ok $(($? == 1 ? 0 : 1)) "a request never answered fails"
+grep -q 'FAIL ours: 3 of 4 requests answered, 0 duplicates (unanswered: 3)' "$work/out"
+ok $? "the failure names the unanswered sequence number"
+
+# the closing line says 4 received: one of them is a duplicate of seq 2
+console "$work/c3" 1:0.5 2:0.7 2:0.9 4:0.6
+judged "$work/c3" 4
+ok $(($? == 1 ? 0 : 1)) "a duplicate reply fails, whatever ping's closing count says"
+
+# replies to requests past the count (ping -w resends while it waits) do
+# not stand in for an unanswered one
+console "$work/c4" 1:0.5 2:0.7 4:0.6 5:0.5
+judged "$work/c4" 4
+ok $(($? == 1 ? 0 : 1)) "a reply beyond the count does not stand in for a missing one"
+
+# timeline.py: Dom0 stamps (uptime, offset to the wall clock by the clock
+# line) against the guest's arrival times and rtts
+tl=$work/tl
+mkdir -p "$tl"
+echo "[10.0] t: timeline clock: uptime 100.00 epoch 1700000000.00" >"$tl/log.txt"
+printf '100.51 Port 0 pkt-len=98\n100.51   ICMP: echo request seq id=1\n100.62   ICMP: echo request seq id=2\n100.73   ICMP: echo request seq id=3\n' >"$tl/testpmd.log"
+printf '[1700000000.520000] 64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=20.0 ms\n[1700000000.900000] 64 bytes from 10.0.0.1: icmp_seq=2 ttl=64 time=300 ms\n' >"$tl/guest-t-linux.log"
+python3 "$here/timeline.py" "$tl" >"$work/tl.out" 2>&1
+ok $? "timeline.py reads a scenario's results"
+grep -q '^      2    300.0 =     20.0 +    280.0$' "$work/tl.out" &&
+	grep -q '^answered by testpmd, never received: 3$' "$work/tl.out"
+ok $? "timeline.py splits a round trip at testpmd and names a reply never received"
+[ $fail = 0 ] || cat "$work/tl.out" "$work/out" | sed 's/^/# /'
+echo "1..$n"
+exit $fail
