@@ -22,9 +22,14 @@
 # Prints the images directory on its last line (stdout). Needs root.
 #
 # usage: tests/xen/build-images.sh [build dir]    (default: <repo>/build; it is not (re)configured)
+#        tests/xen/build-images.sh --packages     only the host's Debian packages it needs
+#        tests/xen/build-images.sh --rootfs       only those and stage 1 (no build needed):
+#                                                 tests/run-all starts it early, in the background
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/xen
+only=
+case ${1:-} in --packages|--rootfs) only=$1; shift ;; esac
 build=${1:-$top/build}
 CACHE=${XEN_DPDK_CACHE:-/var/cache/xen-dpdk-pmd}
 SUITE=bookworm
@@ -47,12 +52,14 @@ if [ -n "$need" ]; then
 	step 600 "apt-get install$need" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null"
 fi
 
+[ "$only" != --packages ] || exit 0
+
 nb=$build/drivers/net/xen_netback/librte_net_xen_netback.so
 nf=$build/drivers/net/xen_netfront/librte_net_xen_netfront.so
 # the adaptive backend (scenario 11): linked against Debian's DPDK, whose
 # libraries Dom0's dpdk-dev already carries
 fwd=$build/app/xen-adaptive-fwd
-if [ ! -f "$nb" ] || [ ! -f "$nf" ] || [ ! -f "$fwd" ]; then
+if [ -z "$only" ] && { [ ! -f "$nb" ] || [ ! -f "$nf" ] || [ ! -f "$fwd" ]; }; then
 	step 900 "ninja -C $build" ninja -C "$build"
 fi
 
@@ -72,6 +79,8 @@ if [ ! -x "$R/usr/lib/xen-4.17/bin/xl" ]; then
 	mv "$R.tmp" "$R"
 	for o in "$CACHE"/rootfs-*; do [ "$o" = "$R" ] || rm -rf "$o"; done
 fi
+
+[ "$only" != --rootfs ] || { log "Debian root ready: $R"; exit 0; }
 
 # ---- stage 2: boot images (cached by content of all inputs)
 ikey=$( { echo "$rkey"; cat "$0"; find "$here/guest" "$top/config/xen" -type f | sort | xargs cat; cat "$nb" "$nf" "$fwd"; } | sha256sum | cut -c1-16)
@@ -134,12 +143,15 @@ with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
 cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
 cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 
-# Dom0: trimmed root + modules + our PMDs and xen-adaptive-fwd + config/xen; pktgen for Dom0 ->
+# Dom0: trimmed root (nothing is compiled there: without headers and static
+# libraries the initramfs Dom0 unpacks at emulation speed at every boot is
+# about 115 MB smaller) + modules + our PMDs and xen-adaptive-fwd + config/xen; pktgen for Dom0 ->
 # guest floods through the kernel's xen-netback (scenario 5s)
 Z=$W/dom0; mkdir -p "$Z"
 tar -C "$R" --exclude=./usr/share/doc --exclude=./usr/share/man --exclude=./usr/share/locale \
 	--exclude=./usr/share/info --exclude=./var/cache/apt --exclude=./var/lib/apt/lists \
-	--exclude=./boot --exclude=./usr/lib/modules --exclude=./usr/share/zoneinfo -cf - . | tar -C "$Z" -xf -
+	--exclude=./boot --exclude=./usr/lib/modules --exclude=./usr/share/zoneinfo \
+	--exclude=./usr/include --exclude='*.a' -cf - . | tar -C "$Z" -xf -
 mkdir -p "$Z/lib/modules/$KV"
 for f in $(mods xenfs xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xen-netback pktgen bridge tun vhost_net 9pnet_virtio 9p virtio_pci); do
 	mkdir -p "$Z$(dirname "$f")"; cp "$R$f" "$Z$f"
