@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Provider selection and dispatch for the Xen access interface, plus the
+ * Provider names and dispatch for the Xen access interface, plus the
  * small xenstore conveniences both PMDs use. Nothing here knows how a
- * provider works.
+ * provider works; which one a port gets is xa_detect.c's.
  */
 
 #include <ctype.h>
@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <numaif.h>
 
@@ -34,12 +33,6 @@ xa_provider_parse(const char *name, enum xa_provider *provider)
 	else
 		return -1;
 	return 0;
-}
-
-enum xa_provider
-xa_provider_default(void)
-{
-	return access("/dev/xen", F_OK) == 0 ? XA_PROVIDER_XEN : XA_PROVIDER_SIM;
 }
 
 bool

@@ -10,7 +10,11 @@
  * (decimal, no sign, no leading zeros: 010 and 0x20 are refused, not read
  * two ways), name an unknown key or a key without a value, and keep the
  * simulator's keys for provider=sim. A port does not start until every
- * queue it configured is set up, and says which one is not.
+ * queue it configured is set up, and says which one is not. On a machine
+ * faked under XA_SYSROOT (xen_access/fake_root.h): in a Xen domain that
+ * lacks a device the probe fails naming the device and its module, unless
+ * provider=sim asks for the simulator; provider=xen where there is no Xen
+ * fails saying so; the provider a port gets is logged at NOTICE.
  */
 
 #include <stdio.h>
@@ -25,6 +29,7 @@
 #include "test.h"
 #include "test_eal.h"
 #include "vdev_pair.h"
+#include "xen_access/fake_root.h"
 #include "xsim.h"
 
 /* Probe @name with @args; true if it failed and the log has @needles. */
@@ -356,6 +361,74 @@ test_simulator_keys_need_provider_sim(void)
 		      "only applies to provider=sim"));
 }
 
+/* A Xen domain (by /sys/hypervisor/type) without gntdev and gntalloc. */
+static void
+test_xen_domain_without_a_device_fails_probe_naming_it(struct fake_root *r)
+{
+	REQUIRE(fake_root_put(r, "/sys/hypervisor/type", "xen\n") &&
+		fake_root_put(r, "/dev/xen/evtchn", "") &&
+		fake_root_put(r, "/dev/xen/xenbus", ""));
+	CHECK(refused(NB, "domid=1", "net_xen_netback0: cannot use Xen",
+		      "/dev/xen/gntdev (load the xen_gntdev module)"));
+	CHECK(refused(NB, "domid=1,provider=xen",
+		      "/dev/xen/gntdev (load the xen_gntdev module)", NULL));
+	CHECK(refused("net_xen_netback_w", "vifs=guest-*",
+		      "net_xen_netback_w: cannot use Xen",
+		      "/dev/xen/gntdev (load the xen_gntdev module)"));
+	CHECK(refused(NF, "", "net_xen_netfront0: cannot use Xen",
+		      "/dev/xen/gntalloc (load the xen_gntalloc module)"));
+	/* Asked for, the simulator serves in a Xen domain all the same. */
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-provider"));
+	CHECK(accepted(NF, "provider=sim,sim=test-provider"));
+	xsim_instance_destroy("test-provider");
+}
+
+static void
+test_provider_xen_without_xen_fails_probe(struct fake_root *r)
+{
+	(void)r;
+	CHECK(refused(NB, "domid=1,provider=xen", "not a Xen domain",
+		      "/dev/xen/evtchn (load the xen_evtchn module)"));
+	CHECK(refused(NF, "provider=xen", "not a Xen domain",
+		      "/dev/xen/gntalloc (load the xen_gntalloc module)"));
+}
+
+/* The provider line, with the PMDs' log at NOTICE (INFO lines not shown). */
+static bool
+logs_provider_at_notice(const char *name, const char *args, const char *line)
+{
+	size_t start;
+	bool ok;
+
+	rte_log_set_level_pattern("pmd.net.xen_net*", RTE_LOG_NOTICE);
+	start = test_log_mark();
+	ok = accepted(name, args);
+	ok = ok && strstr(test_log_since(start), line) != NULL &&
+	     strstr(test_log_since(start), "queue pair") == NULL;
+	if (!ok)
+		fprintf(stderr, "%s,%s: log lacks \"%s\":\n%s\n", name, args,
+			line, test_log_since(start));
+	rte_log_set_level_pattern("pmd.net.xen_net*", RTE_LOG_WARNING);
+	return ok;
+}
+
+static void
+test_provider_is_logged_at_notice(struct fake_root *r)
+{
+	(void)r;
+	CHECK(logs_provider_at_notice(
+		NB, "domid=1,sim=test-provider",
+		"net_xen_netback0: provider sim (nothing says this is a Xen domain"));
+	CHECK(logs_provider_at_notice(
+		NF, "provider=sim,sim=test-provider",
+		"net_xen_netfront0: provider sim (asked for)"));
+	REQUIRE(fake_root_put(r, "/proc/xen/capabilities", ""));
+	CHECK(logs_provider_at_notice(
+		NB, "domid=1,provider=sim,sim=test-provider",
+		"net_xen_netback0: provider sim (asked for)"));
+	xsim_instance_destroy("test-provider");
+}
+
 /* Probe @name, configure 2 queue pairs and set up all but Tx queue 1. */
 static bool
 start_with_tx_queue_1_missing(const char *name, const char *args,
@@ -463,4 +536,8 @@ TEST_MAIN(setup, teardown)
 	RUN(test_unknown_key_and_missing_value_are_named);
 	RUN(test_simulator_keys_need_provider_sim);
 	RUN(test_start_waits_for_every_queue_to_be_set_up);
+	RUN_WITH(fake_root,
+		 test_xen_domain_without_a_device_fails_probe_naming_it);
+	RUN_WITH(fake_root, test_provider_xen_without_xen_fails_probe);
+	RUN_WITH(fake_root, test_provider_is_logged_at_notice);
 }

@@ -82,6 +82,7 @@ arg_provider(const char *key, const char *value, void *opaque)
 			value);
 		return -EINVAL;
 	}
+	a->cfg->provider_asked = true;
 	return 0;
 }
 

@@ -39,7 +39,8 @@
 
 struct xn_devargs {
 	uint16_t handle;		/* the vif's device handle */
-	enum xa_provider provider;
+	enum xa_provider provider;	/* see xn_provider.h */
+	bool provider_asked;		/* given as provider= */
 	char sim_instance[XA_SIM_INSTANCE_MAX + 1];
 	uint16_t queues;		/* queue pairs */
 	uint16_t batch;			/* see netif_rx_group.h */

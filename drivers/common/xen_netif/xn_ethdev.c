@@ -20,6 +20,7 @@
 #include "xn_control.h"
 #include "xn_ethdev.h"
 #include "xn_intr.h"
+#include "xn_provider.h"
 #include "xn_rss.h"
 #include "xn_stats.h"
 
@@ -601,6 +602,9 @@ xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 		p->ops->defaults(p);
 	ret = xn_devargs_parse(rte_vdev_device_args(vdev), pmd->args,
 			       pmd->nb_args, p, &p->cfg, p->logtype);
+	if (ret == 0)
+		ret = xn_provider_choose(&p->cfg, pmd->role, p->logtype,
+					 rte_vdev_device_name(vdev));
 	if (ret != 0)
 		goto fail;
 	args = (struct xa_open_args){

@@ -174,6 +174,7 @@ struct xn_pmd {
 	/* Its own devargs: handlers are given the port as opaque. */
 	const struct xn_devarg *args;
 	unsigned int nb_args;
+	enum xa_role role;		/* the devices it needs of real Xen */
 	uint16_t min_rx_bufsize;	/* smallest mbuf data room accepted */
 	const struct xn_port_ops *ops;
 	const struct xn_stats_table *stats;	/* see xn_stats.h */

@@ -20,6 +20,7 @@
 #include "nb_watch.h"
 #include "netif_lend.h"
 #include "xn_ethdev.h"
+#include "xn_provider.h"
 #include "xn_stats.h"
 
 RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
@@ -367,6 +368,7 @@ static const struct xn_pmd nb_pmd = {
 	.pair_size = sizeof(struct nb_pair),
 	.args = nb_args,
 	.nb_args = RTE_DIM(nb_args),
+	.role = XA_ROLE_BACKEND,
 	/* A guest may send frames of up to 64 KiB: chains of at most 64. */
 	.min_rx_bufsize = NETIF_BACK_MIN_MBUF_ROOM,
 	.ops = &nb_ops,
@@ -381,11 +383,12 @@ static const char *const nb_port_own_keys[] = {
 
 /*
  * A watcher's devargs but vifs=: each of its ports' (@out), checked once
- * here as a port would check them, and where Xen is (@xa_args, @sim).
+ * here as a port would check them, and where Xen is (@xa_args, @sim),
+ * chosen and logged for watcher @name as for a port.
  */
 static int
-watch_port_args(const struct rte_kvargs *kv, char *out, size_t size,
-		struct xa_open_args *xa_args, char *sim)
+watch_port_args(const char *name, const struct rte_kvargs *kv, char *out,
+		size_t size, struct xa_open_args *xa_args, char *sim)
 {
 	struct nb_port *scratch;
 	unsigned int i, k;
@@ -419,6 +422,9 @@ watch_port_args(const struct rte_kvargs *kv, char *out, size_t size,
 	nb_defaults(&scratch->xn);
 	ret = xn_devargs_parse(out, nb_args, RTE_DIM(nb_args), scratch,
 			       &scratch->xn.cfg, nb_logtype);
+	if (ret == 0)
+		ret = xn_provider_choose(&scratch->xn.cfg, XA_ROLE_BACKEND,
+					 nb_logtype, name);
 	if (ret == 0) {
 		strcpy(sim, scratch->xn.cfg.sim_instance);
 		*xa_args = (struct xa_open_args){
@@ -454,7 +460,8 @@ nb_probe(struct rte_vdev_device *vdev)
 	if (ret == 0)
 		ret = guest_name(ARG_VIFS, vifs, pattern);
 	if (ret == 0)
-		ret = watch_port_args(kv, args, sizeof(args), &xa_args, sim);
+		ret = watch_port_args(rte_vdev_device_name(vdev), kv, args,
+				      sizeof(args), &xa_args, sim);
 	rte_kvargs_free(kv);
 	if (ret == 0)
 		ret = nb_watch_probe(vdev, pattern, args, &xa_args);

@@ -196,6 +196,7 @@ static const struct xn_pmd nf_pmd = {
 	.pair_size = sizeof(struct nf_pair),
 	.args = nf_args,
 	.nb_args = RTE_DIM(nf_args),
+	.role = XA_ROLE_FRONTEND,
 	.min_rx_bufsize = NF_MIN_RX_BUFSIZE,
 	.ops = &nf_ops,
 	.stats = XN_STATS_TABLE(nf_rx_stats, nf_tx_stats),

@@ -24,6 +24,7 @@
 #define XA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <xen/xen.h>
@@ -68,8 +69,39 @@ struct xa_handle;
 const char *xa_provider_name(enum xa_provider provider);
 /* Parse "xen" or "sim"; -1 if neither. */
 int xa_provider_parse(const char *name, enum xa_provider *provider);
-/* The default: real Xen where /dev/xen exists, otherwise the simulator. */
+/*
+ * The provider a port gets unless it names one (xa_detect.c): real Xen
+ * wherever something says this is a Xen domain (/sys/hypervisor/type
+ * reads "xen", /proc/xen or /dev/xen exists), the simulator only where
+ * nothing does. Whether real Xen can work here is xa_provider_choose()'s.
+ */
 enum xa_provider xa_provider_default(void);
+
+/*
+ * What the caller does on real Xen, which decides the devices it opens
+ * besides event channels and xenstore: a backend maps and copies its
+ * guest's grants (gntdev), a frontend shares its own pages (gntalloc).
+ */
+enum xa_role {
+	XA_ROLE_BACKEND,
+	XA_ROLE_FRONTEND,
+};
+
+/* Room for xa_provider_choose()'s explanation, with its terminating NUL. */
+#define XA_PROVIDER_WHY_MAX 512
+
+/*
+ * The provider for a port: *@asked if the port names one, else
+ * xa_provider_default(). Real Xen, asked for or not, must have every
+ * device @role opens, or the port would fail on first use; the simulator
+ * is never put in its place, since in a Xen domain it would carry nothing.
+ * 0 with *@provider set and @why saying why (for the log), or -ENODEV
+ * with @why naming each missing device and the module that provides it.
+ * Every path it reads is taken below $XA_SYSROOT when that is set (tests
+ * fake a machine's /sys, /proc, /dev and /var/run with it).
+ */
+int xa_provider_choose(const enum xa_provider *asked, enum xa_role role,
+		       enum xa_provider *provider, char *why, size_t size);
 
 /*
  * A simulator instance names a file in /dev/shm, so it is a plain name:
