@@ -4,7 +4,8 @@
  * The control ring of xen_netback, on the control thread: mapping the
  * frontend's ring and binding its channel on connect, answering its
  * requests (static grants, lib/netif/netif_statics.c, and the hash,
- * lib/netif/netif_hash.c; every other type is answered NOT_SUPPORTED) and releasing all of it on disconnect. A
+ * lib/netif/netif_hash.c; every other type is answered NOT_SUPPORTED) a
+ * turn's budget at a time and releasing all of it on disconnect. A
  * frontend that corrupts the ring is disconnected like one that corrupts
  * a data ring.
  */
@@ -85,11 +86,15 @@ nb_ctrl_init(struct nb_port *p)
 		nb_pair(p, i)->txq.ring.hash = &p->hash;
 }
 
-/* Answer what waits; false when the frontend corrupted the ring. */
+/*
+ * Answer what waits, a turn's budget of it (p->ctrl.more: some is left);
+ * false when the frontend corrupted the ring.
+ */
 static bool
 nb_ctrl_answer(struct nb_port *p)
 {
-	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p) &&
+	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p,
+				  NETIF_CTRL_BACK_BUDGET) &&
 	    xa_evtchn_notify(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
 		       p->be_dir, strerror(errno));
