@@ -65,11 +65,15 @@
  * @name Extended statistics of a port (no queue prefix), both PMDs
  * Events on the control ring's channel, and of those the ones that found
  * nothing to serve: a channel's next event is heard only after a delay
- * that doubles with each spurious one, up to 250 ms.
+ * that doubles with each spurious one, up to 250 ms. Turns of the control
+ * ring that spent their whole budget of grant operations with requests
+ * still waiting (netback): after 4 in a row, the next turn comes after a
+ * delay that doubles with each, up to 20 ms.
  */
 /**@{*/
 #define RTE_PMD_XEN_NETIF_XSTAT_CTRL_EVENTS "ctrl_events"
 #define RTE_PMD_XEN_NETIF_XSTAT_CTRL_SPURIOUS_EVENTS "ctrl_spurious_events"
+#define RTE_PMD_XEN_NETIF_XSTAT_CTRL_BUDGET_EXHAUSTED "ctrl_budget_exhausted"
 /**@}*/
 
 /**

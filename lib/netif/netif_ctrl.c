@@ -6,6 +6,8 @@
 
 #include <errno.h>
 
+#include <rte_common.h>
+
 #include "netif_ctrl.h"
 
 /* Requests waiting, or -1 when the frontend's index is impossible. */
@@ -38,16 +40,37 @@ ctrl_back_rearm(xen_netif_ctrl_back_ring_t *ring)
 	return netif_ring_peer_prod(&ring->sring->req_prod) == ring->req_cons;
 }
 
+uint32_t
+netif_ctrl_request_cost(const struct xen_netif_ctrl_request *req)
+{
+	switch (req->type) {
+	case XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING:
+		/* Copied in once. */
+		return RTE_MIN(RTE_MAX(req->data[2], 1u),
+			       NETIF_STATICS_LIST_MAX) +
+		       1;
+	case XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING:
+		/* Copied in, and the statuses out. */
+		return RTE_MIN(RTE_MAX(req->data[2], 1u),
+			       NETIF_STATICS_LIST_MAX) +
+		       2;
+	default:
+		return 1;
+	}
+}
+
 bool
 netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
-		      void *opaque)
+		      void *opaque, uint32_t budget)
 {
 	xen_netif_ctrl_back_ring_t *ring = &c->ring;
 	unsigned int served = 0;
 	bool notify = false;
+	uint32_t cost;
 	int n;
 
 	c->more = false;
+	c->spent = 0;
 	if (c->error != NULL)
 		return false;
 	for (;;) {
@@ -60,7 +83,12 @@ netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 			struct xen_netif_ctrl_request req;
 			struct xen_netif_ctrl_response *rsp;
 
+			/* Charged on our copy: the guest may rewrite its slot. */
 			RING_COPY_REQUEST(ring, ring->req_cons, &req);
+			cost = netif_ctrl_request_cost(&req);
+			if (served > 0 && (uint64_t)c->spent + cost > budget)
+				break; /* for the next turn, still in its slot */
+			c->spent += cost;
 			ring->req_cons++;
 			/* Answers take the slots of the requests they answer. */
 			rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
@@ -77,7 +105,7 @@ netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 		}
 		if (ring->rsp_prod_pvt != ring->sring->rsp_prod)
 			notify |= NETIF_PUSH_RESPONSES(ring);
-		if (served >= NETIF_CTRL_RING_SIZE) {
+		if (n > 0 || served >= NETIF_CTRL_RING_SIZE) {
 			c->more = true;
 			return notify;
 		}

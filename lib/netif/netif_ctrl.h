@@ -10,6 +10,12 @@
  * memory and the peer's producer index is checked against the ring, so a
  * corrupt index is an error instead of a loop over garbage (XSA-39).
  * Control thread only, nothing here calls the hypervisor.
+ *
+ * The backend's thread is shared with every other port's control work,
+ * and a request's cost is the guest's choice (an ADD or DEL names up to a
+ * page of grants to map or unmap): so each serve is given a budget in
+ * grant operations, charges each request its cost before answering it,
+ * and leaves what does not fit for the caller's next turn.
  */
 
 #ifndef NETIF_CTRL_H
@@ -19,9 +25,30 @@
 #include <stdint.h>
 
 #include "netif_ring.h"
+#include "netif_statics.h"
 
 #define NETIF_CTRL_RING_SIZE \
 	__CONST_RING_SIZE(xen_netif_ctrl, NETIF_PAGE_SIZE)
+
+/*
+ * A serve's budget in grant operations: one ADD or DEL of a whole list
+ * (a page of grants, each mapped or unmapped, plus copying the list in and
+ * the statuses out) fits, so that every request can be answered, and not
+ * two, so that one turn of a guest's costs at most about one batched map
+ * call of a page of grants (about a millisecond of mmap work) before the
+ * thread serves the other ports.
+ */
+#define NETIF_CTRL_BACK_BUDGET (NETIF_STATICS_LIST_MAX + 2u)
+
+/*
+ * The grant operations answering @req (read once into our memory) may
+ * take: for ADD_ and DEL_GREF_MAPPING one per grant of its list (the
+ * count the guest gives, taken at least 1 and at most a page's worth, as
+ * the serve will refuse a longer one) and one per copy of the list; 1 for
+ * any other request (a key or table copy, or none). At most
+ * NETIF_CTRL_BACK_BUDGET.
+ */
+uint32_t netif_ctrl_request_cost(const struct xen_netif_ctrl_request *req);
 
 /*
  * Answer @req into @rsp (status and data) and return true, or return false
@@ -35,10 +62,12 @@ struct netif_ctrl_back {
 	xen_netif_ctrl_back_ring_t ring;
 	const char *error;		/* first protocol violation seen */
 	/*
-	 * The last serve stopped after a ring's worth with requests still
-	 * waiting, its event index not re-armed: serve again soon.
+	 * The last serve stopped with requests still waiting (its budget
+	 * spent, or a ring's worth answered), its event index not re-armed:
+	 * serve again soon.
 	 */
 	bool more;
+	uint32_t spent; /* by the last serve, grant operations */
 	uint64_t requests;		/* answered */
 	uint64_t not_supported;		/* of which of a type not served */
 };
@@ -52,14 +81,16 @@ int netif_ctrl_back_attach(struct netif_ctrl_back *c,
 
 /*
  * Answer the requests waiting, in ring order, through @serve, publish the
- * responses and re-arm the event index. At most about a ring's worth is
- * answered a call, so that a frontend posting without pause cannot keep
- * the caller's thread: then @more is set and the index not re-armed.
- * Returns whether the frontend asked to be notified. A producer index
- * beyond the ring sets @error and stops.
+ * responses and re-arm the event index. A call answers requests costing
+ * at most @budget grant operations (netif_ctrl_request_cost(); the first
+ * one always, whatever its cost) and at most a ring's worth, so that a
+ * frontend posting without pause cannot keep the caller's thread: then
+ * @more is set and the index not re-armed. Returns whether the frontend
+ * asked to be notified. A producer index beyond the ring sets @error and
+ * stops.
  */
 bool netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
-			   void *opaque);
+			   void *opaque, uint32_t budget);
 
 struct netif_ctrl_front {
 	xen_netif_ctrl_front_ring_t ring;

@@ -82,7 +82,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&back, 0, sizeof(back));
 	if (netif_ctrl_back_attach(&back, &shared.sring) != 0)
 		abort();
-	netif_ctrl_back_serve(&back, serve, NULL);
+	netif_ctrl_back_serve(&back, serve, NULL, NETIF_CTRL_BACK_BUDGET);
 	if (back.error != NULL || back.requests != n ||
 	    shared.sring.rsp_prod != n)
 		abort();

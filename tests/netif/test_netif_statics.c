@@ -349,7 +349,8 @@ test_control_ring_answers_every_request_in_its_slot(void)
 	/* A fresh ring asks for the first request's notification. */
 	CHECK(netif_ctrl_front_push(&front));
 	/* And the frontend asked to hear of the first answer. */
-	CHECK(netif_ctrl_back_serve(&back, serve_size_only, NULL));
+	CHECK(netif_ctrl_back_serve(&back, serve_size_only, NULL,
+				    NETIF_CTRL_BACK_BUDGET));
 	CHECK(back.requests == 3 && back.not_supported == 1);
 	CHECK(ctrl_shared.sring.req_event == 4);
 	CHECK(netif_ctrl_front_responses(&front, rsp, 4) == 3);
@@ -362,7 +363,8 @@ test_control_ring_answers_every_request_in_its_slot(void)
 	CHECK(netif_ctrl_front_free(&front) == NETIF_CTRL_RING_SIZE);
 	CHECK(ctrl_shared.sring.rsp_event == 4);
 	/* Nothing waiting: nothing answered, nothing to notify. */
-	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL));
+	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL,
+				     NETIF_CTRL_BACK_BUDGET));
 }
 
 /* A frontend that posts a new request for every one answered. */
@@ -401,10 +403,12 @@ test_control_ring_serves_a_ring_worth_at_a_time(void)
 	CHECK(netif_ctrl_front_queue(&front,
 		XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 0, 0, 0, &id));
 	netif_ctrl_front_push(&front);
-	netif_ctrl_back_serve(&back, serve_and_post_another, NULL);
+	netif_ctrl_back_serve(&back, serve_and_post_another, NULL,
+			      NETIF_CTRL_BACK_BUDGET);
 	CHECK(back.more && back.requests >= NETIF_CTRL_RING_SIZE);
 	CHECK(back.requests < 3 * NETIF_CTRL_RING_SIZE);
-	netif_ctrl_back_serve(&back, serve_and_post_another, NULL);
+	netif_ctrl_back_serve(&back, serve_and_post_another, NULL,
+			      NETIF_CTRL_BACK_BUDGET);
 	CHECK(back.more && back.requests >= 2 * NETIF_CTRL_RING_SIZE);
 	CHECK(back.error == NULL);
 }
@@ -420,11 +424,13 @@ test_control_ring_indexes_beyond_the_ring_are_errors(void)
 	netif_ctrl_front_attach(&front, &ctrl_shared.sring);
 	REQUIRE(netif_ctrl_back_attach(&back, &ctrl_shared.sring) == 0);
 	ctrl_shared.sring.req_prod = NETIF_CTRL_RING_SIZE + 1;
-	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL));
+	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL,
+				     NETIF_CTRL_BACK_BUDGET));
 	CHECK(back.error != NULL && back.requests == 0);
 	/* Once failed, it stays failed. */
 	ctrl_shared.sring.req_prod = 1;
-	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL));
+	CHECK(!netif_ctrl_back_serve(&back, serve_size_only, NULL,
+				     NETIF_CTRL_BACK_BUDGET));
 	CHECK(back.requests == 0);
 	/* A backend answering what was never asked. */
 	ctrl_shared.sring.rsp_prod = 1;

@@ -14,14 +14,26 @@
  * serve only after a delay that doubles up to XN_CTRL_BACKOFF_MAX_US
  * (Linux's answer to spurious events, XSA-332): a guest notifying in a
  * loop is then heard a few times a second at most, and counted.
+ *
+ * A guest also decides how much work its control requests are (an ADD or
+ * DEL maps or unmaps up to a page of grants and waits out the bursts of
+ * its queue pair): each turn serves a budget of grant operations
+ * (netif_ctrl.h) and leaves the rest to a turn of its own, on an alarm, so
+ * that every other port's watches, events and alarms are served in
+ * between (ports take turns). A ring that keeps its budget full turn
+ * after turn is served less and less often, as a spurious event is, and
+ * counted: a guest looping ADD and DEL cannot hold up another guest's
+ * handshake beyond about one turn per step.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_alarm.h>
+#include <rte_cycles.h>
 #include <rte_interrupts.h>
 
 #include "xn_control.h"
@@ -29,8 +41,21 @@
 #define XN_EVENTS_PER_CALL 32
 #define XN_CTRL_BACKOFF_MIN_US 1000u
 #define XN_CTRL_BACKOFF_MAX_US 250000u
-/* A ring's worth answered and more waiting: serve the rest this soon. */
+/* A turn's budget spent and more waiting: serve the rest this soon. */
 #define XN_CTRL_MORE_US 100u
+/*
+ * So many such turns in a row are a burst (an honest frontend adding the
+ * static grants of a few queue pairs at connect); from the next one on,
+ * the delay doubles up to XN_CTRL_BUSY_MAX_US, where a ring kept full
+ * takes about a budget's work (a millisecond or so of mapping) every
+ * 20 ms, some 5 % of the thread, and a ring full of whole-page requests
+ * is still answered within about 3 s. It is served at full speed again
+ * once a turn leaves part of its budget.
+ */
+#define XN_CTRL_BUSY_TURNS 4u
+#define XN_CTRL_BUSY_MAX_US 20000u
+/* A ring kept full is logged at most this often per port. */
+#define XN_CTRL_BUSY_LOG_S 5u
 
 void
 xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p))
@@ -74,6 +99,49 @@ on_ctrl_alarm(void *arg)
 	xn_control_call(arg, serve_ctrl);
 }
 
+/*
+ * A turn spent its budget with requests still waiting: how long before
+ * the next one.
+ */
+static uint32_t
+ctrl_busy_delay(struct xn_port *p)
+{
+	uint64_t now;
+
+	p->ctrl_budget_exhausted++;
+	if (++p->ctrl_busy_turns <= XN_CTRL_BUSY_TURNS) {
+		p->ctrl_backoff_us = 0;
+		return XN_CTRL_MORE_US;
+	}
+	p->ctrl_backoff_us =
+		RTE_MIN(RTE_MAX(2 * p->ctrl_backoff_us, 2 * XN_CTRL_MORE_US),
+			XN_CTRL_BUSY_MAX_US);
+	now = rte_get_timer_cycles();
+	if (p->ctrl_busy_turns == XN_CTRL_BUSY_TURNS + 1 &&
+	    (p->ctrl_busy_logged == 0 ||
+	     now - p->ctrl_busy_logged >=
+		     XN_CTRL_BUSY_LOG_S * rte_get_timer_hz())) {
+		p->ctrl_busy_logged = now;
+		XN_LOG(p, WARNING,
+		       "the peer keeps its control ring's budget full (%" PRIu64
+		       " turns so far, ctrl_budget_exhausted): its turns come up to %u ms apart until it lets up",
+		       p->ctrl_budget_exhausted, XN_CTRL_BUSY_MAX_US / 1000);
+	}
+	return p->ctrl_backoff_us;
+}
+
+/* Under the lock: serve the control ring @delay us from now. */
+static bool
+ctrl_later(struct xn_port *p, uint32_t delay)
+{
+	if (p->ctrl_alarm_armed)
+		return true;
+	if (rte_eal_alarm_set(delay, on_ctrl_alarm, p) != 0)
+		return false;
+	p->ctrl_alarm_armed = true;
+	return true;
+}
+
 /* Under the lock: serve the control ring, then decide when to hear it. */
 static void
 serve_ctrl(struct xn_port *p)
@@ -87,14 +155,18 @@ serve_ctrl(struct xn_port *p)
 	found = p->ops->ctrl(p, &more);
 	if (p->ctrl_evtchn != port || port == XN_NO_EVTCHN)
 		return;		/* disconnected meanwhile */
-	if (found > 0) {
+	if (found > 0 && !more) {
+		/* Done, with budget left. */
 		p->ctrl_backoff_us = 0;
+		p->ctrl_busy_turns = 0;
 		xa_evtchn_unmask(xa_evtchn(p->xa), port);
-		if (!more)
-			return;
-		delay = XN_CTRL_MORE_US;
+		return;
+	}
+	if (found > 0) {
+		delay = ctrl_busy_delay(p);
 	} else {
 		p->ctrl_spurious++;
+		p->ctrl_busy_turns = 0;
 		p->ctrl_backoff_us = RTE_MIN(RTE_MAX(2 * p->ctrl_backoff_us,
 						     XN_CTRL_BACKOFF_MIN_US),
 					     XN_CTRL_BACKOFF_MAX_US);
@@ -102,12 +174,19 @@ serve_ctrl(struct xn_port *p)
 	}
 	/*
 	 * The alarm serves (and so unmasks) later: until then the channel
-	 * stays masked, and what the guest sends waits, pending.
+	 * stays masked, and what the guest sends waits, pending; while its
+	 * ring holds requests, notifying tells us nothing new.
 	 */
-	if (rte_eal_alarm_set(delay, on_ctrl_alarm, p) == 0)
-		p->ctrl_alarm_armed = true;
-	else
+	if (!ctrl_later(p, delay))
 		xa_evtchn_unmask(xa_evtchn(p->xa), port);
+}
+
+void
+xn_control_ctrl_more(struct xn_port *p)
+{
+	if (!ctrl_later(p, ctrl_busy_delay(p)))
+		XN_LOG(p, WARNING,
+		       "cannot arm the control ring's alarm: what waits there is served at the peer's next event");
 }
 
 static void

@@ -27,6 +27,13 @@ int xn_control_start(struct xn_port *p);
  */
 void xn_control_stop(struct xn_port *p);
 
+/*
+ * Under the lock, outside a turn of the control ring (its connect): the
+ * ring's budget was spent with requests still waiting, which no event
+ * will announce; serve them on a turn of their own, as a turn would.
+ */
+void xn_control_ctrl_more(struct xn_port *p);
+
 /* Run @fn(@p) under the lock, then tell the application of a link change. */
 void xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p));
 

@@ -128,7 +128,8 @@ struct xn_port_ops {
 	/*
 	 * Optional: an event on the control ring's channel (ctrl_evtchn).
 	 * Returns the requests or responses it found (0: a spurious event);
-	 * *@more when it stopped with some still waiting.
+	 * *@more when it stopped with some still waiting, its budget for
+	 * the turn spent.
 	 */
 	unsigned int (*ctrl)(struct xn_port *p, bool *more);
 	/*
@@ -239,13 +240,19 @@ struct xn_port {
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
 	/*
-	 * Its events (xstats ctrl_events, ctrl_spurious_events) and the
-	 * delay before a channel whose last event found nothing is unmasked
-	 * again (xn_control.c); an alarm unmasks it or serves what waits.
+	 * Its events (xstats ctrl_events, ctrl_spurious_events), its turns
+	 * that spent their whole budget with requests still waiting
+	 * (ctrl_budget_exhausted) and how many in a row, and the delay before
+	 * a channel whose last event found nothing, or a ring that keeps its
+	 * budget full, is heard again (xn_control.c); an alarm unmasks it or
+	 * serves what waits.
 	 */
 	uint64_t ctrl_events;
 	uint64_t ctrl_spurious;
+	uint64_t ctrl_budget_exhausted;
+	uint32_t ctrl_busy_turns;
 	uint32_t ctrl_backoff_us;
+	uint64_t ctrl_busy_logged; /* timer cycles of the last line */
 	bool ctrl_alarm_armed;
 	struct rte_intr_handle *xs_intr;
 	struct rte_intr_handle *evtchn_intr;

@@ -4,9 +4,10 @@
  * The control ring of xen_netback, on the control thread: mapping the
  * frontend's ring and binding its channel on connect, answering its
  * requests (static grants, lib/netif/netif_statics.c, and the hash,
- * lib/netif/netif_hash.c; every other type is answered NOT_SUPPORTED) and releasing all of it on disconnect. A
- * frontend that corrupts the ring is disconnected like one that corrupts
- * a data ring.
+ * lib/netif/netif_hash.c; every other type is answered NOT_SUPPORTED) a
+ * turn's budget at a time (xn_control.c) and releasing all of it on
+ * disconnect. A frontend that corrupts the ring is disconnected like one
+ * that corrupts a data ring.
  */
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include "netif_lend.h"
 #include "nb.h"
+#include "xn_control.h"
 
 /* How often to look for lent pages the application gave back. */
 #define NB_REAP_PERIOD_US (100 * 1000)
@@ -85,11 +87,15 @@ nb_ctrl_init(struct nb_port *p)
 		nb_pair(p, i)->txq.ring.hash = &p->hash;
 }
 
-/* Answer what waits; false when the frontend corrupted the ring. */
+/*
+ * Answer what waits, a turn's budget of it (p->ctrl.more: some is left);
+ * false when the frontend corrupted the ring.
+ */
 static bool
 nb_ctrl_answer(struct nb_port *p)
 {
-	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p) &&
+	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p,
+				  NETIF_CTRL_BACK_BUDGET) &&
 	    xa_evtchn_notify(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
 		       p->be_dir, strerror(errno));
@@ -266,9 +272,15 @@ nb_ctrl_connect(struct nb_port *p)
 	p->statics.opaque = p;
 	netif_statics_connect(&p->statics, p->xn.xa, p->fe_domid,
 			      p->fe.nb_queues, queues);
-	/* What the frontend queued before we were there waits for no event. */
-	if (nb_ctrl_answer(p))
+	/*
+	 * What the frontend queued before we were there waits for no event;
+	 * what this turn's budget leaves, for a turn of its own.
+	 */
+	if (nb_ctrl_answer(p)) {
+		if (p->ctrl.more)
+			xn_control_ctrl_more(&p->xn);
 		return true;
+	}
 	NB_LOG(ERR, "%s: refusing frontend: %s", p->fe_dir, p->ctrl.error);
 	return false;
 }

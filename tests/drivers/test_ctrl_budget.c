@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * Control-ring work has a budget on the interrupt thread that every port
+ * of the process shares. FLOODERS guests, frontends written here directly
+ * on the Xen access interface, each keep their netback port's control
+ * ring full of ADD_GREF_MAPPING and DEL_GREF_MAPPING requests naming a
+ * whole page of grants each (every one maps or unmaps 512 grants), and
+ * notify every 100 us. While they do, guest B's netback and netfront
+ * ports are created in the same process: B's handshake runs on the same
+ * thread, and B must reach Connected and move traffic within 10 s (before
+ * the budget, each of its steps waited behind every flooder's turn of a
+ * ring's worth of requests, about a second each here, and it took more).
+ * The flooders are served meanwhile, and every request they posted is
+ * answered, in order, successfully; their turns that spent their budget
+ * are counted and logged. A ring already full when the backend connects
+ * (no event announces it) is answered whole.
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "netif_ctrl.h"
+#include "netif_ring.h"
+#include "netif_statics.h"
+#include "test.h"
+#include "test_eal.h"
+#include "vdev_pair.h"
+#include "xsim.h"
+#include "xenbus.h"
+#include "xsim.h"
+
+/* Flooding guests: domains FLOOD_DOMID and on. */
+#define FLOODERS 3
+#define FLOOD_DOMID 2
+#define HONEST_DOMID 1
+/* One page of grants: the longest list an ADD or DEL may name. */
+#define FLOOD_GRANTS NETIF_STATICS_LIST_MAX
+/* How long the honest guest may take to connect and move its packets. */
+#define HONEST_BOUND_S 10
+
+/* Guest A: the rings of a netfront and a control ring it floods. */
+struct flooder {
+	struct xa_handle *xa;
+	char dir[64];
+	char be_dir[64];
+	void *rings; /* tx ring page, then rx ring page */
+	grant_ref_t ring_refs[2];
+	evtchn_port_t port;
+	xen_netif_ctrl_sring_t *ctrl_sring;
+	grant_ref_t ctrl_ref;
+	evtchn_port_t ctrl_port;
+	struct netif_ctrl_front ctrl;
+	void *pages; /* FLOOD_GRANTS pages, named by the list */
+	grant_ref_t *page_refs;
+	struct xen_netif_gref *list;
+	grant_ref_t list_ref;
+	int victim; /* its netback port */
+	pthread_t thread;
+	/* Written by the flooding thread, read by the test. */
+	bool stop;
+	uint64_t posted;
+	uint64_t answered;
+	uint64_t wrong; /* out of order, or not SUCCESS */
+};
+
+static struct flooder floods[FLOODERS];
+
+static bool
+wait_backend_state(struct flooder *f, enum xenbus_state want)
+{
+	for (unsigned int ms = 0; ms < 10000; ms++) {
+		if (xenbus_read_state(f->xa, f->be_dir) == want)
+			return true;
+		rte_delay_us_sleep(1000);
+	}
+	fprintf(stderr, "backend stuck in %s, waiting for %s\n",
+		xenbus_state_name(xenbus_read_state(f->xa, f->be_dir)),
+		xenbus_state_name(want));
+	return false;
+}
+
+/* Request @k of the flood: ADD the list, then DEL it, and again. */
+static uint16_t
+flood_type(uint64_t k)
+{
+	return k % 2 == 0 ? XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING :
+			    XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING;
+}
+
+/* Fill every free slot of the control ring with the flood's requests. */
+static void
+flood_post(struct flooder *f)
+{
+	uint16_t id;
+
+	while (netif_ctrl_front_free(&f->ctrl) > 0 &&
+	       netif_ctrl_front_queue(&f->ctrl, flood_type(f->posted), 0,
+				      f->list_ref, FLOOD_GRANTS, &id))
+		__atomic_store_n(&f->posted, f->posted + 1, __ATOMIC_RELEASE);
+}
+
+/* Collect the answers; each must be the next one, and a success. */
+static bool
+flood_collect(struct flooder *f)
+{
+	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
+	int n, i;
+
+	n = netif_ctrl_front_responses(&f->ctrl, rsp, RTE_DIM(rsp));
+	if (n < 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		uint64_t k = f->answered;
+
+		if (rsp[i].id != (uint16_t)k || rsp[i].type != flood_type(k) ||
+		    rsp[i].status != XEN_NETIF_CTRL_STATUS_SUCCESS ||
+		    (flood_type(k) == XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING &&
+		     rsp[i].data != FLOOD_GRANTS))
+			__atomic_store_n(&f->wrong, f->wrong + 1,
+					 __ATOMIC_RELAXED);
+		__atomic_store_n(&f->answered, k + 1, __ATOMIC_RELEASE);
+	}
+	return true;
+}
+
+/*
+ * A flooding guest: keep the ring full and notify every 100 us whether
+ * asked or not, until told to stop; then, without another notification,
+ * wait up to 20 s for the answers still owed. (It pauses so that three
+ * of them leave the CPUs to the backend: what it costs is its requests.)
+ */
+static void *
+flood(void *arg)
+{
+	struct flooder *f = arg;
+	uint64_t deadline;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		flood_post(f);
+		netif_ctrl_front_push(&f->ctrl);
+		xa_evtchn_notify(xa_evtchn(f->xa), f->ctrl_port);
+		if (!flood_collect(f))
+			return NULL;
+		rte_delay_us_sleep(100);
+	}
+	deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+	while (f->answered != f->posted && rte_get_timer_cycles() < deadline) {
+		if (!flood_collect(f))
+			return NULL;
+		rte_delay_us_sleep(1000);
+	}
+	return NULL;
+}
+
+/*
+ * Share the rings and the pages the list names, and write the keys; the
+ * backend waits in InitWait until we say Connected.
+ */
+static bool
+flooder_offer(struct flooder *f)
+{
+	char path[128];
+	unsigned int i;
+
+	if (!wait_backend_state(f, XenbusStateInitWait))
+		return false;
+	f->rings = xa_gnt_share(f->xa, 0, 2, f->ring_refs, true);
+	f->ctrl_sring = xa_gnt_share(f->xa, 0, 1, &f->ctrl_ref, true);
+	f->list = xa_gnt_share(f->xa, 0, 1, &f->list_ref, true);
+	f->pages = xa_gnt_share(f->xa, 0, FLOOD_GRANTS, f->page_refs, true);
+	if (f->rings == NULL || f->ctrl_sring == NULL || f->list == NULL ||
+	    f->pages == NULL)
+		return false;
+	SHARED_RING_INIT((netif_tx_sring_t *)f->rings);
+	SHARED_RING_INIT(
+		(netif_rx_sring_t *)((char *)f->rings + NETIF_PAGE_SIZE));
+	netif_ctrl_front_attach(&f->ctrl, f->ctrl_sring);
+	for (i = 0; i < FLOOD_GRANTS; i++)
+		f->list[i] = (struct xen_netif_gref){ .ref = f->page_refs[i] };
+	f->port = xa_evtchn_bind_unbound(xa_evtchn(f->xa), 0);
+	f->ctrl_port = xa_evtchn_bind_unbound(xa_evtchn(f->xa), 0);
+	if (f->port == (evtchn_port_t)-1 || f->ctrl_port == (evtchn_port_t)-1)
+		return false;
+#define KEY(k, fmt, v) \
+	(snprintf(path, sizeof(path), "%s/" k, f->dir), \
+	 xa_xs_printf(f->xa, XBT_NULL, path, fmt, v))
+	return KEY("tx-ring-ref", "%u", f->ring_refs[0]) &&
+	       KEY("rx-ring-ref", "%u", f->ring_refs[1]) &&
+	       KEY("event-channel", "%u", f->port) &&
+	       KEY("request-rx-copy", "%u", 1u) &&
+	       KEY("ctrl-ring-ref", "%u", f->ctrl_ref) &&
+	       KEY("event-channel-ctrl", "%u", f->ctrl_port);
+#undef KEY
+}
+
+static bool
+flooder_connect(struct flooder *f)
+{
+	f->stop = false;
+	f->posted = f->answered = f->wrong = 0;
+	return flooder_offer(f) &&
+	       xenbus_switch_state(f->xa, f->dir, XenbusStateConnected) &&
+	       wait_backend_state(f, XenbusStateConnected) &&
+	       pair_wait_link(f->victim, true, 10000);
+}
+
+static void
+flooder_disconnect(struct flooder *f)
+{
+	char path[128];
+
+	xenbus_switch_state(f->xa, f->dir, XenbusStateClosed);
+	wait_backend_state(f, XenbusStateClosed);
+	xa_evtchn_unbind(xa_evtchn(f->xa), f->port);
+	xa_evtchn_unbind(xa_evtchn(f->xa), f->ctrl_port);
+	xa_gnt_unshare(f->xa, f->rings, 2);
+	xa_gnt_unshare(f->xa, f->ctrl_sring, 1);
+	xa_gnt_unshare(f->xa, f->list, 1);
+	xa_gnt_unshare(f->xa, f->pages, FLOOD_GRANTS);
+	snprintf(path, sizeof(path), "%s/ctrl-ring-ref", f->dir);
+	xa_xs_rm(f->xa, XBT_NULL, path);
+	snprintf(path, sizeof(path), "%s/event-channel-ctrl", f->dir);
+	xa_xs_rm(f->xa, XBT_NULL, path);
+	xenbus_switch_state(f->xa, f->dir, XenbusStateInitialising);
+}
+
+static double
+seconds_since(uint64_t t0)
+{
+	return (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz();
+}
+
+/*
+ * The issue's scenario: while the flooders flood, B's netback and netfront
+ * are created, connect and move 2000 packets each way within the bound,
+ * on the thread the flooders' requests also need; the flooders are
+ * answered meanwhile and, once they stop posting, every request, without
+ * another notification.
+ */
+static void
+test_flooding_guests_delay_no_other_handshake(void)
+{
+	uint64_t t0, answered0[FLOODERS], seq = 0;
+	int back = -1, front = -1;
+	unsigned int i, up = 0;
+	char args[128];
+	size_t start;
+	double took;
+
+	for (i = 0; i < FLOODERS; i++)
+		REQUIRE(flooder_connect(&floods[i]));
+	start = test_log_mark();
+	for (i = 0; i < FLOODERS; i++, up++)
+		if (pthread_create(&floods[i].thread, NULL, flood,
+				   &floods[i]) != 0)
+			break;
+	CHECK(up == FLOODERS);
+	rte_delay_us_sleep(300 * 1000);
+	for (i = 0; i < up; i++)
+		answered0[i] =
+			__atomic_load_n(&floods[i].answered, __ATOMIC_ACQUIRE);
+	t0 = rte_get_timer_cycles();
+	snprintf(args, sizeof(args), "domid=%d,provider=sim,sim=%s",
+		 HONEST_DOMID, pair_sim_instance());
+	back = pair_create("net_xen_netback9", args, test_pool);
+	front = pair_create("net_xen_netfront0", args, test_pool);
+	CHECK(back >= 0 && front >= 0);
+	if (back >= 0 && front >= 0) {
+		CHECK(pair_wait_link(front, true, HONEST_BOUND_S * 1000) &&
+		      pair_wait_link(back, true, HONEST_BOUND_S * 1000));
+		printf("# the honest guest connected %.3f s after it was created\n",
+		       seconds_since(t0));
+		CHECK(pair_traffic_both_ways(back, front, test_pool, &seq,
+					     2000));
+	}
+	took = seconds_since(t0);
+	printf("# ... and moved 2000 packets each way %.3f s after\n", took);
+	CHECK(took < HONEST_BOUND_S);
+	for (i = 0; i < up; i++) {
+		struct flooder *f = &floods[i];
+
+		/* Served meanwhile. */
+		CHECK(__atomic_load_n(&f->answered, __ATOMIC_ACQUIRE) >
+		      answered0[i]);
+		__atomic_store_n(&f->stop, true, __ATOMIC_RELEASE);
+	}
+	for (i = 0; i < up; i++) {
+		struct flooder *f = &floods[i];
+
+		pthread_join(f->thread, NULL);
+		printf("# flooding guest %u: %" PRIu64
+		       " requests posted, %" PRIu64 " answered, %" PRIu64
+		       " wrong; %" PRIu64 " turns spent their budget, %" PRIu64
+		       " events\n",
+		       i, f->posted, f->answered, f->wrong,
+		       pair_xstat(f->victim, "ctrl_budget_exhausted"),
+		       pair_xstat(f->victim, "ctrl_events"));
+		CHECK(f->posted > NETIF_CTRL_RING_SIZE);
+		CHECK(f->answered == f->posted && f->wrong == 0);
+		CHECK(pair_xstat(f->victim, "ctrl_budget_exhausted") !=
+			      UINT64_MAX &&
+		      pair_xstat(f->victim, "ctrl_budget_exhausted") > 0);
+		CHECK(xenbus_read_state(f->xa, f->be_dir) ==
+		      XenbusStateConnected);
+	}
+	CHECK(strstr(test_log_since(start),
+		     "keeps its control ring's budget full") != NULL);
+	if (front >= 0)
+		pair_destroy("net_xen_netfront0", front);
+	if (back >= 0)
+		pair_destroy("net_xen_netback9", back);
+	for (i = 0; i < FLOODERS; i++)
+		flooder_disconnect(&floods[i]);
+}
+
+/*
+ * A ring already full when the backend connects is more than a turn's
+ * budget, and no event will announce what is left: all of it is answered
+ * all the same.
+ */
+static void
+test_a_ring_full_at_connect_is_answered_whole(void)
+{
+	struct flooder *f = &floods[0];
+	uint64_t deadline;
+
+	f->stop = false;
+	f->posted = f->answered = f->wrong = 0;
+	REQUIRE(flooder_offer(f));
+	flood_post(f);
+	netif_ctrl_front_push(&f->ctrl);
+	REQUIRE(xenbus_switch_state(f->xa, f->dir, XenbusStateConnected));
+	CHECK(wait_backend_state(f, XenbusStateConnected));
+	deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+	while (f->answered != f->posted && rte_get_timer_cycles() < deadline &&
+	       flood_collect(f))
+		rte_delay_us_sleep(1000);
+	printf("# %" PRIu64 " requests posted before connecting, %" PRIu64
+	       " answered, %" PRIu64 " wrong\n",
+	       f->posted, f->answered, f->wrong);
+	CHECK(f->posted == NETIF_CTRL_RING_SIZE);
+	CHECK(f->answered == f->posted && f->wrong == 0);
+	flooder_disconnect(f);
+}
+
+static int
+setup(const char *argv0)
+{
+	struct xa_open_args xa_args = {
+		.provider = XA_PROVIDER_SIM,
+		.sim_instance = pair_sim_instance(),
+	};
+	char args[128], name[32];
+	unsigned int i;
+
+	if (pair_setup(argv0) != 0 || test_log_capture() != 0)
+		return -1;
+	for (i = 0; i < FLOODERS; i++) {
+		struct flooder *f = &floods[i];
+		domid_t domid = FLOOD_DOMID + i;
+
+		f->victim = -1;
+		f->page_refs = calloc(FLOOD_GRANTS, sizeof(*f->page_refs));
+		snprintf(name, sizeof(name), "net_xen_netback%u", i);
+		snprintf(args, sizeof(args), "domid=%u,provider=sim,sim=%s",
+			 domid, pair_sim_instance());
+		f->victim = pair_create(name, args, test_pool);
+		xa_args.sim_domid = domid;
+		f->xa = xa_open(&xa_args);
+		if (f->page_refs == NULL || f->victim < 0 || f->xa == NULL)
+			return -1;
+		snprintf(f->dir, sizeof(f->dir),
+			 "/local/domain/%u/device/vif/0", domid);
+		snprintf(f->be_dir, sizeof(f->be_dir),
+			 "/local/domain/0/backend/vif/%u/0", domid);
+	}
+	return 0;
+}
+
+static void
+teardown(void)
+{
+	char name[32];
+	unsigned int i;
+
+	for (i = 0; i < FLOODERS; i++) {
+		xa_close(floods[i].xa);
+		free(floods[i].page_refs);
+		snprintf(name, sizeof(name), "net_xen_netback%u", i);
+		pair_destroy(name, floods[i].victim);
+	}
+	test_log_release();
+	pair_teardown();
+}
+
+TEST_MAIN(setup, teardown)
+{
+	RUN(test_flooding_guests_delay_no_other_handshake);
+	RUN(test_a_ring_full_at_connect_is_answered_whole);
+}
