@@ -125,12 +125,6 @@ for n in "${names[@]}"; do
 		;;
 	esac
 done
-# the per-packet timelines that scenarios run with XDP_TIMELINE=1 left
-for n in "${names[@]}"; do
-	grep -qs 'timeline clock:' "$out/$n/log.txt" || continue
-	echo "timeline of $n (tests/xen/timeline.py $out/$n):"
-	python3 "$here/timeline.py" "$out/$n" 10 2>&1 | sed 's/^/  /'
-done
 grep -q DOM0-DONE "$out/out.txt" || { status=1; echo "Dom0 did not finish: serial tail"; tail -30 "$out/serial.log"; }
 echo "results and logs: $out (total $((SECONDS - S))s)"
 exit $status

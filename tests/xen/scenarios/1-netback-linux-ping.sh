@@ -9,8 +9,5 @@
 # Runs in Dom0; sourced by run.sh with NAME and S set.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-1000}
-# a per-packet timeline of every run (tests/xen/timeline.py reads it after
-# the boot): where a late or missing reply was, at testpmd or after it
-XDP_TIMELINE=${XDP_TIMELINE:-1}
 netback_ping_guest s1 ""
 pass "arp ok, $ANSWERED/$COUNT answered, rtt $RTT_LINE"
