@@ -11,7 +11,9 @@
 #   xdp.rtt=1            those requests from iputils ping, which prints every
 #                        reply's time= and arrival time (-D) to the console
 #                        and waits for every reply (busybox's, quiet, only a
-#                        summary, and only two rtts past the last request),
+#                        summary, and only two rtts past the last request;
+#                        iputils' -w bounds the whole run at ten times
+#                        count * interval plus a minute),
 #                        with "DOMU-STEAL" lines (the vCPU's steal time) and
 #                        "DOMU-ETH0" lines (eth0's counters) before and after
 #   xdp.sizes=1000,1472  then 50 requests of each payload size
@@ -84,10 +86,12 @@ if [ "$count" != 0 ]; then
 		# (USER_HZ ticks, /proc/stat's 8th field), i.e. waited for a pCPU
 		echo "DOMU-STEAL before $(awk '$1 == "cpu" {print $9}' /proc/stat) uptime=$(up)"
 		eth0_counts before
-		# -w: wait for every reply (up to 30 s past the last request's
-		# time) instead of iputils' two longest rtts; -D: each reply's
-		# arrival time, the guest's half of a per-packet timeline
-		/usr/bin/ping -D -c $count -i $interval -w $(awk "BEGIN{print int($count * $interval) + 30}") $peer > /tmp/ping 2>&1
+		# -w: wait for every reply instead of iputils' two longest
+		# rtts past the last request. It bounds the whole run, and under
+		# TCG requests go out far slower than -i asks (a second per
+		# ten requests seen): ten times the nominal time, and a minute.
+		# -D: each reply's arrival time
+		/usr/bin/ping -D -c $count -i $interval -w $(awk "BEGIN{print int($count * $interval * 10) + 60}") $peer > /tmp/ping 2>&1
 		rc=$?
 		eth0_counts after
 		echo "DOMU-STEAL after $(awk '$1 == "cpu" {print $9}' /proc/stat) uptime=$(up)"
