@@ -33,6 +33,8 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_ON_CLOSE "on_close"
 #define ARG_ON_REMOVAL "on_removal"
 #define ARG_VIFS "vifs"
+#define ARG_STATICS_MAX "static_grants_max"
+#define ARG_STATICS_PROCESS_MAX "static_grants_process_max"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -157,6 +159,35 @@ arg_on_removal(const char *key, const char *value, void *opaque)
 	return -EINVAL;
 }
 
+/*
+ * The ceilings on the guest's pages kept mapped as static grants: the
+ * vif's, and the whole process's (each port checks the process's pages
+ * against its own value; give every port the same). 0 maps none.
+ */
+static int
+arg_statics_max(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, NETIF_STATICS_CEILING_MAX,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.statics_limits.vif = v;
+	return 0;
+}
+
+static int
+arg_statics_process_max(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, NETIF_STATICS_CEILING_MAX,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.statics_limits.process = v;
+	return 0;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
@@ -166,6 +197,8 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
 	{ ARG_ON_CLOSE, arg_on_close, false },
 	{ ARG_ON_REMOVAL, arg_on_removal, false },
+	{ ARG_STATICS_MAX, arg_statics_max, false },
+	{ ARG_STATICS_PROCESS_MAX, arg_statics_process_max, false },
 };
 
 static void
@@ -174,6 +207,7 @@ nb_defaults(struct xn_port *xn)
 	nb_port(xn)->cfg.stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
 	nb_port(xn)->cfg.fatal_slots = NETIF_TX_FATAL_SLOTS_DEFAULT;
 	nb_port(xn)->cfg.fail_backoff_ms = DEFAULT_FAIL_BACKOFF_MS;
+	netif_statics_limits_default(&nb_port(xn)->cfg.statics_limits);
 }
 
 static int
@@ -331,6 +365,10 @@ static const struct xn_stat nb_rx_stats[] = {
 	  XN_BASIC_NONE },
 	{ "static_grant_unmaps", offsetof(struct nb_rxq, statics.unmaps),
 	  XN_BASIC_NONE },
+	{ "static_grant_pages", offsetof(struct nb_rxq, statics.pages),
+	  XN_BASIC_GAUGE },
+	{ "static_grant_over_limit",
+	  offsetof(struct nb_rxq, statics.over_limit), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, RXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };
@@ -468,14 +506,12 @@ nb_remove(struct rte_vdev_device *vdev)
 }
 
 XN_PMD_REGISTER_PROBE(net_xen_netback, nb_pmd, nb_probe, nb_remove);
-RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
-	ARG_DOMID "=<1-32751> "
-	ARG_DOMAIN "=<guest name> "
-	ARG_ZERO_COPY "=<0|1> "
-	ARG_STALL_TIMEOUT "=<0-3600000> "
-	ARG_FATAL_SLOTS "=<17-30> "
-	ARG_FAIL_BACKOFF "=<0-10000> "
-	ARG_ON_CLOSE "=<close|detach> "
-	ARG_ON_REMOVAL "=<wait|remove> "
-	ARG_VIFS "=<guest name pattern> "
-	XN_PARAM_STRING);
+RTE_PMD_REGISTER_PARAM_STRING(
+	net_xen_netback,
+	ARG_DOMID "=<1-32751> " ARG_DOMAIN "=<guest name> " ARG_ZERO_COPY
+		  "=<0|1> " ARG_STALL_TIMEOUT "=<0-3600000> " ARG_FATAL_SLOTS
+		  "=<17-30> " ARG_FAIL_BACKOFF "=<0-10000> " ARG_ON_CLOSE
+		  "=<close|detach> " ARG_ON_REMOVAL "=<wait|remove> " ARG_VIFS
+		  "=<guest name pattern> " ARG_STATICS_MAX
+		  "=<0-4194304> " ARG_STATICS_PROCESS_MAX
+		  "=<0-4194304> " XN_PARAM_STRING);
