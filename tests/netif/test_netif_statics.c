@@ -624,13 +624,15 @@ static volatile bool rewriting;
 static void *
 rewrite_responses(void *arg __rte_unused)
 {
+	/* The ring's slots through a pointer: ring[] is declared [1]. */
+	union xen_netif_ctrl_sring_entry *slot = ctrl_shared.sring.ring;
 	unsigned int i;
 
 	while (__atomic_load_n(&rewriting, __ATOMIC_RELAXED))
 		for (i = 0; i < NETIF_CTRL_RING_SIZE; i++)
 			/* One DEL's count, added to this, reads 0. */
-			__atomic_store_n(&ctrl_shared.sring.ring[i].rsp.data,
-					 UINT32_MAX, __ATOMIC_RELAXED);
+			__atomic_store_n(&slot[i].rsp.data, UINT32_MAX,
+					 __ATOMIC_RELAXED);
 	return NULL;
 }
 
