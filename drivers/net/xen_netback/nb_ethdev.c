@@ -506,12 +506,19 @@ nb_remove(struct rte_vdev_device *vdev)
 }
 
 XN_PMD_REGISTER_PROBE(net_xen_netback, nb_pmd, nb_probe, nb_remove);
-RTE_PMD_REGISTER_PARAM_STRING(
-	net_xen_netback,
-	ARG_DOMID "=<1-32751> " ARG_DOMAIN "=<guest name> " ARG_ZERO_COPY
-		  "=<0|1> " ARG_STALL_TIMEOUT "=<0-3600000> " ARG_FATAL_SLOTS
-		  "=<17-30> " ARG_FAIL_BACKOFF "=<0-10000> " ARG_ON_CLOSE
-		  "=<close|detach> " ARG_ON_REMOVAL "=<wait|remove> " ARG_VIFS
-		  "=<guest name pattern> " ARG_STATICS_MAX
-		  "=<0-4194304> " ARG_STATICS_PROCESS_MAX
-		  "=<0-4194304> " XN_PARAM_STRING);
+/* One key a line, as tests/doc/test_guide.py reads them. */
+/* clang-format off */
+RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
+	ARG_DOMID "=<1-32751> "
+	ARG_DOMAIN "=<guest name> "
+	ARG_ZERO_COPY "=<0|1> "
+	ARG_STALL_TIMEOUT "=<0-3600000> "
+	ARG_FATAL_SLOTS "=<17-30> "
+	ARG_FAIL_BACKOFF "=<0-10000> "
+	ARG_ON_CLOSE "=<close|detach> "
+	ARG_ON_REMOVAL "=<wait|remove> "
+	ARG_VIFS "=<guest name pattern> "
+	ARG_STATICS_MAX "=<0-4194304> "
+	ARG_STATICS_PROCESS_MAX "=<0-4194304> "
+	XN_PARAM_STRING);
+/* clang-format on */
