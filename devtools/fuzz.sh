@@ -17,7 +17,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="${1:-$top/build/fuzz}"
 [ $# -gt 0 ] && shift
-targets="${*:-fuzz_back_tx fuzz_front_rx fuzz_ctrl_hash fuzz_xenbus_keys fuzz_sim_gnt_copy}"
+targets="${*:-fuzz_back_tx fuzz_front_rx fuzz_ctrl_hash fuzz_statics fuzz_xenbus_keys fuzz_sim_gnt_copy}"
 runs="${FUZZ_RUNS:-10000000}"
 
 for p in clang libclang-rt-dev; do

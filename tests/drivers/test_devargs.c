@@ -236,6 +236,68 @@ test_netback_fail_backoff_is_0_to_10_s(void)
 		      NULL));
 }
 
+/* The ceilings on static grants' mapped pages: 0 (none) to 4194304. */
+static void
+test_netback_static_grant_ceilings_are_0_to_4194304(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,static_grants_max=4194305",
+		      "static_grants_max=4194305", "[0, 4194304]"));
+	CHECK(refused(NB, "domid=1,provider=sim,static_grants_max=-1",
+		      "static_grants_max=-1", NULL));
+	CHECK(refused(NB, "domid=1,provider=sim,static_grants_max=",
+		      "static_grants_max", NULL));
+	CHECK(refused(NB, "domid=1,provider=sim,static_grants_process_max=1k",
+		      "static_grants_process_max=1k", "[0, 4194304]"));
+	CHECK(refused(NB, "domid=1,provider=sim,static_grants_process_max=010",
+		      "static_grants_process_max=010", "leading zeros"));
+	CHECK(accepted(
+		NB, "domid=1,provider=sim,sim=test-args,static_grants_max=0"));
+	CHECK(accepted(
+		NB,
+		"domid=1,provider=sim,sim=test-args,static_grants_max=4194304,static_grants_process_max=4194304"));
+	CHECK(accepted(
+		NB,
+		"domid=1,provider=sim,sim=test-args,static_grants_process_max=0"));
+}
+
+/*
+ * static_grants_max= takes effect: a vif allowed fewer pages than our
+ * netfront asks for a queue pair has its lists refused, the refusals
+ * counted in rx_q0_static_grant_over_limit; by default all is mapped and
+ * rx_q0_static_grant_pages says how many pages.
+ */
+static void
+test_netback_static_grants_max_refuses_and_counts(void)
+{
+	struct rte_mempool *mp;
+	struct pair pr;
+
+	mp = rte_pktmbuf_pool_create("statics_max", 4096, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	REQUIRE(mp != NULL);
+	if (pair_open(&pr, "statics-max", "static_grants_max=300", "", mp)) {
+		/* Each list: 512 entries, then 256: one is over the ceiling. */
+		CHECK(pair_xstat(pr.back, "rx_q0_static_grant_over_limit") >=
+		      1);
+		CHECK(pair_xstat(pr.back, "rx_q0_static_grant_pages") <= 300);
+		CHECK(pair_xstat(pr.front, "rx_q0_static_grants") <
+		      PAIR_STATIC_GRANTS);
+		pair_close(&pr);
+	} else {
+		CHECK(!"pair_open with static_grants_max=300");
+	}
+	if (pair_open(&pr, "statics-max", "", "", mp)) {
+		CHECK(pair_xstat(pr.back, "rx_q0_static_grant_over_limit") ==
+		      0);
+		CHECK(pair_xstat(pr.back, "rx_q0_static_grant_pages") ==
+		      PAIR_STATIC_GRANTS);
+		pair_close(&pr);
+	} else {
+		CHECK(!"pair_open by default");
+	}
+	rte_mempool_free(mp);
+}
+
 static void
 test_netback_on_removal_is_wait_or_remove(void)
 {
@@ -518,6 +580,8 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_rejects_bad_guest_name);
 	RUN(test_netback_rejects_bad_domid);
 	RUN(test_netback_zero_copy_is_0_or_1);
+	RUN(test_netback_static_grant_ceilings_are_0_to_4194304);
+	RUN(test_netback_static_grants_max_refuses_and_counts);
 	RUN(test_netback_stall_timeout_is_0_to_an_hour);
 	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_fail_backoff_is_0_to_10_s);

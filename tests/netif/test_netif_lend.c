@@ -73,6 +73,7 @@ static void
 start(void)
 {
 	struct netif_statics_queue *qs[1] = { &sq };
+	struct netif_statics_limits lim;
 
 	l = netif_lend_create("test_lend", SOCKET_ID_ANY);
 	REQUIRE(l != NULL);
@@ -80,7 +81,8 @@ start(void)
 	memset(&st, 0, sizeof(st));
 	st.quiesce = no_quiesce;
 	sq.lend = l;
-	netif_statics_connect(&st, be, FRONTEND, 1, qs);
+	netif_statics_limits_default(&lim);
+	netif_statics_connect(&st, be, FRONTEND, 1, qs, &lim);
 	REQUIRE(gref_op(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0, PAGES,
 			NULL) == XEN_NETIF_CTRL_STATUS_SUCCESS);
 	memset(&shared, 0, sizeof(shared));

@@ -14,6 +14,9 @@
  * impossible index on either side is an error.
  */
 
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "netif_back.h"
@@ -50,12 +53,14 @@ static void
 statics_reset(void)
 {
 	struct netif_statics_queue *qs[QUEUES] = { &sq[0], &sq[1] };
+	struct netif_statics_limits lim;
 
 	netif_statics_release(&st);
 	memset(sq, 0, sizeof(sq));
 	memset(&st, 0, sizeof(st));
 	st.quiesce = count_quiesce;
-	netif_statics_connect(&st, be, FRONTEND, QUEUES, qs);
+	netif_statics_limits_default(&lim);
+	netif_statics_connect(&st, be, FRONTEND, QUEUES, qs, &lim);
 	quiesced = 0;
 }
 
@@ -438,6 +443,289 @@ test_control_ring_indexes_beyond_the_ring_are_errors(void)
 	CHECK(front.error != NULL);
 }
 
+/*
+ * Pages of queue pair 0 the backend holds mapped, as the simulated
+ * hypervisor counts them: what the queue pair counts, within its limit.
+ */
+static bool
+maps_within_limit(void)
+{
+	uint32_t maps = backend_maps();
+
+	return maps <= st.limits.queue && maps == sq[0].pages + sq[1].pages &&
+	       netif_statics_process_pages() == maps;
+}
+
+/* The table of queue pair 0 holds exactly refs [0, @n). */
+static bool
+table_is(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < 512; i++)
+		if ((netif_gref_map_find(sq[0].map, refs[i], false) != NULL) !=
+		    (i < n))
+			return false;
+	return sq[0].grants == n;
+}
+
+/* A list of refs [@first, @first + @n), read-only when @ro. */
+static uint32_t
+gref_list(uint16_t type, unsigned int first, unsigned int n, bool ro)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		list[i] = (struct xen_netif_gref){
+			.ref = refs[first + i],
+			.flags = ro ? XEN_NETIF_CTRLF_GREF_readonly : 0,
+		};
+	return request(type, 0, list_ref, n).status;
+}
+
+/*
+ * ADD 512, DEL 511, ADD those 511 again, DEL 510 of them, ...: each DEL
+ * leaves one grant of the batch live, so the batch stays mapped. Added
+ * back with the same access, a deleted grant is taken from the mapping it
+ * still has: the backend maps no page twice.
+ */
+static void
+test_add_del_again_maps_no_page_twice(void)
+{
+	unsigned int k;
+	bool ok = true;
+
+	statics_reset();
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0, 512, false) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 512 && maps_within_limit());
+	for (k = 1; ok && k < 512; k++) {
+		ok = gref_list(XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING, k, 512 - k,
+			       false) == XEN_NETIF_CTRL_STATUS_SUCCESS &&
+		     maps_within_limit() && table_is(k);
+		ok = ok &&
+		     gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, k, 512 - k,
+			       false) == XEN_NETIF_CTRL_STATUS_SUCCESS &&
+		     maps_within_limit() && table_is(512);
+		if (!ok)
+			fprintf(stderr,
+				"# step %u: backend maps %u pages, queue pair counts %" PRIu64
+				", %" PRIu64 " live\n",
+				k, backend_maps(), sq[0].pages, sq[0].grants);
+	}
+	CHECK(ok);
+	CHECK(backend_maps() == 512 && sq[0].maps == 1 &&
+	      sq[0].over_limit == 0);
+	netif_statics_release(&st);
+	CHECK(backend_maps() == 0 && netif_statics_process_pages() == 0);
+}
+
+/*
+ * The same pattern with new grants each time, so that no mapping can be
+ * taken again: the pages of batches kept for their one live grant count,
+ * and the ADD that would map past the queue pair's limit is refused whole
+ * (INVALID_PARAMETER, netif.h) and counted, the table left as it was.
+ * Deleting the last live grants unmaps their batches and makes room.
+ */
+static void
+test_pages_kept_for_live_grants_count_against_the_limit(void)
+{
+	unsigned int i;
+
+	statics_reset();
+	/* Batch A: refs [0, 512); all deleted but ref 0. */
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 0, 512, false) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING, 1, 511, false) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 512 && sq[0].grants == 1 &&
+	      maps_within_limit());
+	/* Batch B: refs [512, 1023); all deleted but ref 512. */
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 512, 511,
+			false) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING, 513, 510,
+			false) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 1023 && sq[0].grants == 2 &&
+	      maps_within_limit());
+	/* 2 live grants, but 1023 pages mapped: 2 more pages are too many. */
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 1023, 2, false) ==
+	      XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	CHECK(sq[0].over_limit == 1 && st.stats.refused == 1);
+	CHECK(backend_maps() == 1023 && maps_within_limit() &&
+	      sq[0].grants == 2);
+	for (i = 1023; i < 1025; i++)
+		CHECK(netif_gref_map_find(sq[0].map, refs[i], false) == NULL);
+	CHECK(netif_gref_map_find(sq[0].map, refs[0], true) != NULL &&
+	      netif_gref_map_find(sq[0].map, refs[512], true) != NULL);
+	/* One page fits. */
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 1023, 1, true) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 1024 && maps_within_limit());
+	/* Batch A's last grant deleted: its 512 pages unmapped, room again. */
+	list[0] = (struct xen_netif_gref){ .ref = refs[0] };
+	CHECK(request(XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING, 0, list_ref, 1)
+		      .data == 1);
+	CHECK(backend_maps() == 512 && maps_within_limit());
+	CHECK(gref_list(XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING, 1024, 2, false) ==
+	      XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 514 && sq[0].over_limit == 1);
+	netif_statics_release(&st);
+	CHECK(backend_maps() == 0 && netif_statics_process_pages() == 0);
+}
+
+/*
+ * The vif's and the process's ceilings: across queue pairs, refused and
+ * counted on the queue pair asking; GET_GREF_MAPPING_SIZE says the least
+ * of the limits.
+ */
+static void
+test_vif_and_process_ceilings_bound_pages(void)
+{
+	struct netif_statics_queue *qs[QUEUES] = { &sq[0], &sq[1] };
+	struct netif_statics_limits lim;
+	struct xen_netif_ctrl_response rsp;
+
+	statics_reset();
+	netif_statics_release(&st);
+	netif_statics_limits_default(&lim);
+	lim.vif = 600;
+	netif_statics_connect(&st, be, FRONTEND, QUEUES, qs, &lim);
+	rsp = request(XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 0, 0, 0);
+	CHECK(rsp.status == XEN_NETIF_CTRL_STATUS_SUCCESS && rsp.data == 600);
+	CHECK(add(0, 0, 400) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(add(1, 400, 201) == XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	CHECK(sq[1].over_limit == 1 && sq[0].over_limit == 0);
+	CHECK(sq[1].map == NULL && backend_maps() == 400);
+	CHECK(add(1, 400, 200) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 600 && netif_statics_process_pages() == 600);
+	netif_statics_release(&st);
+
+	/* The process's: pages of every vif, this one's included. */
+	netif_statics_limits_default(&lim);
+	lim.process = 100;
+	netif_statics_connect(&st, be, FRONTEND, QUEUES, qs, &lim);
+	rsp = request(XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, 1, 0, 0);
+	CHECK(rsp.data == 100);
+	CHECK(add(0, 0, 60) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(add(1, 60, 41) == XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	CHECK(sq[1].over_limit == 2 && netif_statics_process_pages() == 60);
+	CHECK(add(1, 60, 40) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(backend_maps() == 100);
+	/* A ceiling of 0: no static grants at all. */
+	netif_statics_release(&st);
+	lim.process = 0;
+	netif_statics_connect(&st, be, FRONTEND, QUEUES, qs, &lim);
+	CHECK(add(0, 0, 1) == XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER);
+	CHECK(backend_maps() == 0 && netif_statics_process_pages() == 0);
+}
+
+/*
+ * A frontend rewriting every response slot's data while DELs are served:
+ * each round's two DELs are two chances for it to write between the
+ * backend's start on the slot and its answer.
+ */
+#define ROUNDS 20000
+static volatile bool rewriting;
+
+static void *
+rewrite_responses(void *arg __rte_unused)
+{
+	/* The ring's slots through a pointer: ring[] is declared [1]. */
+	union xen_netif_ctrl_sring_entry *slot = ctrl_shared.sring.ring;
+	unsigned int i;
+
+	while (__atomic_load_n(&rewriting, __ATOMIC_RELAXED))
+		for (i = 0; i < NETIF_CTRL_RING_SIZE; i++)
+			/* One DEL's count, added to this, reads 0. */
+			__atomic_store_n(&slot[i].rsp.data, UINT32_MAX,
+					 __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static bool
+serve_statics(void *opaque __rte_unused,
+	      const struct xen_netif_ctrl_request *req,
+	      struct xen_netif_ctrl_response *rsp)
+{
+	return netif_statics_serve(&st, req, rsp);
+}
+
+/* DEL @ref of queue pair 0 through the control ring; false: not answered. */
+static bool
+del_through_ring(struct netif_ctrl_front *front, struct netif_ctrl_back *back,
+		 grant_ref_t ref, struct xen_netif_ctrl_response *rsp)
+{
+	uint16_t id;
+
+	list[0] = (struct xen_netif_gref){ .ref = ref };
+	if (!netif_ctrl_front_queue(front, XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING,
+				    0, list_ref, 1, &id))
+		return false;
+	netif_ctrl_front_push(front);
+	netif_ctrl_back_serve(back, serve_statics, NULL);
+	return netif_ctrl_front_responses(front, rsp, 1) == 1;
+}
+
+/*
+ * Whether a DEL of @ref was answered as done while @ref stays in the
+ * table. (The rewriting thread also hits requests, whose data[1] shares
+ * the slot with the response's data: such a DEL names no list the guest
+ * granted and is refused, which is right.)
+ */
+static bool
+answered_yet_kept(const struct xen_netif_ctrl_response *rsp, grant_ref_t ref)
+{
+	return rsp->status == XEN_NETIF_CTRL_STATUS_SUCCESS &&
+	       netif_gref_map_find(sq[0].map, ref, false) != NULL;
+}
+
+/*
+ * DEL counts what it removed in our memory: a frontend rewriting the
+ * response slot meanwhile cannot make the backend skip the rebuild of the
+ * table, leaving a grant it answered as deleted mapped and in the table.
+ */
+static void
+test_del_counts_in_private_memory(void)
+{
+	struct xen_netif_ctrl_response rsp;
+	struct netif_ctrl_front front;
+	struct netif_ctrl_back back = { .requests = 0 };
+	unsigned int round, r, stale = 0;
+	pthread_t thread;
+	bool ok = true;
+
+	statics_reset();
+	memset(&ctrl_shared, 0, sizeof(ctrl_shared));
+	netif_ctrl_front_attach(&front, &ctrl_shared.sring);
+	REQUIRE(netif_ctrl_back_attach(&back, &ctrl_shared.sring) == 0);
+	__atomic_store_n(&rewriting, true, __ATOMIC_RELAXED);
+	REQUIRE(pthread_create(&thread, NULL, rewrite_responses, NULL) == 0);
+	for (round = 0; ok && round < ROUNDS; round++) {
+		r = 2 * (round % 256);
+		/* Two grants in a batch, one deleted: the batch stays. */
+		ok = add(0, r, 2) == XEN_NETIF_CTRL_STATUS_SUCCESS &&
+		     del_through_ring(&front, &back, refs[r], &rsp);
+		if (!ok)
+			break;
+		stale += answered_yet_kept(&rsp, refs[r]);
+		/* The other one deleted: its batch is unmapped. */
+		ok = del_through_ring(&front, &back, refs[r + 1], &rsp);
+		stale += answered_yet_kept(&rsp, refs[r + 1]);
+		/* What a skipped rebuild left: start afresh. */
+		if (sq[0].batches != NULL)
+			statics_reset();
+	}
+	__atomic_store_n(&rewriting, false, __ATOMIC_RELAXED);
+	pthread_join(thread, NULL);
+	if (stale > 0)
+		fprintf(stderr, "# %u of %u DELs left the grant in the table\n",
+			stale, 2 * round);
+	CHECK(ok && round == ROUNDS && stale == 0);
+	CHECK(back.error == NULL);
+	netif_statics_release(&st);
+	CHECK(backend_maps() == 0);
+}
+
 static int
 setup(const char *argv0)
 {
@@ -479,4 +767,8 @@ TEST_MAIN(setup, teardown)
 	RUN(test_control_ring_answers_every_request_in_its_slot);
 	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
 	RUN(test_control_ring_indexes_beyond_the_ring_are_errors);
+	RUN(test_add_del_again_maps_no_page_twice);
+	RUN(test_pages_kept_for_live_grants_count_against_the_limit);
+	RUN(test_vif_and_process_ceilings_bound_pages);
+	RUN(test_del_counts_in_private_memory);
 }

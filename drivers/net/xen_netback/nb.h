@@ -77,6 +77,8 @@ struct nb_config {
 	 * with it (xn_port_removed()), instead of waiting for the next one.
 	 */
 	bool remove_with_vif;
+	/* static_grants_max=, static_grants_process_max= (netif_statics.h). */
+	struct netif_statics_limits statics_limits;
 };
 
 struct nb_port {
@@ -98,6 +100,9 @@ struct nb_port {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
 	struct netif_statics statics;
+	/* ADDs refused by a limit when last logged, and when (timer cycles). */
+	uint64_t over_limit_logged;
+	uint64_t over_limit_log_at;
 	/* The guest's hash, configured over its control ring. */
 	struct netif_hash hash;
 	bool reap_armed;		/* nb_ctrl_reap() will look again */

@@ -11,10 +11,12 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_alarm.h>
+#include <rte_cycles.h>
 
 #include "netif_lend.h"
 #include "nb.h"
@@ -88,6 +90,35 @@ nb_ctrl_init(struct nb_port *p)
 }
 
 /*
+ * A guest asking for more mapped pages than the limits leave is refused
+ * and counted (static_grant_over_limit); said in the log at most once a
+ * second, since the guest decides how often it asks.
+ */
+static void
+nb_ctrl_log_over_limit(struct nb_port *p)
+{
+	uint64_t refused = 0, now = rte_get_timer_cycles();
+	unsigned int i;
+
+	for (i = 0; i < p->xn.cfg.queues; i++)
+		refused += nb_pair(p, i)->rxq.statics.over_limit;
+	if (refused < p->over_limit_logged) /* the counters were reset */
+		p->over_limit_logged = 0;
+	if (refused == p->over_limit_logged ||
+	    now - p->over_limit_log_at < rte_get_timer_hz())
+		return;
+	NB_LOG(WARNING,
+	       "%s: refused %" PRIu64
+	       " static grant lists past the limits on mapped pages (queue pair %u, vif %u, process %u; %" PRIu64
+	       " mapped by the process)",
+	       p->fe_dir, refused - p->over_limit_logged,
+	       p->statics.limits.queue, p->statics.limits.vif,
+	       p->statics.limits.process, netif_statics_process_pages());
+	p->over_limit_logged = refused;
+	p->over_limit_log_at = now;
+}
+
+/*
  * Answer what waits, a turn's budget of it (p->ctrl.more: some is left);
  * false when the frontend corrupted the ring.
  */
@@ -117,6 +148,7 @@ nb_ctrl_serve(struct xn_port *xn, bool *more)
 		} else {
 			*more = p->ctrl.more;
 		}
+		nb_ctrl_log_over_limit(p);
 	}
 	/* A DEL may have left a lent page to unmap later. */
 	nb_ctrl_reap(p);
@@ -271,7 +303,7 @@ nb_ctrl_connect(struct nb_port *p)
 	p->statics.quiesce = nb_statics_quiesce;
 	p->statics.opaque = p;
 	netif_statics_connect(&p->statics, p->xn.xa, p->fe_domid,
-			      p->fe.nb_queues, queues);
+			      p->fe.nb_queues, queues, &p->cfg.statics_limits);
 	/*
 	 * What the frontend queued before we were there waits for no event;
 	 * what this turn's budget leaves, for a turn of its own.

@@ -34,6 +34,8 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_ON_CLOSE "on_close"
 #define ARG_ON_REMOVAL "on_removal"
 #define ARG_VIFS "vifs"
+#define ARG_STATICS_MAX "static_grants_max"
+#define ARG_STATICS_PROCESS_MAX "static_grants_process_max"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -158,6 +160,35 @@ arg_on_removal(const char *key, const char *value, void *opaque)
 	return -EINVAL;
 }
 
+/*
+ * The ceilings on the guest's pages kept mapped as static grants: the
+ * vif's, and the whole process's (each port checks the process's pages
+ * against its own value; give every port the same). 0 maps none.
+ */
+static int
+arg_statics_max(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, NETIF_STATICS_CEILING_MAX,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.statics_limits.vif = v;
+	return 0;
+}
+
+static int
+arg_statics_process_max(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, NETIF_STATICS_CEILING_MAX,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.statics_limits.process = v;
+	return 0;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
@@ -167,6 +198,8 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
 	{ ARG_ON_CLOSE, arg_on_close, false },
 	{ ARG_ON_REMOVAL, arg_on_removal, false },
+	{ ARG_STATICS_MAX, arg_statics_max, false },
+	{ ARG_STATICS_PROCESS_MAX, arg_statics_process_max, false },
 };
 
 static void
@@ -175,6 +208,7 @@ nb_defaults(struct xn_port *xn)
 	nb_port(xn)->cfg.stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
 	nb_port(xn)->cfg.fatal_slots = NETIF_TX_FATAL_SLOTS_DEFAULT;
 	nb_port(xn)->cfg.fail_backoff_ms = DEFAULT_FAIL_BACKOFF_MS;
+	netif_statics_limits_default(&nb_port(xn)->cfg.statics_limits);
 }
 
 static int
@@ -332,6 +366,10 @@ static const struct xn_stat nb_rx_stats[] = {
 	  XN_BASIC_NONE },
 	{ "static_grant_unmaps", offsetof(struct nb_rxq, statics.unmaps),
 	  XN_BASIC_NONE },
+	{ "static_grant_pages", offsetof(struct nb_rxq, statics.pages),
+	  XN_BASIC_GAUGE },
+	{ "static_grant_over_limit",
+	  offsetof(struct nb_rxq, statics.over_limit), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS, RXQ(stats.malformed),
 	  XN_BASIC_NONE },
 };
@@ -475,6 +513,8 @@ nb_remove(struct rte_vdev_device *vdev)
 }
 
 XN_PMD_REGISTER_PROBE(net_xen_netback, nb_pmd, nb_probe, nb_remove);
+/* One key a line, as tests/doc/test_guide.py reads them. */
+/* clang-format off */
 RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_DOMID "=<1-32751> "
 	ARG_DOMAIN "=<guest name> "
@@ -485,4 +525,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_ON_CLOSE "=<close|detach> "
 	ARG_ON_REMOVAL "=<wait|remove> "
 	ARG_VIFS "=<guest name pattern> "
+	ARG_STATICS_MAX "=<0-4194304> "
+	ARG_STATICS_PROCESS_MAX "=<0-4194304> "
 	XN_PARAM_STRING);
+/* clang-format on */
