@@ -7,10 +7,11 @@
  * it is, and an mbuf of the pool is sent by naming its page. A guest can
  * grant only pages it shares through gntalloc (libxengntshr), so the pool
  * is built on such a share, registered with DPDK as external pinned
- * buffers. It lives as long as the port: mbufs the application holds
- * outlive any one connection, and so does the backend domain's access to
- * the pages (the price of the one copy saved; that domain already serves
- * every packet of the vif).
+ * buffers. It lives as long as the port, and past it as long as the
+ * application holds one of its mbufs: the pages are unshared and the pool
+ * freed by the free of the last one, on whatever thread frees it (the
+ * price of the one copy saved: the backend domain keeps its access to the
+ * pages until then; it already serves every packet of the vif).
  */
 
 #ifndef NETIF_FRONT_POOL_H
@@ -25,14 +26,19 @@
 #include "netif_ring.h"
 #include "xa.h"
 
-/*
- * Per-lcore cache: the application frees received mbufs on its lcores,
- * the queue's lcore posts them again; small, so that few pages strand.
- */
-#define NETIF_FRONT_POOL_CACHE 32
+/* The mempool driver of the pools, registered by this library. */
+#define NETIF_FRONT_POOL_OPS "netif_front_pool"
 
 struct netif_front_pool {
 	struct rte_mempool *mp;
+	/*
+	 * References: the owner's, and one per mbuf out of the pool (posted,
+	 * held by the application, in flight); the last one frees the whole.
+	 */
+	uint32_t users;
+	/* Called as the last reference goes (netif_front_pool_on_last()). */
+	void (*on_last)(void *arg);
+	void *on_last_arg;
 	struct xa_handle *xa;
 	domid_t backend;		/* the domain the pages are granted to */
 	uint8_t *base;			/* page i at base + i * 4096 */
@@ -43,14 +49,36 @@ struct netif_front_pool {
 /*
  * @nb_pages mbufs on as many pages granted writable to @backend, the pool
  * named @name on @socket; NULL with rte_errno (or errno for the share) set.
+ * The pool is in DPDK memory, so that secondary processes can read its
+ * count (netif_front_pool_out()).
  */
 struct netif_front_pool *netif_front_pool_create(const char *name,
 						 struct xa_handle *xa,
 						 domid_t backend,
 						 uint32_t nb_pages, int socket);
 
-/* Free the pool and end the grants; every mbuf must be back. */
-void netif_front_pool_free(struct netif_front_pool *p);
+/*
+ * Drop the owner's reference: the pool is freed and its grants ended now,
+ * or by the free of the last mbuf the application still holds (whichever
+ * thread frees it, after the port is gone). Returns the mbufs still out.
+ * @p's handle must stay open until then (netif_front_pool_on_last()).
+ */
+unsigned int netif_front_pool_free(struct netif_front_pool *p);
+
+/*
+ * Have @fn(@arg) called when the last reference goes, after the pages are
+ * unshared, on the thread that drops it: the owner's cleanup of what the
+ * pool still used (its Xen handle).
+ */
+void netif_front_pool_on_last(struct netif_front_pool *p, void (*fn)(void *arg),
+			      void *arg);
+
+/* Mbufs of @p out of it now, while the owner holds its reference. */
+static inline uint32_t
+netif_front_pool_out(const struct netif_front_pool *p)
+{
+	return p == NULL ? 0 : __atomic_load_n(&p->users, __ATOMIC_RELAXED) - 1;
+}
 
 /* Whether @m is a direct segment of @p (its buffer one of the pages). */
 static inline bool

@@ -62,8 +62,11 @@ counter(const void *base, const struct xn_stat *s)
 }
 
 static uint64_t
-read_counter(const void *base, const struct xn_stat *s)
+read_counter(const struct xn_stats_table *t, const void *base,
+	     const struct xn_stat *s)
 {
+	if (s->basic == XN_BASIC_READ)
+		return t->read(base, s->offset);
 	return __atomic_load_n(counter(base, s), __ATOMIC_RELAXED);
 }
 
@@ -77,6 +80,7 @@ add_basic(struct rte_eth_stats *st, bool rx, unsigned int qid,
 	switch (basic) {
 	case XN_BASIC_NONE:
 	case XN_BASIC_GAUGE:
+	case XN_BASIC_READ:
 		break;
 	case XN_BASIC_PACKETS:
 		*(rx ? &st->ipackets : &st->opackets) += v;
@@ -109,10 +113,10 @@ xn_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	for (i = 0; i < p->cfg.queues; i++) {
 		for (s = 0; s < t->nb_rx; s++)
 			add_basic(st, true, i, t->rx[s].basic,
-				  read_counter(p->rxq[i], &t->rx[s]));
+				  read_counter(t, p->rxq[i], &t->rx[s]));
 		for (s = 0; s < t->nb_tx; s++)
 			add_basic(st, false, i, t->tx[s].basic,
-				  read_counter(p->txq[i], &t->tx[s]));
+				  read_counter(t, p->txq[i], &t->tx[s]));
 	}
 	return 0;
 }
@@ -124,7 +128,8 @@ reset_queue(struct xn_queue *q, bool rx, const struct xn_stat *table,
 	unsigned int s;
 
 	for (s = 0; s < n; s++)
-		if (table[s].basic != XN_BASIC_GAUGE)
+		if (table[s].basic != XN_BASIC_GAUGE &&
+		    table[s].basic != XN_BASIC_READ)
 			__atomic_store_n(counter(q, &table[s]), 0,
 					 __ATOMIC_RELAXED);
 	for (s = 0; s < nb_shared_stats(rx); s++)
@@ -203,15 +208,21 @@ put_name(void *arg, unsigned int i, const struct xn_port *p __rte_unused,
 			 rx ? 'r' : 't', q->queue_id, s->name);
 }
 
+struct values {
+	const struct xn_stats_table *t;
+	struct rte_eth_xstat *xstats;
+};
+
 static void
 put_value(void *arg, unsigned int i, const struct xn_port *p,
 	  const struct xn_queue *q, bool rx __rte_unused,
 	  const struct xn_stat *s)
 {
-	struct rte_eth_xstat *xstats = arg;
+	const struct values *v = arg;
 
-	xstats[i].id = i;
-	xstats[i].value = q != NULL ? read_counter(q, s) : read_counter(p, s);
+	v->xstats[i].id = i;
+	v->xstats[i].value =
+		q != NULL ? read_counter(v->t, q, s) : read_counter(v->t, p, s);
 }
 
 int
@@ -237,6 +248,6 @@ xn_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	unsigned int n = walk(p, t, NULL, NULL);
 
 	if (xstats != NULL && size >= n)
-		walk(p, t, put_value, xstats);
+		walk(p, t, put_value, &(struct values){ t, xstats });
 	return n;
 }

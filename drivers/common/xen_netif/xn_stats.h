@@ -25,6 +25,11 @@ enum xn_basic {
 	XN_BASIC_ERRORS,
 	XN_BASIC_NOMBUF,	/* Rx only */
 	XN_BASIC_GAUGE,		/* a level, not a count: never reset */
+	/*
+	 * A level the queue does not keep: the table's read() tells it,
+	 * @offset its key.
+	 */
+	XN_BASIC_READ,
 };
 
 struct xn_stat {
@@ -38,11 +43,22 @@ struct xn_stats_table {
 	unsigned int nb_rx;
 	const struct xn_stat *tx;
 	unsigned int nb_tx;
+	/*
+	 * Optional: the level now of the XN_BASIC_READ counter @key of queue
+	 * @q; secondary processes call it too.
+	 */
+	uint64_t (*read)(const void *q, size_t key);
 };
 
 /* The table of a PMD's Rx and Tx queue counters, arrays @rx and @tx. */
-#define XN_STATS_TABLE(rx, tx) \
-	(&(const struct xn_stats_table){ (rx), RTE_DIM(rx), (tx), RTE_DIM(tx) })
+#define XN_STATS_TABLE(rx, tx) XN_STATS_TABLE_READ(rx, tx, NULL)
+/* The same with levels told by @read. */
+#define XN_STATS_TABLE_READ(rx_, tx_, read_) \
+	(&(const struct xn_stats_table){ .rx = (rx_), \
+					 .nb_rx = RTE_DIM(rx_), \
+					 .tx = (tx_), \
+					 .nb_tx = RTE_DIM(tx_), \
+					 .read = (read_) })
 
 int xn_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
 int xn_stats_reset(struct rte_eth_dev *dev);

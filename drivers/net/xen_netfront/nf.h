@@ -60,7 +60,8 @@ struct nf_pair {
 	grant_ref_t rx_refs[NETIF_RX_RING_SIZE];
 	/*
 	 * Zero copy: the RX buffers are mbufs of @zc, kept until the port
-	 * closes (the application may hold them), granted to @zc->backend.
+	 * closes, and after it until the application frees the last mbuf it
+	 * holds; granted to @zc->backend.
 	 */
 	struct netif_front_pool *zc;
 	/* The lists of its buffer grants that ADD_GREF_MAPPING names. */
@@ -83,6 +84,7 @@ struct nf_adapter {
 	char fe_dir[XENBUS_PATH_MAX];
 
 	/* Control plane; every field below is under xn.lock. */
+	bool watching; /* our device directory's watch is set */
 	bool plugged;			/* our device directory exists */
 	bool refused;			/* connecting failed: no retry */
 	char be_dir[XENBUS_PATH_MAX];

@@ -156,6 +156,59 @@ static const struct xn_port_ops nf_ops = {
 	.info = nf_xenbus_info,
 };
 
+/* How many of @n pointers at @v are set, read while a burst may set them. */
+static unsigned int
+nf_count_set(struct rte_mbuf *const *v, unsigned int n)
+{
+	unsigned int i, set = 0;
+
+	for (i = 0; i < n; i++)
+		set += __atomic_load_n(&v[i], __ATOMIC_RELAXED) != NULL;
+	return set;
+}
+
+/*
+ * Xstat rx_q<n>_zero_copy_held: the mbufs of the pair's zero-copy pool
+ * the application holds, those out of the pool less the ones posted on
+ * the RX ring and those sent and not answered yet (packets stashed
+ * between two bursts count as held). What a closing port leaves to the
+ * application (nf_xenbus.c says it at close). Read while the queues run,
+ * it may be off by what a burst moves meanwhile; the pool is in DPDK
+ * memory, so secondary processes read it too.
+ */
+static uint64_t
+nf_zero_copy_held(const void *q)
+{
+	const struct nf_rxq *rxq = container_of(q, const struct nf_rxq, x.q);
+	const struct nf_pair *pr = container_of(rxq, const struct nf_pair, rxq);
+	const struct netif_front_pool *zc =
+		__atomic_load_n(&pr->zc, __ATOMIC_ACQUIRE);
+	uint32_t out = netif_front_pool_out(zc);
+	uint32_t driver;
+
+	if (out == 0)
+		return 0;
+	driver = nf_count_set(pr->rxq.ring.posted,
+			      RTE_DIM(pr->rxq.ring.posted)) +
+		 nf_count_set(pr->txq.ring.held, RTE_DIM(pr->txq.ring.held));
+	return out > driver ? out - driver : 0;
+}
+
+/* The levels the queues do not keep (XN_BASIC_READ), by key. */
+enum {
+	NF_READ_ZERO_COPY_HELD,
+};
+
+static uint64_t
+nf_read_stat(const void *q, size_t key)
+{
+	switch (key) {
+	case NF_READ_ZERO_COPY_HELD:
+		return nf_zero_copy_held(q);
+	}
+	return 0;
+}
+
 #define RXQ(f) offsetof(struct nf_rxq, ring.stats.f)
 #define TXQ(f) offsetof(struct nf_txq, ring.stats.f)
 static const struct xn_stat nf_rx_stats[] = {
@@ -168,6 +221,7 @@ static const struct xn_stat nf_rx_stats[] = {
 	{ "gso_packets", RXQ(gso_packets), XN_BASIC_NONE },
 	{ "zero_copy_packets", RXQ(zero_copy_packets), XN_BASIC_NONE },
 	{ "zero_copy_post_short", RXQ(post_short), XN_BASIC_NONE },
+	{ "zero_copy_held", NF_READ_ZERO_COPY_HELD, XN_BASIC_READ },
 	{ "hashed_packets", RXQ(hashed_packets), XN_BASIC_NONE },
 	{ "static_grants", offsetof(struct nf_rxq, static_grants),
 	  XN_BASIC_GAUGE },
@@ -199,7 +253,7 @@ static const struct xn_pmd nf_pmd = {
 	.role = XA_ROLE_FRONTEND,
 	.min_rx_bufsize = NF_MIN_RX_BUFSIZE,
 	.ops = &nf_ops,
-	.stats = XN_STATS_TABLE(nf_rx_stats, nf_tx_stats),
+	.stats = XN_STATS_TABLE_READ(nf_rx_stats, nf_tx_stats, nf_read_stat),
 	.info_prefix = "/xen_netfront",
 };
 

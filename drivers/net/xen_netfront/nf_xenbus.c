@@ -32,6 +32,9 @@
 /* How long a stopping port waits for the backend to take its packets. */
 #define NF_DRAIN_WAIT_MS 1000
 
+/* Zero-copy pools named past an earlier one's name still in use. */
+static uint32_t nf_pools_renamed;
+
 static void
 nf_publish(struct nf_adapter *ad, enum xenbus_state state)
 {
@@ -139,6 +142,15 @@ nf_zero_copy(struct nf_adapter *ad, unsigned int i)
 		return true;
 	snprintf(name, sizeof(name), "xnf%u_zc%u", ad->xn.dev->data->port_id,
 		 i);
+	/*
+	 * A pool the application still holds mbufs of outlives its port: a
+	 * port probed again under the same id takes a name of its own.
+	 */
+	if (rte_mempool_lookup(name) != NULL)
+		snprintf(name, sizeof(name), "xnf%u_zc%u_%u",
+			 ad->xn.dev->data->port_id, i,
+			 __atomic_add_fetch(&nf_pools_renamed, 1,
+					    __ATOMIC_RELAXED));
 	/* Its mbufs' headers with the port's memory (the pages are gntalloc's). */
 	pr->zc = netif_front_pool_create(name, ad->xn.xa, ad->backend_id,
 					 NF_ZC_PAGES,
@@ -555,6 +567,7 @@ nf_xenbus_init(struct nf_adapter *ad)
 		       strerror(errno));
 		return -errno;
 	}
+	ad->watching = true;
 	return 0;
 }
 
@@ -576,11 +589,71 @@ nf_wait_backend_closed(struct nf_adapter *ad)
 	       ad->be_dir, NF_CLOSE_WAIT_MS);
 }
 
+/*
+ * The Xen handle of a closed port whose zero-copy pools the application
+ * still holds mbufs of: the pools' pages were shared through it, so it
+ * stays open until the last pool is freed (netif_front_pool_on_last()).
+ */
+struct nf_orphan {
+	struct xa_handle *xa;
+	uint32_t pools; /* pools not freed yet */
+};
+
+static void
+nf_orphan_last(void *arg)
+{
+	struct nf_orphan *o = arg;
+
+	if (__atomic_sub_fetch(&o->pools, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	xa_close(o->xa);
+	free(o);
+}
+
+/*
+ * Drop the port's reference to every zero-copy pool; the last mbuf the
+ * application frees frees its pool, and the last pool the handle.
+ */
+static void
+nf_free_pools(struct nf_adapter *ad)
+{
+	unsigned int i, pools = 0, held = 0;
+	struct nf_orphan *o;
+
+	for (i = 0; i < ad->xn.cfg.queues; i++)
+		pools += nf_pair(ad, i)->zc != NULL;
+	if (pools == 0)
+		return;
+	o = calloc(1, sizeof(*o));
+	if (o == NULL) {
+		NF_LOG(ERR,
+		       "%s: out of memory: the zero-copy pools and their pages stay for good",
+		       ad->fe_dir);
+		ad->xn.xa = NULL; /* leaked, but never unshared under them */
+		return;
+	}
+	o->xa = ad->xn.xa;
+	o->pools = pools;
+	/* The port closes without closing the handle: the pools will. */
+	ad->xn.xa = NULL;
+	for (i = 0; i < ad->xn.cfg.queues; i++) {
+		struct nf_pair *pr = nf_pair(ad, i);
+
+		if (pr->zc == NULL)
+			continue;
+		netif_front_pool_on_last(pr->zc, nf_orphan_last, o);
+		held += netif_front_pool_free(pr->zc);
+		__atomic_store_n(&pr->zc, NULL, __ATOMIC_RELAXED);
+	}
+	if (held > 0)
+		NF_LOG(NOTICE,
+		       "%s: closed while the application holds %u zero-copy mbufs: their pages stay granted until it frees them",
+		       ad->fe_dir, held);
+}
+
 void
 nf_xenbus_uninit(struct nf_adapter *ad)
 {
-	unsigned int i;
-
 	pthread_mutex_lock(&ad->xn.lock);
 	if (ad->plugged) {
 		nf_begin_close(ad);
@@ -591,9 +664,12 @@ nf_xenbus_uninit(struct nf_adapter *ad)
 		nf_watch_backend(ad, false);
 		ad->plugged = false;
 	}
-	for (i = 0; i < ad->xn.cfg.queues; i++) {
-		netif_front_pool_free(nf_pair(ad, i)->zc);
-		nf_pair(ad, i)->zc = NULL;
-	}
+	/* A handle the pools keep open must not deliver our events. */
+	if (ad->watching &&
+	    !xa_xs_unwatch(ad->xn.xa, ad->fe_dir, NF_WATCH_TOKEN))
+		NF_LOG(ERR, "%s: cannot unwatch: %s", ad->fe_dir,
+		       strerror(errno));
+	ad->watching = false;
+	nf_free_pools(ad);
 	pthread_mutex_unlock(&ad->xn.lock);
 }
