@@ -662,7 +662,8 @@ del_through_ring(struct netif_ctrl_front *front, struct netif_ctrl_back *back,
 				    0, list_ref, 1, &id))
 		return false;
 	netif_ctrl_front_push(front);
-	netif_ctrl_back_serve(back, serve_statics, NULL, NETIF_CTRL_BACK_BUDGET);
+	netif_ctrl_back_serve(back, serve_statics, NULL,
+			      NETIF_CTRL_BACK_BUDGET);
 	return netif_ctrl_front_responses(front, rsp, 1) == 1;
 }
 
