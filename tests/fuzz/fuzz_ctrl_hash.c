@@ -82,7 +82,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&back, 0, sizeof(back));
 	if (netif_ctrl_back_attach(&back, &shared.sring) != 0)
 		abort();
-	netif_ctrl_back_serve(&back, serve, NULL, NETIF_CTRL_BACK_BUDGET);
+	/*
+	 * A serve answers a budget's worth (at least one request) and says
+	 * whether more waits: n serves answer everything.
+	 */
+	for (i = 0; i < n && back.error == NULL; i++) {
+		uint64_t before = back.requests;
+
+		netif_ctrl_back_serve(&back, serve, NULL,
+				      NETIF_CTRL_BACK_BUDGET);
+		if (back.error == NULL && back.requests == before && n > 0)
+			abort();
+		if (back.requests == n ? back.more : !back.more)
+			abort();
+		if (back.requests == n)
+			break;
+	}
 	if (back.error != NULL || back.requests != n ||
 	    shared.sring.rsp_prod != n)
 		abort();
