@@ -363,6 +363,12 @@ main(int argc, char **argv)
 	struct rte_mempool *mp;
 	int ret;
 
+	/*
+	 * Before anything else: systemd may stop the service while EAL is
+	 * still setting up, and a stop is an ordinary end (status 0).
+	 */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		rte_exit(EXIT_FAILURE, "cannot initialise EAL\n");
@@ -382,8 +388,6 @@ main(int argc, char **argv)
 			 strerror(-ret));
 	if (nb_queues == 0)
 		printf("no port yet: serving those announced (a net_xen_netback watcher's)\n");
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	run();
 	ports_close();
 	rte_eal_cleanup();
