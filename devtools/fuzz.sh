@@ -12,7 +12,9 @@
 #
 # usage: devtools/fuzz.sh [build dir] [target...]   (default: build/fuzz, all)
 # Environment: FUZZ_RUNS (executions per target), FUZZ_SECONDS (a time
-#   limit per target instead, when set).
+#   limit per target instead, when set), FUZZ_JOBS (processes per target,
+#   default 1: each runs FUZZ_RUNS/FUZZ_JOBS executions with a seed of its
+#   own, all sharing the new-corpus directory; the line printed sums them).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="${1:-$top/build/fuzz}"
@@ -34,23 +36,47 @@ fi
 ninja -C "$build" >"$build/ninja.log" 2>&1 ||
 	{ tail -n 30 "$build/ninja.log" >&2; exit 1; }
 
-limit="-runs=$runs"
+jobs="${FUZZ_JOBS:-1}"
+case $jobs in
+'' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a positive number" >&2; exit 1 ;;
+esac
+limit="-runs=$((runs / jobs))"
 [ -n "${FUZZ_SECONDS:-}" ] && limit="-max_total_time=$FUZZ_SECONDS"
 mkdir -p "$build/crash"
+
+# Sum of a final statistic of every job's log of target $1.
+stat() {
+	cat "$build/$1".*.log | awk -v k="stat::$2:" '$1 == k { n += $2 } END { print n + 0 }'
+}
+
 status=0
 for t in $targets; do
 	mkdir -p "$build/corpus/$t"
-	log="$build/$t.log"
-	if "$build/tests/fuzz/$t" $limit -print_final_stats=1 \
-		-artifact_prefix="$build/crash/$t-" \
-		"$build/corpus/$t" "$top/tests/fuzz/corpus/$t" >"$log" 2>&1; then
-		echo "fuzz: $t: $(grep -m1 '^stat::number_of_executed_units' "$log" |
-			awk '{print $2}') executions," \
-			"$(grep -m1 '^stat::peak_rss_mb' "$log" | awk '{print $2}') MB," \
-			"$(grep -m1 '^Done' "$log" | sed 's/.* in //')"
+	rm -f "$build/$t".*.log
+	start=$(date +%s)
+	pids=
+	j=1
+	while [ $j -le "$jobs" ]; do
+		"$build/tests/fuzz/$t" $limit -seed=$j -print_final_stats=1 \
+			-artifact_prefix="$build/crash/$t-" \
+			"$build/corpus/$t" "$top/tests/fuzz/corpus/$t" \
+			>"$build/$t.$j.log" 2>&1 &
+		pids="$pids $!"
+		j=$((j + 1))
+	done
+	failed=
+	j=1
+	for pid in $pids; do
+		wait "$pid" || failed="$failed $build/$t.$j.log"
+		j=$((j + 1))
+	done
+	if [ -z "$failed" ]; then
+		echo "fuzz: $t: $(stat "$t" number_of_executed_units) executions" \
+			"in $jobs process(es), $(($(date +%s) - start)) s," \
+			"peak $(cat "$build/$t".*.log | awk '$1 == "stat::peak_rss_mb:" && $2 > m { m = $2 } END { print m + 0 }') MB"
 	else
-		echo "fuzz: $t FAILED, see $log and $build/crash/:" >&2
-		grep -E 'ERROR|SUMMARY|runtime error|abort' "$log" | head -5 >&2
+		echo "fuzz: $t FAILED, see$failed and $build/crash/:" >&2
+		grep -hE 'ERROR|SUMMARY|runtime error|abort' $failed | head -5 >&2
 		status=1
 	fi
 done
