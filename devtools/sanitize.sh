@@ -43,5 +43,11 @@ ninja -C "$build"
 export ASAN_OPTIONS="halt_on_error=1:print_stacktrace=1:detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export XEN_TEST_PACKETS=100000
-exec meson test -C "$build" --suite unit --suite vdev --print-errorlogs \
+# test_lifecycle_leaks: its memory bound is off under ASan (the quarantine
+# keeps freed memory resident), and 300 cycles take its guest's reboots
+# through every domain id (2-63) and round again.
+export XEN_TEST_CYCLES=300
+# The sources' checks (suite lint) have nothing for a sanitizer to watch.
+exec meson test -C "$build" --suite unit --suite vdev --no-suite lint \
+	--print-errorlogs \
 	--num-processes 2
