@@ -46,6 +46,12 @@ ok $? "every request answered, one 2.5 s late: passes"
 grep -q 'RTT min 0.5 median 0.6 p90 2500 p99 2500 max 2500 ms; >10 ms 1, >100 ms 1, >1 s 1 of 4' "$work/out"
 ok $? "the late reply is in the rtt distribution"
 
+# the guest's steal time around its ping: 250 ticks in 10 s is 25 %
+{ echo "DOMU-STEAL before 900 uptime=9.50"; cat "$work/c1"; echo "DOMU-STEAL after 1150 uptime=19.50"; } >"$work/c1s"
+judged "$work/c1s" 4
+grep -q 'of 4; the guest.s vCPU waited for a CPU 25% of the time' "$work/out"
+ok $? "the guest's steal share over its ping is reported"
+
 console "$work/c2" 1:0.5 2:0.7 4:0.6
 judged "$work/c2" 4
 ok $(($? == 1 ? 0 : 1)) "a request never answered fails"

@@ -454,6 +454,13 @@ rtt_summary() {
 			printf "min %s median %s p90 %s p99 %s max %s ms; >10 ms %d, >100 ms %d, >1 s %d of %d\n",
 				v[1], rank(0.5), rank(0.9), rank(0.99), v[NR], a, b, c, NR
 		}')
+	# The guest's steal time over its ping (domu-init.sh's DOMU-STEAL
+	# lines, in USER_HZ = 100 ticks a second): the share of the time its
+	# vCPU was ready to run and waited for a CPU, which delays replies as
+	# much as any backend can.
+	STEAL=$(sed -n 's/.*DOMU-STEAL \(before\|after\) \([0-9]*\) uptime=\([0-9.]*\).*/\2 \3/p' $rtt_con |
+		awk 'NR == 1 { s = $1; t = $2 } NR == 2 && $2 > t { printf "%.0f", ($1 - s) / ($2 - t) }')
+	[ -z "$STEAL" ] || RTT_LINE="$RTT_LINE; the guest's vCPU waited for a CPU $STEAL% of the time"
 }
 
 # ping_judged <label>: the guest's ping (xdp.rtt=1) in $con judged by
