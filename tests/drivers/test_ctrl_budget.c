@@ -15,7 +15,8 @@
  * answered, in order, successfully; their turns that spent their budget
  * are counted and logged. A ring already full when the backend connects
  * (no event announces it) is answered whole. A request is charged what it
- * did where that is more than its list says (a DEL emptying a batch).
+ * did where that is more than its list says (a DEL emptying a batch), and
+ * a new connection's ring is not paced for what the last one did.
  */
 
 #include <inttypes.h>
@@ -425,6 +426,53 @@ test_a_del_emptying_a_batch_is_charged_its_pages(void)
 	flooder_disconnect(f);
 }
 
+/* What a spurious event costs a channel at first (xn_control.c). */
+#define SPURIOUS_FIRST_US 1000
+/* A pace only turns that kept the budget full reach. */
+#define BUSY_PACE_US 10000
+
+/*
+ * A guest that keeps its ring's budget full is paced (ctrl_backoff_us
+ * grows to 20 ms); once it disconnects in the middle of it and connects
+ * again (a reboot, say), the new ring starts at full speed: at most the
+ * first pace of a spurious event, as binding a channel raises an event
+ * (Xen marks a newly bound port pending) that finds nothing. Idle, a
+ * channel's pace then stays where it is: an alarm only unmasks it, and
+ * counts no spurious event the guest never sent.
+ */
+static void
+test_a_new_connection_starts_unpaced(void)
+{
+	struct flooder *f = &floods[0];
+	uint64_t deadline, paced = 0, spurious;
+
+	REQUIRE(flooder_connect(f));
+	deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	while (paced < BUSY_PACE_US && rte_get_timer_cycles() < deadline) {
+		flood_post(f);
+		netif_ctrl_front_push(&f->ctrl);
+		xa_evtchn_notify(xa_evtchn(f->xa), f->ctrl_port);
+		if (!flood_collect(f))
+			break;
+		rte_delay_us_sleep(1000);
+		paced = pair_xstat(f->victim, "ctrl_backoff_us");
+	}
+	printf("# paced at %" PRIu64 " us after %" PRIu64 " requests\n", paced,
+	       f->answered);
+	CHECK(paced != UINT64_MAX && paced >= BUSY_PACE_US);
+	/* Gone with requests still waiting; the last alarm has fired. */
+	flooder_disconnect(f);
+	rte_delay_us_sleep(50 * 1000);
+	REQUIRE(flooder_connect(f));
+	paced = pair_xstat(f->victim, "ctrl_backoff_us");
+	spurious = pair_xstat(f->victim, "ctrl_spurious_events");
+	printf("# connected again: paced at %" PRIu64 " us\n", paced);
+	CHECK(paced <= SPURIOUS_FIRST_US);
+	rte_delay_us_sleep(300 * 1000);
+	CHECK(pair_xstat(f->victim, "ctrl_spurious_events") == spurious);
+	flooder_disconnect(f);
+}
+
 static int
 setup(const char *argv0)
 {
@@ -480,4 +528,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_flooding_guests_delay_no_other_handshake);
 	RUN(test_a_ring_full_at_connect_is_answered_whole);
 	RUN(test_a_del_emptying_a_batch_is_charged_its_pages);
+	RUN(test_a_new_connection_starts_unpaced);
 }

@@ -327,6 +327,7 @@ nb_ctrl_connect(struct nb_port *p)
 		return false;
 	}
 	p->xn.ctrl_evtchn = port;
+	xn_control_ctrl_connected(&p->xn);
 	for (i = 0; i < p->fe.nb_queues; i++) {
 		struct nb_pair *pr = nb_pair(p, i);
 
