@@ -68,12 +68,15 @@
  * that doubles with each spurious one, up to 250 ms. Turns of the control
  * ring that spent their whole budget of grant operations with requests
  * still waiting (netback): after 4 in a row, the next turn comes after a
- * delay that doubles with each, up to 20 ms.
+ * delay that doubles with each, up to 20 ms. The delay the channel or the
+ * ring waits now, in microseconds (a gauge: 0 at full speed; a new
+ * connection starts at 0).
  */
 /**@{*/
 #define RTE_PMD_XEN_NETIF_XSTAT_CTRL_EVENTS "ctrl_events"
 #define RTE_PMD_XEN_NETIF_XSTAT_CTRL_SPURIOUS_EVENTS "ctrl_spurious_events"
 #define RTE_PMD_XEN_NETIF_XSTAT_CTRL_BUDGET_EXHAUSTED "ctrl_budget_exhausted"
+#define RTE_PMD_XEN_NETIF_XSTAT_CTRL_BACKOFF_US "ctrl_backoff_us"
 /**@}*/
 
 /**

@@ -82,6 +82,7 @@ netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 		for (; n > 0; n--) {
 			struct xen_netif_ctrl_request req;
 			struct xen_netif_ctrl_response *rsp;
+			uint32_t ops = 0;
 
 			/* Charged on our copy: the guest may rewrite its slot. */
 			RING_COPY_REQUEST(ring, ring->req_cons, &req);
@@ -94,12 +95,17 @@ netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 			rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
 			rsp->id = req.id;
 			rsp->type = req.type;
-			if (!serve(opaque, &req, rsp)) {
+			if (!serve(opaque, &req, rsp, &ops)) {
 				rsp->status =
 					XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED;
 				rsp->data = 0;
 				c->not_supported++;
 			}
+			/* What it did beyond its charge ends the turn sooner. */
+			if (ops > cost)
+				c->spent = (uint32_t)RTE_MIN(
+					(uint64_t)c->spent + ops - cost,
+					UINT32_MAX);
 			c->requests++;
 			served++;
 		}

@@ -52,11 +52,16 @@ uint32_t netif_ctrl_request_cost(const struct xen_netif_ctrl_request *req);
 
 /*
  * Answer @req into @rsp (status and data) and return true, or return false
- * when its type is not served (it is then answered NOT_SUPPORTED).
+ * when its type is not served (it is then answered NOT_SUPPORTED). *@ops
+ * (0 on entry): the grant operations the answer took, where it knows them
+ * and they may exceed netif_ctrl_request_cost(); a DEL naming the last
+ * live grant of a batch unmaps the whole batch, up to a page's worth of
+ * grants for one entry.
  */
 typedef bool (*netif_ctrl_serve_t)(void *opaque,
 				   const struct xen_netif_ctrl_request *req,
-				   struct xen_netif_ctrl_response *rsp);
+				   struct xen_netif_ctrl_response *rsp,
+				   uint32_t *ops);
 
 struct netif_ctrl_back {
 	xen_netif_ctrl_back_ring_t ring;
@@ -82,8 +87,9 @@ int netif_ctrl_back_attach(struct netif_ctrl_back *c,
 /*
  * Answer the requests waiting, in ring order, through @serve, publish the
  * responses and re-arm the event index. A call answers requests costing
- * at most @budget grant operations (netif_ctrl_request_cost(); the first
- * one always, whatever its cost) and at most a ring's worth, so that a
+ * at most @budget grant operations (netif_ctrl_request_cost() before
+ * answering, the larger of it and what @serve says it took after; the
+ * first one always, whatever its cost) and at most a ring's worth, so that a
  * frontend posting without pause cannot keep the caller's thread: then
  * @more is set and the index not re-armed. Returns whether the frontend
  * asked to be notified. A producer index beyond the ring sets @error and

@@ -14,7 +14,9 @@
  * The flooders are served meanwhile, and every request they posted is
  * answered, in order, successfully; their turns that spent their budget
  * are counted and logged. A ring already full when the backend connects
- * (no event announces it) is answered whole.
+ * (no event announces it) is answered whole. A request is charged what it
+ * did where that is more than its list says (a DEL emptying a batch), and
+ * a new connection's ring is not paced for what the last one did.
  */
 
 #include <inttypes.h>
@@ -350,6 +352,127 @@ test_a_ring_full_at_connect_is_answered_whole(void)
 	flooder_disconnect(f);
 }
 
+/* Queue a request of @type for queue pair 0 naming @n entries of the list. */
+static bool
+ctrl_queue(struct flooder *f, uint16_t type, uint32_t n)
+{
+	uint16_t id;
+
+	return netif_ctrl_front_queue(&f->ctrl, type, 0, f->list_ref, n, &id);
+}
+
+/* Push what was queued, notify, and collect @n answers within 10 s. */
+static bool
+ctrl_answers(struct flooder *f, struct xen_netif_ctrl_response *rsp, int n)
+{
+	int got = 0, k;
+
+	netif_ctrl_front_push(&f->ctrl);
+	xa_evtchn_notify(xa_evtchn(f->xa), f->ctrl_port);
+	for (unsigned int ms = 0; got < n && ms < 10000; ms++) {
+		k = netif_ctrl_front_responses(&f->ctrl, rsp + got, n - got);
+		if (k < 0)
+			return false;
+		got += k;
+		if (got < n)
+			rte_delay_us_sleep(1000);
+	}
+	return got == n;
+}
+
+/*
+ * A DEL naming only the last live grant of a batch unmaps the whole batch
+ * (a page of grants) and waits out the pair's bursts: it is charged that,
+ * not the three operations its one entry costs, so the requests behind it
+ * wait for a turn of their own.
+ */
+static void
+test_a_del_emptying_a_batch_is_charged_its_pages(void)
+{
+	struct flooder *f = &floods[0];
+	struct xen_netif_ctrl_response rsp[4];
+	uint64_t spent0;
+	int i;
+
+	REQUIRE(flooder_connect(f));
+	/* A batch of a page of grants, all but its last deleted. */
+	CHECK(ctrl_queue(f, XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING,
+			 FLOOD_GRANTS) &&
+	      ctrl_answers(f, rsp, 1) &&
+	      rsp[0].status == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	CHECK(ctrl_queue(f, XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING,
+			 FLOOD_GRANTS - 1) &&
+	      ctrl_answers(f, rsp, 1) &&
+	      rsp[0].status == XEN_NETIF_CTRL_STATUS_SUCCESS &&
+	      rsp[0].data == FLOOD_GRANTS - 1);
+	spent0 = pair_xstat(f->victim, "ctrl_budget_exhausted");
+	/* Its last grant deleted, then three requests costing one each. */
+	f->list[0].ref = f->page_refs[FLOOD_GRANTS - 1];
+	CHECK(ctrl_queue(f, XEN_NETIF_CTRL_TYPE_DEL_GREF_MAPPING, 1));
+	for (i = 0; i < 3; i++)
+		CHECK(ctrl_queue(f, XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE,
+				 0));
+	CHECK(ctrl_answers(f, rsp, 4));
+	CHECK(rsp[0].status == XEN_NETIF_CTRL_STATUS_SUCCESS &&
+	      rsp[0].data == 1);
+	for (i = 1; i < 4; i++)
+		CHECK(rsp[i].status == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	printf("# turns that spent their budget: %" PRIu64 " before, %" PRIu64
+	       " after\n",
+	       spent0, pair_xstat(f->victim, "ctrl_budget_exhausted"));
+	CHECK(spent0 != UINT64_MAX &&
+	      pair_xstat(f->victim, "ctrl_budget_exhausted") == spent0 + 1);
+	f->list[0].ref = f->page_refs[0];
+	flooder_disconnect(f);
+}
+
+/* What a spurious event costs a channel at first (xn_control.c). */
+#define SPURIOUS_FIRST_US 1000
+/* A pace only turns that kept the budget full reach. */
+#define BUSY_PACE_US 10000
+
+/*
+ * A guest that keeps its ring's budget full is paced (ctrl_backoff_us
+ * grows to 20 ms); once it disconnects in the middle of it and connects
+ * again (a reboot, say), the new ring starts at full speed: at most the
+ * first pace of a spurious event, as binding a channel raises an event
+ * (Xen marks a newly bound port pending) that finds nothing. Idle, a
+ * channel's pace then stays where it is: an alarm only unmasks it, and
+ * counts no spurious event the guest never sent.
+ */
+static void
+test_a_new_connection_starts_unpaced(void)
+{
+	struct flooder *f = &floods[0];
+	uint64_t deadline, paced = 0, spurious;
+
+	REQUIRE(flooder_connect(f));
+	deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	while (paced < BUSY_PACE_US && rte_get_timer_cycles() < deadline) {
+		flood_post(f);
+		netif_ctrl_front_push(&f->ctrl);
+		xa_evtchn_notify(xa_evtchn(f->xa), f->ctrl_port);
+		if (!flood_collect(f))
+			break;
+		rte_delay_us_sleep(1000);
+		paced = pair_xstat(f->victim, "ctrl_backoff_us");
+	}
+	printf("# paced at %" PRIu64 " us after %" PRIu64 " requests\n", paced,
+	       f->answered);
+	CHECK(paced != UINT64_MAX && paced >= BUSY_PACE_US);
+	/* Gone with requests still waiting; the last alarm has fired. */
+	flooder_disconnect(f);
+	rte_delay_us_sleep(50 * 1000);
+	REQUIRE(flooder_connect(f));
+	paced = pair_xstat(f->victim, "ctrl_backoff_us");
+	spurious = pair_xstat(f->victim, "ctrl_spurious_events");
+	printf("# connected again: paced at %" PRIu64 " us\n", paced);
+	CHECK(paced <= SPURIOUS_FIRST_US);
+	rte_delay_us_sleep(300 * 1000);
+	CHECK(pair_xstat(f->victim, "ctrl_spurious_events") == spurious);
+	flooder_disconnect(f);
+}
+
 static int
 setup(const char *argv0)
 {
@@ -404,4 +527,6 @@ TEST_MAIN(setup, teardown)
 {
 	RUN(test_flooding_guests_delay_no_other_handshake);
 	RUN(test_a_ring_full_at_connect_is_answered_whole);
+	RUN(test_a_del_emptying_a_batch_is_charged_its_pages);
+	RUN(test_a_new_connection_starts_unpaced);
 }

@@ -46,7 +46,7 @@ quiesce(void *opaque __rte_unused)
 
 static bool
 serve(void *opaque __rte_unused, const struct xen_netif_ctrl_request *req,
-      struct xen_netif_ctrl_response *rsp)
+      struct xen_netif_ctrl_response *rsp, uint32_t *ops __rte_unused)
 {
 	return netif_hash_serve(&hash, req, rsp);
 }

@@ -317,7 +317,7 @@ test_data_path_copies_mapped_pages_without_grant_copy(void)
 static bool
 serve_size_only(void *opaque __rte_unused,
 		const struct xen_netif_ctrl_request *req,
-		struct xen_netif_ctrl_response *rsp)
+		struct xen_netif_ctrl_response *rsp, uint32_t *ops __rte_unused)
 {
 	if (req->type != XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE)
 		return false;
@@ -378,7 +378,8 @@ static struct netif_ctrl_front *endless_front;
 static bool
 serve_and_post_another(void *opaque __rte_unused,
 		       const struct xen_netif_ctrl_request *req,
-		       struct xen_netif_ctrl_response *rsp)
+		       struct xen_netif_ctrl_response *rsp,
+		       uint32_t *ops __rte_unused)
 {
 	uint16_t id;
 
@@ -416,6 +417,55 @@ test_control_ring_serves_a_ring_worth_at_a_time(void)
 			      NETIF_CTRL_BACK_BUDGET);
 	CHECK(back.more && back.requests >= 2 * NETIF_CTRL_RING_SIZE);
 	CHECK(back.error == NULL);
+}
+
+/*
+ * Answers GET_GREF_MAPPING_SIZE, saying that the one for queue 0 took
+ * *@opaque grant operations.
+ */
+static bool
+serve_size_reporting(void *opaque, const struct xen_netif_ctrl_request *req,
+		     struct xen_netif_ctrl_response *rsp, uint32_t *ops)
+{
+	if (req->data[0] == 0)
+		*ops = *(const uint32_t *)opaque;
+	return serve_size_only(NULL, req, rsp, NULL);
+}
+
+/*
+ * A request is charged what its answer says it took when that is more
+ * than its cost (a DEL of one entry that empties a batch unmaps all of
+ * it): the turn ends sooner, and what is left waits for the next one.
+ */
+static void
+test_control_ring_charges_what_an_answer_took(void)
+{
+	struct xen_netif_ctrl_response rsp[4];
+	struct netif_ctrl_front front;
+	struct netif_ctrl_back back = { .requests = 0 };
+	uint32_t took = NETIF_CTRL_BACK_BUDGET - 1;
+	unsigned int i;
+	uint16_t id;
+
+	memset(&ctrl_shared, 0, sizeof(ctrl_shared));
+	netif_ctrl_front_attach(&front, &ctrl_shared.sring);
+	REQUIRE(netif_ctrl_back_attach(&back, &ctrl_shared.sring) == 0);
+	for (i = 0; i < 3; i++)
+		CHECK(netif_ctrl_front_queue(
+			&front, XEN_NETIF_CTRL_TYPE_GET_GREF_MAPPING_SIZE, i, 0,
+			0, &id));
+	netif_ctrl_front_push(&front);
+	/* Each costs 1; the first took the budget but one: two fit. */
+	netif_ctrl_back_serve(&back, serve_size_reporting, &took,
+			      NETIF_CTRL_BACK_BUDGET);
+	CHECK(back.requests == 2 && back.more);
+	CHECK(back.spent == NETIF_CTRL_BACK_BUDGET);
+	/* Answers that say they took less are charged their cost. */
+	netif_ctrl_back_serve(&back, serve_size_reporting, &took,
+			      NETIF_CTRL_BACK_BUDGET);
+	CHECK(back.requests == 3 && !back.more && back.spent == 1);
+	CHECK(netif_ctrl_front_responses(&front, rsp, 4) == 3);
+	CHECK(rsp[2].data == 102 && back.error == NULL);
 }
 
 static void
@@ -645,7 +695,7 @@ rewrite_responses(void *arg __rte_unused)
 static bool
 serve_statics(void *opaque __rte_unused,
 	      const struct xen_netif_ctrl_request *req,
-	      struct xen_netif_ctrl_response *rsp)
+	      struct xen_netif_ctrl_response *rsp, uint32_t *ops __rte_unused)
 {
 	return netif_statics_serve(&st, req, rsp);
 }
@@ -767,6 +817,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_data_path_copies_mapped_pages_without_grant_copy);
 	RUN(test_control_ring_answers_every_request_in_its_slot);
 	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
+	RUN(test_control_ring_charges_what_an_answer_took);
 	RUN(test_control_ring_indexes_beyond_the_ring_are_errors);
 	RUN(test_add_del_again_maps_no_page_twice);
 	RUN(test_pages_kept_for_live_grants_count_against_the_limit);

@@ -91,12 +91,30 @@ on_xenstore(void *arg)
 	xn_control_call(p, follow_peer);
 }
 
-static void serve_ctrl(struct xn_port *p);
+static void serve_ctrl(struct xn_port *p, bool event);
+
+/*
+ * Under the lock: the alarm's delay is over. After a turn that left work
+ * waiting, serve the next; after an event that found nothing, only listen
+ * again: an event the guest sent meanwhile is pending, and unmasking
+ * delivers it, while serving would count a guest's silence as spurious.
+ */
+static void
+ctrl_alarm(struct xn_port *p)
+{
+	if (p->ctrl_alarm_serves) {
+		serve_ctrl(p, false);
+		return;
+	}
+	p->ctrl_alarm_armed = false;
+	if (p->ctrl_evtchn != XN_NO_EVTCHN)
+		xa_evtchn_unmask(xa_evtchn(p->xa), p->ctrl_evtchn);
+}
 
 static void
 on_ctrl_alarm(void *arg)
 {
-	xn_control_call(arg, serve_ctrl);
+	xn_control_call(arg, ctrl_alarm);
 }
 
 /*
@@ -130,21 +148,28 @@ ctrl_busy_delay(struct xn_port *p)
 	return p->ctrl_backoff_us;
 }
 
-/* Under the lock: serve the control ring @delay us from now. */
+/*
+ * Under the lock: @delay us from now, serve the control ring (@serves) or
+ * unmask its channel.
+ */
 static bool
-ctrl_later(struct xn_port *p, uint32_t delay)
+ctrl_later(struct xn_port *p, uint32_t delay, bool serves)
 {
 	if (p->ctrl_alarm_armed)
 		return true;
 	if (rte_eal_alarm_set(delay, on_ctrl_alarm, p) != 0)
 		return false;
 	p->ctrl_alarm_armed = true;
+	p->ctrl_alarm_serves = serves;
 	return true;
 }
 
-/* Under the lock: serve the control ring, then decide when to hear it. */
+/*
+ * Under the lock: serve the control ring, on its channel's @event or on a
+ * turn of its own, then decide when to hear it.
+ */
 static void
-serve_ctrl(struct xn_port *p)
+serve_ctrl(struct xn_port *p, bool event)
 {
 	evtchn_port_t port = p->ctrl_evtchn;
 	unsigned int found;
@@ -155,14 +180,14 @@ serve_ctrl(struct xn_port *p)
 	found = p->ops->ctrl(p, &more);
 	if (p->ctrl_evtchn != port || port == XN_NO_EVTCHN)
 		return;		/* disconnected meanwhile */
-	if (found > 0 && !more) {
-		/* Done, with budget left. */
+	if (!more && (found > 0 || !event)) {
+		/* Done, with budget left (or a turn found the rest gone). */
 		p->ctrl_backoff_us = 0;
 		p->ctrl_busy_turns = 0;
 		xa_evtchn_unmask(xa_evtchn(p->xa), port);
 		return;
 	}
-	if (found > 0) {
+	if (more) {
 		delay = ctrl_busy_delay(p);
 	} else {
 		p->ctrl_spurious++;
@@ -173,18 +198,31 @@ serve_ctrl(struct xn_port *p)
 		delay = p->ctrl_backoff_us;
 	}
 	/*
-	 * The alarm serves (and so unmasks) later: until then the channel
-	 * stays masked, and what the guest sends waits, pending; while its
-	 * ring holds requests, notifying tells us nothing new.
+	 * The alarm serves or unmasks later: until then the channel stays
+	 * masked, and what the guest sends waits, pending; while its ring
+	 * holds requests, notifying tells us nothing new.
 	 */
-	if (!ctrl_later(p, delay))
+	if (!ctrl_later(p, delay, more))
 		xa_evtchn_unmask(xa_evtchn(p->xa), port);
+}
+
+static void
+serve_ctrl_event(struct xn_port *p)
+{
+	serve_ctrl(p, true);
+}
+
+void
+xn_control_ctrl_connected(struct xn_port *p)
+{
+	p->ctrl_busy_turns = 0;
+	p->ctrl_backoff_us = 0;
 }
 
 void
 xn_control_ctrl_more(struct xn_port *p)
 {
-	if (!ctrl_later(p, ctrl_busy_delay(p)))
+	if (!ctrl_later(p, ctrl_busy_delay(p), true))
 		XN_LOG(p, WARNING,
 		       "cannot arm the control ring's alarm: what waits there is served at the peer's next event");
 }
@@ -211,7 +249,7 @@ on_event_channel(void *arg)
 		}
 	pthread_mutex_unlock(&p->lock);
 	if (ctrl && p->ops->ctrl != NULL)
-		xn_control_call(p, serve_ctrl);
+		xn_control_call(p, serve_ctrl_event);
 }
 
 static void

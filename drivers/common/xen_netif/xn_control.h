@@ -28,6 +28,14 @@ int xn_control_start(struct xn_port *p);
 void xn_control_stop(struct xn_port *p);
 
 /*
+ * Under the lock, on connecting a new control ring (its channel bound):
+ * its turns and events are paced afresh, whatever the connection before
+ * it did (a guest rebooted after a burst of its static grants is not
+ * made to wait for it).
+ */
+void xn_control_ctrl_connected(struct xn_port *p);
+
+/*
  * Under the lock, outside a turn of the control ring (its connect): the
  * ring's budget was spent with requests still waiting, which no event
  * will announce; serve them on a turn of their own, as a turn would.

@@ -244,16 +244,17 @@ struct xn_port {
 	 * that spent their whole budget with requests still waiting
 	 * (ctrl_budget_exhausted) and how many in a row, and the delay before
 	 * a channel whose last event found nothing, or a ring that keeps its
-	 * budget full, is heard again (xn_control.c); an alarm unmasks it or
-	 * serves what waits.
+	 * budget full, is heard again (ctrl_backoff_us, a gauge;
+	 * xn_control.c); an alarm unmasks it or serves what waits.
 	 */
 	uint64_t ctrl_events;
 	uint64_t ctrl_spurious;
 	uint64_t ctrl_budget_exhausted;
+	uint64_t ctrl_backoff_us;
 	uint32_t ctrl_busy_turns;
-	uint32_t ctrl_backoff_us;
 	uint64_t ctrl_busy_logged; /* timer cycles of the last line */
 	bool ctrl_alarm_armed;
+	bool ctrl_alarm_serves; /* a turn, else only an unmask */
 	struct rte_intr_handle *xs_intr;
 	struct rte_intr_handle *evtchn_intr;
 	struct rte_intr_handle *fail_intr;

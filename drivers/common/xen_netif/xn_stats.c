@@ -52,6 +52,8 @@ static const struct xn_stat port_stats[] = {
 	  offsetof(struct xn_port, ctrl_spurious), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_BUDGET_EXHAUSTED,
 	  offsetof(struct xn_port, ctrl_budget_exhausted), XN_BASIC_NONE },
+	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_BACKOFF_US,
+	  offsetof(struct xn_port, ctrl_backoff_us), XN_BASIC_NONE },
 };
 
 /* The counter @s of a queue or, for port_stats, of the port @base. */

@@ -24,25 +24,59 @@
 
 /* How often to look for lent pages the application gave back. */
 #define NB_REAP_PERIOD_US (100 * 1000)
+/*
+ * What waiting out a queue's bursts (a quiesce) is charged, in grant
+ * operations: the burst in flight copies up to NETIF_BACK_BURST_MAX
+ * packets of up to a page each, about as long as mapping that many grants.
+ */
+#define NB_QUIESCE_OPS NETIF_BACK_BURST_MAX
 
 /* A static grant table was replaced: wait out the pair's bursts. */
 static void
 nb_statics_quiesce(void *opaque, unsigned int q)
 {
-	struct nb_pair *pr = nb_pair((struct nb_port *)opaque, q);
+	struct nb_port *p = opaque;
+	struct nb_pair *pr = nb_pair(p, q);
 
 	xn_queue_quiesce(&pr->rxq.x.q);
 	xn_queue_quiesce(&pr->txq.x);
+	p->ctrl_quiesces += 2;
 }
 
+/* Static grant pages the vif keeps mapped now, lent ones included. */
+static uint64_t
+nb_statics_pages(const struct nb_port *p)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->statics.nb_queues; i++)
+		n += p->statics.q[i]->pages;
+	return n;
+}
+
+/*
+ * Answer one request; *@ops: the pages it mapped or unmapped (a DEL that
+ * empties a batch unmaps all of it) and its queue waits, for the turn's
+ * budget.
+ */
 static bool
 nb_ctrl_request(void *opaque, const struct xen_netif_ctrl_request *req,
-		struct xen_netif_ctrl_response *rsp)
+		struct xen_netif_ctrl_response *rsp, uint32_t *ops)
 {
 	struct nb_port *p = opaque;
+	uint64_t before = nb_statics_pages(p), after;
+	bool ours;
 
-	return netif_statics_serve(&p->statics, req, rsp) ||
+	p->ctrl_quiesces = 0;
+	ours = netif_statics_serve(&p->statics, req, rsp) ||
 	       netif_hash_serve(&p->hash, req, rsp);
+	after = nb_statics_pages(p);
+	*ops = (uint32_t)RTE_MIN(
+		(after > before ? after - before : before - after) +
+			(uint64_t)p->ctrl_quiesces * NB_QUIESCE_OPS,
+		UINT32_MAX);
+	return ours;
 }
 
 /* The hash's key or table, from a grant of the frontend's. */
@@ -63,6 +97,7 @@ nb_hash_quiesce(void *opaque)
 
 	for (i = 0; i < p->xn.nb_pairs; i++)
 		xn_queue_quiesce(&nb_pair(p, i)->txq.x);
+	p->ctrl_quiesces += p->xn.nb_pairs;
 }
 
 bool
@@ -292,6 +327,7 @@ nb_ctrl_connect(struct nb_port *p)
 		return false;
 	}
 	p->xn.ctrl_evtchn = port;
+	xn_control_ctrl_connected(&p->xn);
 	for (i = 0; i < p->fe.nb_queues; i++) {
 		struct nb_pair *pr = nb_pair(p, i);
 

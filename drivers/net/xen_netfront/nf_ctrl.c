@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nf.h"
+#include "xn_control.h"
 
 uint32_t
 nf_ctrl_grants(unsigned int nb_queues, bool statics)
@@ -89,6 +90,7 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 						    ad->backend_id);
 	if (ad->xn.ctrl_evtchn == XN_NO_EVTCHN)
 		return false;
+	xn_control_ctrl_connected(&ad->xn);
 	netif_ctrl_front_attach(&ad->ctrl, ad->ctrl_sring);
 	for (i = 0; statics && i < keys->nb_queues; i++)
 		if (!nf_ctrl_queue_add(ad, i, why))
