@@ -46,7 +46,7 @@ export XEN_TEST_PACKETS=100000
 # test_lifecycle_leaks: its memory bound is off under ASan (the quarantine
 # keeps freed memory resident), and 300 cycles take its guest's reboots
 # through every domain id (2-63) and round again.
-export XEN_TEST_CYCLES=300
+export XEN_TEST_LIFETIMES=300
 # The sources' checks (suite lint) have nothing for a sanitizer to watch.
 exec meson test -C "$build" --suite unit --suite vdev --no-suite lint \
 	--print-errorlogs \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Nothing leaks over a guest's lifetimes: XEN_TEST_CYCLES (1000 by
+ * Nothing leaks over a guest's lifetimes: XEN_TEST_LIFETIMES (1000 by
  * default) cycles of connect, traffic both ways and disconnect, each
  * ending one of three ways in turn: the frontend port is closed (and
  * created again next cycle), the backend port is closed and created again
@@ -42,7 +42,7 @@ static uint64_t seq;
 static unsigned int
 cycles_wanted(void)
 {
-	const char *s = getenv("XEN_TEST_CYCLES");
+	const char *s = getenv("XEN_TEST_LIFETIMES");
 
 	return s != NULL ? (unsigned int)strtoul(s, NULL, 10) : 1000;
 }
