@@ -102,6 +102,9 @@ static void serve_ctrl(struct xn_port *p, bool event);
 static void
 ctrl_alarm(struct xn_port *p)
 {
+	/* A serve since it was set did what it was for (and set another). */
+	if (!p->ctrl_alarm_armed)
+		return;
 	if (p->ctrl_alarm_serves) {
 		serve_ctrl(p, false);
 		return;
@@ -155,8 +158,11 @@ ctrl_busy_delay(struct xn_port *p)
 static bool
 ctrl_later(struct xn_port *p, uint32_t delay, bool serves)
 {
-	if (p->ctrl_alarm_armed)
+	if (p->ctrl_alarm_armed) {
+		/* One set only to unmask now serves what waits, too. */
+		p->ctrl_alarm_serves |= serves;
 		return true;
+	}
 	if (rte_eal_alarm_set(delay, on_ctrl_alarm, p) != 0)
 		return false;
 	p->ctrl_alarm_armed = true;
@@ -238,14 +244,17 @@ on_event_channel(void *arg)
 	/*
 	 * Only the control ring's channel is bound here: each queue pair
 	 * has its own endpoint (xn_intr.h). Events arrive masked; a stale
-	 * port (of an earlier connection) stays so.
+	 * port (of an earlier connection) stays so. While an alarm will
+	 * serve, it serves this too; one that will only unmask was set for
+	 * the channel this event could not come through (it stays masked
+	 * until then), so the event is a new connection's: served now.
 	 */
 	pthread_mutex_lock(&p->lock);
 	while (n++ < XN_EVENTS_PER_CALL &&
 	       (port = xa_evtchn_pending(xa_evtchn(p->xa))) >= 0)
 		if ((evtchn_port_t)port == p->ctrl_evtchn) {
 			p->ctrl_events++;
-			ctrl = !p->ctrl_alarm_armed;
+			ctrl = !p->ctrl_alarm_armed || !p->ctrl_alarm_serves;
 		}
 	pthread_mutex_unlock(&p->lock);
 	if (ctrl && p->ops->ctrl != NULL)
