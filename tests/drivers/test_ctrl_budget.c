@@ -444,7 +444,8 @@ static void
 test_a_new_connection_starts_unpaced(void)
 {
 	struct flooder *f = &floods[0];
-	uint64_t deadline, paced = 0, spurious;
+	uint64_t deadline, paced = 0, spurious, events;
+	unsigned int ms;
 
 	REQUIRE(flooder_connect(f));
 	deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
@@ -463,7 +464,13 @@ test_a_new_connection_starts_unpaced(void)
 	/* Gone with requests still waiting; the last alarm has fired. */
 	flooder_disconnect(f);
 	rte_delay_us_sleep(50 * 1000);
+	events = pair_xstat(f->victim, "ctrl_events");
 	REQUIRE(flooder_connect(f));
+	/* The event binding raised, once it is counted and served. */
+	for (ms = 0;
+	     ms < 1000 && pair_xstat(f->victim, "ctrl_events") == events; ms++)
+		rte_delay_us_sleep(1000);
+	rte_delay_us_sleep(20 * 1000);
 	paced = pair_xstat(f->victim, "ctrl_backoff_us");
 	spurious = pair_xstat(f->victim, "ctrl_spurious_events");
 	printf("# connected again: paced at %" PRIu64 " us\n", paced);
@@ -476,45 +483,65 @@ test_a_new_connection_starts_unpaced(void)
 /* The longest a channel notified in vain stays masked (xn_control.c). */
 #define SPURIOUS_MAX_US 250000
 
+/* Notify in vain until the channel is heard only every 250 ms. */
+static bool
+flooder_pace_to_max(struct flooder *f)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (rte_get_timer_cycles() < deadline) {
+		xa_evtchn_notify(xa_evtchn(f->xa), f->ctrl_port);
+		rte_delay_us_sleep(1000);
+		if (pair_xstat(f->victim, "ctrl_backoff_us") == SPURIOUS_MAX_US)
+			return true;
+	}
+	return false;
+}
+
 /*
  * A guest notifies in vain until its channel is heard only every 250 ms,
  * then reconnects at once with its ring already full: the connect answers
  * a turn's budget, and the rest must still be served (the alarm that was
- * to unmask the old channel serves too), without a further event.
+ * to unmask the old channel serves too), without a further event. The
+ * alarm was set when the pace was seen; a reconnect that took 200 ms or
+ * more came after it and proves nothing, so the guest tries again.
  */
 static void
 test_a_full_ring_reconnected_while_backed_off_is_answered_whole(void)
 {
 	struct flooder *f = &floods[0];
-	uint64_t deadline, paced = 0;
+	unsigned int attempt;
+	uint64_t deadline, t;
+	double took = 1;
 
-	REQUIRE(flooder_connect(f));
-	deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
-	while (paced < SPURIOUS_MAX_US && rte_get_timer_cycles() < deadline) {
-		xa_evtchn_notify(xa_evtchn(f->xa), f->ctrl_port);
-		rte_delay_us_sleep(1000);
-		paced = pair_xstat(f->victim, "ctrl_backoff_us");
+	for (attempt = 0; attempt < 5 && took >= 0.2; attempt++) {
+		REQUIRE(flooder_connect(f));
+		REQUIRE(flooder_pace_to_max(f));
+		t = rte_get_timer_cycles();
+		flooder_disconnect(f);
+		f->stop = false;
+		f->posted = f->answered = f->wrong = 0;
+		REQUIRE(flooder_offer(f));
+		flood_post(f);
+		netif_ctrl_front_push(&f->ctrl);
+		REQUIRE(xenbus_switch_state(f->xa, f->dir,
+					    XenbusStateConnected));
+		CHECK(wait_backend_state(f, XenbusStateConnected));
+		took = seconds_since(t);
+		printf("# paced at 250 ms, reconnected %.3f s later\n", took);
+		deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+		while (f->answered != f->posted &&
+		       rte_get_timer_cycles() < deadline && flood_collect(f))
+			rte_delay_us_sleep(1000);
+		printf("# %" PRIu64
+		       " requests posted before connecting again, %" PRIu64
+		       " answered, %" PRIu64 " wrong\n",
+		       f->posted, f->answered, f->wrong);
+		CHECK(f->posted == NETIF_CTRL_RING_SIZE);
+		CHECK(f->answered == f->posted && f->wrong == 0);
+		flooder_disconnect(f);
 	}
-	printf("# notified in vain until paced at %" PRIu64 " us\n", paced);
-	CHECK(paced == SPURIOUS_MAX_US);
-	flooder_disconnect(f);
-	f->stop = false;
-	f->posted = f->answered = f->wrong = 0;
-	REQUIRE(flooder_offer(f));
-	flood_post(f);
-	netif_ctrl_front_push(&f->ctrl);
-	REQUIRE(xenbus_switch_state(f->xa, f->dir, XenbusStateConnected));
-	CHECK(wait_backend_state(f, XenbusStateConnected));
-	deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
-	while (f->answered != f->posted && rte_get_timer_cycles() < deadline &&
-	       flood_collect(f))
-		rte_delay_us_sleep(1000);
-	printf("# %" PRIu64 " requests posted before connecting again, %" PRIu64
-	       " answered, %" PRIu64 " wrong\n",
-	       f->posted, f->answered, f->wrong);
-	CHECK(f->posted == NETIF_CTRL_RING_SIZE);
-	CHECK(f->answered == f->posted && f->wrong == 0);
-	flooder_disconnect(f);
+	CHECK(took < 0.2);
 }
 
 static int

@@ -148,7 +148,7 @@ ctrl_busy_delay(struct xn_port *p)
 		       " turns so far, ctrl_budget_exhausted): its turns come up to %u ms apart until it lets up",
 		       p->ctrl_budget_exhausted, XN_CTRL_BUSY_MAX_US / 1000);
 	}
-	return p->ctrl_backoff_us;
+	return (uint32_t)p->ctrl_backoff_us; /* at most XN_CTRL_BUSY_MAX_US */
 }
 
 /*
@@ -212,9 +212,20 @@ serve_ctrl(struct xn_port *p, bool event)
 		xa_evtchn_unmask(xa_evtchn(p->xa), port);
 }
 
+/*
+ * The channel's event, heard while no alarm will serve: an alarm armed
+ * only to unmask (the last connection's, as this event came through) is
+ * cancelled, as the serve sets its own, so that never two run at once (two
+ * chains of turns would halve a busy ring's pace). On the interrupt
+ * thread no alarm is running, so the cancel does not wait.
+ */
 static void
 serve_ctrl_event(struct xn_port *p)
 {
+	if (p->ctrl_alarm_armed) {
+		rte_eal_alarm_cancel(on_ctrl_alarm, p);
+		p->ctrl_alarm_armed = false;
+	}
 	serve_ctrl(p, true);
 }
 

@@ -31,7 +31,9 @@ void xn_control_stop(struct xn_port *p);
  * Under the lock, on connecting a new control ring (its channel bound):
  * its turns and events are paced afresh, whatever the connection before
  * it did (a guest rebooted after a burst of its static grants is not
- * made to wait for it).
+ * made to wait for it). An alarm the last connection left armed stays:
+ * if it was only to unmask, the new channel's first event replaces it,
+ * and a turn asked for meanwhile makes it serve.
  */
 void xn_control_ctrl_connected(struct xn_port *p);
 

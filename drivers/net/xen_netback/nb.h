@@ -100,7 +100,7 @@ struct nb_port {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
 	struct netif_statics statics;
-	/* Queue waits (quiesces) by the request being answered (nb_ctrl.c). */
+	/* Quiesces of the request being answered (nb_ctrl.c). */
 	uint32_t ctrl_quiesces;
 	/* ADDs refused by a limit when last logged, and when (timer cycles). */
 	uint64_t over_limit_logged;

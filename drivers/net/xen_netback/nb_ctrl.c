@@ -25,9 +25,11 @@
 /* How often to look for lent pages the application gave back. */
 #define NB_REAP_PERIOD_US (100 * 1000)
 /*
- * What waiting out a queue's bursts (a quiesce) is charged, in grant
- * operations: the burst in flight copies up to NETIF_BACK_BURST_MAX
- * packets of up to a page each, about as long as mapping that many grants.
+ * What waiting out the bursts of a table's queues (a quiesce) is charged,
+ * in grant operations: a burst in flight copies up to NETIF_BACK_BURST_MAX
+ * packets of up to a page each, about as long as mapping that many
+ * grants, and the queues' bursts run at once on their lcores, so waiting
+ * for them all costs about one burst.
  */
 #define NB_QUIESCE_OPS NETIF_BACK_BURST_MAX
 
@@ -40,7 +42,7 @@ nb_statics_quiesce(void *opaque, unsigned int q)
 
 	xn_queue_quiesce(&pr->rxq.x.q);
 	xn_queue_quiesce(&pr->txq.x);
-	p->ctrl_quiesces += 2;
+	p->ctrl_quiesces++;
 }
 
 /* Static grant pages the vif keeps mapped now, lent ones included. */
@@ -57,8 +59,10 @@ nb_statics_pages(const struct nb_port *p)
 
 /*
  * Answer one request; *@ops: the pages it mapped or unmapped (a DEL that
- * empties a batch unmaps all of it) and its queue waits, for the turn's
- * budget.
+ * empties a batch unmaps all of it) and its waits for the queues, for the
+ * turn's budget. A batch the application still holds pages of is
+ * unmapped later by nb_ctrl_reap(), when the application, not the guest,
+ * gives them back: not charged to the guest's turn.
  */
 static bool
 nb_ctrl_request(void *opaque, const struct xen_netif_ctrl_request *req,
@@ -97,7 +101,7 @@ nb_hash_quiesce(void *opaque)
 
 	for (i = 0; i < p->xn.nb_pairs; i++)
 		xn_queue_quiesce(&nb_pair(p, i)->txq.x);
-	p->ctrl_quiesces += p->xn.nb_pairs;
+	p->ctrl_quiesces++;
 }
 
 bool
