@@ -266,25 +266,6 @@ test_netback_static_grant_ceilings_are_0_to_4194304(void)
  * counted in rx_q0_static_grant_over_limit; by default all is mapped and
  * rx_q0_static_grant_pages says how many pages.
  */
-/*
- * The xstat @name of @port once it reads @want, or its last value after a
- * second: the control ring serves the guest's lists in turns of a budget
- * (NETIF_CTRL_BACK_BUDGET), so a second list may still wait when the link
- * is up.
- */
-static uint64_t
-xstat_settled(uint16_t port, const char *name, uint64_t want)
-{
-	uint64_t v = pair_xstat(port, name);
-	unsigned int ms;
-
-	for (ms = 0; v != want && ms < 1000; ms++) {
-		rte_delay_ms(1);
-		v = pair_xstat(port, name);
-	}
-	return v;
-}
-
 static void
 test_netback_static_grants_max_refuses_and_counts(void)
 {
@@ -308,8 +289,9 @@ test_netback_static_grants_max_refuses_and_counts(void)
 	if (pair_open(&pr, "statics-max", "", "", mp)) {
 		CHECK(pair_xstat(pr.back, "rx_q0_static_grant_over_limit") ==
 		      0);
-		CHECK(xstat_settled(pr.back, "rx_q0_static_grant_pages",
-				    PAIR_STATIC_GRANTS) == PAIR_STATIC_GRANTS);
+		CHECK(pair_xstat_settled(pr.back, "rx_q0_static_grant_pages",
+					 PAIR_STATIC_GRANTS,
+					 1000) == PAIR_STATIC_GRANTS);
 		pair_close(&pr);
 	} else {
 		CHECK(!"pair_open by default");

@@ -107,6 +107,14 @@ test_each_queue_pair_carries_its_own_traffic(void)
 	uint64_t seq = 0;
 
 	REQUIRE(mq_open(&mp, "two", 2, 2));
+	/* Each queue pair's static grants in place before its traffic. */
+	for (uint16_t q = 0; q < 2; q++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "rx_q%u_static_grants", q);
+		CHECK(pair_xstat_settled(mp.back, name, PAIR_STATIC_GRANTS,
+					 5000) == PAIR_STATIC_GRANTS);
+	}
 	/* Interleaved, so that each queue runs on after the other ran. */
 	for (unsigned int round = 0; round < 2; round++)
 		for (uint16_t q = 0; q < 2; q++) {

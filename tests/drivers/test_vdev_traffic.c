@@ -84,7 +84,8 @@ test_link_comes_up_on_both_ends(void)
 	 * Static grants: one map call per list page and access mode (TX
 	 * pages read-only, then the pool's writable), nothing unmapped.
 	 */
-	CHECK(pair_xstat(back, "rx_q0_static_grant_maps") == 3);
+	CHECK(pair_xstat_settled(back, "rx_q0_static_grant_maps", 3, 5000) ==
+	      3);
 	CHECK(pair_xstat(back, "rx_q0_static_grant_unmaps") == 0);
 }
 

@@ -259,6 +259,19 @@ pair_xstat(uint16_t port, const char *name)
 	return value;
 }
 
+uint64_t
+pair_xstat_settled(uint16_t port, const char *name, uint64_t want,
+		   unsigned int ms)
+{
+	uint64_t v = pair_xstat(port, name);
+
+	for (; v != want && ms > 0; ms--) {
+		rte_delay_us_sleep(1000);
+		v = pair_xstat(port, name);
+	}
+	return v;
+}
+
 /* The netback of @pr, the toolstack's @key, then the netfront. */
 static bool
 open_ports(struct pair *pr, const char *back_args, const char *front_args,

@@ -97,6 +97,15 @@ uint64_t pair_transfer_queue(uint16_t tx, uint16_t rx, uint16_t queue,
 uint64_t pair_xstat(uint16_t port, const char *name);
 
 /*
+ * The xstat @name of @port once it reads @want, or its last value after
+ * @ms: the control ring serves a guest's static grant lists in turns of
+ * a budget (NETIF_CTRL_BACK_BUDGET), so some may still wait when the link
+ * is up.
+ */
+uint64_t pair_xstat_settled(uint16_t port, const char *name, uint64_t want,
+			    unsigned int ms);
+
+/*
  * A netback and a netfront port over a simulator instance of their own
  * (named after @tag), each with its extra devargs (may be empty), with
  * the link up on both ends.
