@@ -133,6 +133,20 @@ flood_collect(struct flooder *f)
 }
 
 /*
+ * Without another notification, collect the answers until every request
+ * posted has one, for 20 s at most.
+ */
+static void
+flood_await_answers(struct flooder *f)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
+
+	while (f->answered != f->posted && rte_get_timer_cycles() < deadline &&
+	       flood_collect(f))
+		rte_delay_us_sleep(1000);
+}
+
+/*
  * A flooding guest: keep the ring full and notify every 100 us whether
  * asked or not, until told to stop; then, without another notification,
  * wait up to 20 s for the answers still owed. (It pauses so that three
@@ -142,7 +156,6 @@ static void *
 flood(void *arg)
 {
 	struct flooder *f = arg;
-	uint64_t deadline;
 
 	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
 		flood_post(f);
@@ -152,12 +165,7 @@ flood(void *arg)
 			return NULL;
 		rte_delay_us_sleep(100);
 	}
-	deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
-	while (f->answered != f->posted && rte_get_timer_cycles() < deadline) {
-		if (!flood_collect(f))
-			return NULL;
-		rte_delay_us_sleep(1000);
-	}
+	flood_await_answers(f);
 	return NULL;
 }
 
@@ -202,15 +210,37 @@ flooder_offer(struct flooder *f)
 #undef KEY
 }
 
+/*
+ * Offer, with the ring already full of the flood's requests if @full
+ * (which no event announces), and say Connected; the backend follows.
+ */
 static bool
-flooder_connect(struct flooder *f)
+flooder_connect_ring(struct flooder *f, bool full)
 {
 	f->stop = false;
 	f->posted = f->answered = f->wrong = 0;
-	return flooder_offer(f) &&
-	       xenbus_switch_state(f->xa, f->dir, XenbusStateConnected) &&
-	       wait_backend_state(f, XenbusStateConnected) &&
+	if (!flooder_offer(f))
+		return false;
+	if (full) {
+		flood_post(f);
+		netif_ctrl_front_push(&f->ctrl);
+	}
+	return xenbus_switch_state(f->xa, f->dir, XenbusStateConnected) &&
+	       wait_backend_state(f, XenbusStateConnected);
+}
+
+static bool
+flooder_connect(struct flooder *f)
+{
+	return flooder_connect_ring(f, false) &&
 	       pair_wait_link(f->victim, true, 10000);
+}
+
+/* Connect with the ring already full. */
+static bool
+flooder_connect_full(struct flooder *f)
+{
+	return flooder_connect_ring(f, true);
 }
 
 static void
@@ -331,19 +361,9 @@ static void
 test_a_ring_full_at_connect_is_answered_whole(void)
 {
 	struct flooder *f = &floods[0];
-	uint64_t deadline;
 
-	f->stop = false;
-	f->posted = f->answered = f->wrong = 0;
-	REQUIRE(flooder_offer(f));
-	flood_post(f);
-	netif_ctrl_front_push(&f->ctrl);
-	REQUIRE(xenbus_switch_state(f->xa, f->dir, XenbusStateConnected));
-	CHECK(wait_backend_state(f, XenbusStateConnected));
-	deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
-	while (f->answered != f->posted && rte_get_timer_cycles() < deadline &&
-	       flood_collect(f))
-		rte_delay_us_sleep(1000);
+	REQUIRE(flooder_connect_full(f));
+	flood_await_answers(f);
 	printf("# %" PRIu64 " requests posted before connecting, %" PRIu64
 	       " answered, %" PRIu64 " wrong\n",
 	       f->posted, f->answered, f->wrong);
@@ -511,28 +531,18 @@ test_a_full_ring_reconnected_while_backed_off_is_answered_whole(void)
 {
 	struct flooder *f = &floods[0];
 	unsigned int attempt;
-	uint64_t deadline, t;
 	double took = 1;
+	uint64_t t;
 
 	for (attempt = 0; attempt < 5 && took >= 0.2; attempt++) {
 		REQUIRE(flooder_connect(f));
 		REQUIRE(flooder_pace_to_max(f));
 		t = rte_get_timer_cycles();
 		flooder_disconnect(f);
-		f->stop = false;
-		f->posted = f->answered = f->wrong = 0;
-		REQUIRE(flooder_offer(f));
-		flood_post(f);
-		netif_ctrl_front_push(&f->ctrl);
-		REQUIRE(xenbus_switch_state(f->xa, f->dir,
-					    XenbusStateConnected));
-		CHECK(wait_backend_state(f, XenbusStateConnected));
+		REQUIRE(flooder_connect_full(f));
 		took = seconds_since(t);
 		printf("# paced at 250 ms, reconnected %.3f s later\n", took);
-		deadline = rte_get_timer_cycles() + 20 * rte_get_timer_hz();
-		while (f->answered != f->posted &&
-		       rte_get_timer_cycles() < deadline && flood_collect(f))
-			rte_delay_us_sleep(1000);
+		flood_await_answers(f);
 		printf("# %" PRIu64
 		       " requests posted before connecting again, %" PRIu64
 		       " answered, %" PRIu64 " wrong\n",

@@ -102,9 +102,6 @@ static void serve_ctrl(struct xn_port *p, bool event);
 static void
 ctrl_alarm(struct xn_port *p)
 {
-	/* A serve since it was set did what it was for (and set another). */
-	if (!p->ctrl_alarm_armed)
-		return;
 	if (p->ctrl_alarm_serves) {
 		serve_ctrl(p, false);
 		return;
