@@ -21,6 +21,12 @@ build="${1:-$top/build/fuzz}"
 [ $# -gt 0 ] && shift
 targets="${*:-fuzz_back_tx fuzz_front_rx fuzz_ctrl_hash fuzz_statics fuzz_xenbus_keys fuzz_sim_gnt_copy}"
 runs="${FUZZ_RUNS:-10000000}"
+# Checked before anything is installed or built.
+jobs="${FUZZ_JOBS:-1}"
+case $jobs in
+'' | *[!0-9]*) jobs=0 ;;
+esac
+[ "$jobs" -gt 0 ] || { echo "fuzz: FUZZ_JOBS must be a positive number, not '$FUZZ_JOBS'" >&2; exit 1; }
 
 for p in clang libclang-rt-dev; do
 	if ! dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
@@ -36,10 +42,6 @@ fi
 ninja -C "$build" >"$build/ninja.log" 2>&1 ||
 	{ tail -n 30 "$build/ninja.log" >&2; exit 1; }
 
-jobs="${FUZZ_JOBS:-1}"
-case $jobs in
-'' | *[!0-9]* | 0) echo "fuzz: FUZZ_JOBS must be a positive number" >&2; exit 1 ;;
-esac
 limit="-runs=$((runs / jobs))"
 [ -n "${FUZZ_SECONDS:-}" ] && limit="-max_total_time=$FUZZ_SECONDS"
 mkdir -p "$build/crash"
