@@ -26,6 +26,7 @@
  * is what an idle backend costs its host.
  */
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -64,10 +65,20 @@ struct counters {
 	uint64_t rx, tx, dropped, sleeps, wakeups;
 };
 
+/*
+ * The loop may be asleep with no timeout (--stats-period 0) or a long one
+ * (the unit's 60 s), and rte_epoll_wait() goes back to sleep when a
+ * signal interrupts it: the wake-up ends the sleep, even one the loop
+ * enters just after it last looked at @quit.
+ */
 static void
 on_signal(int sig __rte_unused)
 {
+	int saved = errno;
+
 	quit = 1;
+	ports_wake();
+	errno = saved;
 }
 
 static void

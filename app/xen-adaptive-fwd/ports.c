@@ -126,21 +126,31 @@ port_remove(uint16_t port)
 	fflush(stdout);
 }
 
+void
+ports_wake(void)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	/*
+	 * It fails only with a full counter, when a wake-up is pending, or
+	 * before ports_open(), when there is no sleep to end.
+	 */
+	n = write(wake_fd, &one, sizeof(one));
+	RTE_SET_USED(n);
+}
+
 static int
 on_port_event(uint16_t port, enum rte_eth_event_type type,
 	      void *arg __rte_unused, void *ret __rte_unused)
 {
 	bool *noted = type == RTE_ETH_EVENT_NEW ? announced : removed;
-	uint64_t one = 1;
-	ssize_t n;
 
 	if (port >= RTE_MAX_ETHPORTS)
 		return 0;
 	__atomic_store_n(&noted[port], true, __ATOMIC_RELAXED);
 	__atomic_store_n(&changed, true, __ATOMIC_RELEASE);
-	/* It fails only with a full counter, when a wake-up is pending. */
-	n = write(wake_fd, &one, sizeof(one));
-	RTE_SET_USED(n);
+	ports_wake();
 	return 0;
 }
 

@@ -37,6 +37,11 @@ int ports_open(struct rte_mempool *mp);
  * (RTE_ETH_EVENT_INTR_RMV).
  */
 void ports_update(void);
+/*
+ * End the loop's sleep in its epoll set, or its next one, at once: a
+ * signal handler's call (async-signal-safe).
+ */
+void ports_wake(void);
 /* How many queue pairs @port has, 0 when it is not served. */
 uint16_t ports_queues(uint16_t port);
 /* Stop and close every port served. */

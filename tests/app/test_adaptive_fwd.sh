@@ -14,7 +14,8 @@
 # guest it starts with no port; guests created later get ports it serves
 # (web-1's frames reach web-2), a destroyed guest's port is removed while
 # it serves on, and SIGTERM ends it with status 0, even one that comes
-# while it is still starting. Prints TAP.
+# while it is still starting, or while it sleeps with no stats line to
+# wake it (--stats-period 0). Prints TAP.
 #
 # usage: test_adaptive_fwd.sh <xen-adaptive-fwd> <dpdk-testpmd> <xsim-xl> <build dir>
 set -u
@@ -37,7 +38,7 @@ summary() {
 	tail -n 1 "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
 }
 
-echo "1..7"
+echo "1..8"
 
 "$app" $(eal 0@0 idle) --vdev "net_xen_netback0,$back" -- --mode rxonly \
 	--idle-polls 100 --stats-period 1 --duration 3 >"$work/idle.log" 2>&1
@@ -166,4 +167,25 @@ wait "$early"
 rc=$?
 [ "$rc" = 0 ]
 tap_result $? 7 "SIGTERM during start-up: status 0 (rc $rc)" "$log"
+
+# Asleep with no timeout (no stats line, no guest): a SIGTERM ends the
+# sleep, as systemd's stop of an idle service needs (not within 10 s:
+# killed, rc 137).
+log="$work/asleep.log"
+"$app" $(eal 0@0 asleep) --vdev "net_xen_netback0,$back" -- --mode rxonly \
+	--idle-polls 100 --stats-period 0 >"$log" 2>&1 &
+asleep=$!
+pids+=("$asleep")
+wait_for ': serving' "$log"
+sleep 1	# 100 empty rounds: long asleep
+kill -TERM "$asleep"
+for _ in $(seq 100); do
+	kill -0 "$asleep" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$asleep" 2>/dev/null && kill -KILL "$asleep"
+wait "$asleep"
+rc=$?
+[ "$rc" = 0 ] && grep -q '"sleeps": [1-9]' "$log"
+tap_result $? 8 "SIGTERM while asleep with no timeout: status 0 (rc $rc)" "$log"
 exit $fail
