@@ -38,9 +38,12 @@ tap_result() {
 	fail=1
 }
 
-# wait_for <pattern> <file>: true once a line of the file matches (20 s).
+# wait_for <pattern> <file>: true once a line of the file matches (60 s:
+# a guest's start, with four testpmds and the backend polling on two
+# cores, took 6 s here while a real-Xen boot shared them, and CI on a
+# fresh machine shares them with the Debian root's bootstrap).
 wait_for() {
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		grep -q -- "$1" "$2" && return 0
 		sleep 0.1
 	done

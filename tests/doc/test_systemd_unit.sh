@@ -50,9 +50,11 @@ service() {
 	backend=$!
 	pids+=("$backend")
 }
-# stop <n>: systemd's stop: SIGTERM, then the status (137: still there
-# after 20 s, killed).
+# stop: systemd's stop: SIGTERM, then the status (137: still there
+# after 20 s, killed); how long it took in $took (seconds).
 stop() {
+	local t0=$SECONDS rc
+
 	kill -TERM "$backend"
 	for _ in $(seq 200); do
 		kill -0 "$backend" 2>/dev/null || break
@@ -60,6 +62,9 @@ stop() {
 	done
 	kill -0 "$backend" 2>/dev/null && kill -KILL "$backend"
 	wait "$backend"
+	rc=$?
+	took=$((SECONDS - t0))
+	return $rc
 }
 # rx_web2: the packets web-2's testpmd last said it received
 rx_web2() {
@@ -86,10 +91,10 @@ tap_result $? 3 "guests created while it runs are served: web-3's frames reach w
 kill -INT "$guest7" "$guest9"
 wait "$guest7" "$guest9"
 
-stop 1
+stop
 rc=$?
 [ "$rc" = 0 ]
-tap_result $? 4 "SIGTERM stops it with status 0 (rc $rc)" "$work/service1.log"
+tap_result $? 4 "SIGTERM stops it with status 0 (rc $rc, ${took} s)" "$work/service1.log"
 
 sleep 1
 before=$(rx_web2)
@@ -103,10 +108,10 @@ done
 tap_result $? 5 "started again, it serves the same guests (web-2: $before -> $(rx_web2) packets)" \
 	"$work/service2.log" "$work/guest5.log"
 
-stop 2
+stop
 rc=$?
 [ "$rc" = 0 ]
-tap_result $? 6 "SIGTERM again: status 0 (rc $rc)" "$work/service2.log"
+tap_result $? 6 "SIGTERM again: status 0 (rc $rc, ${took} s)" "$work/service2.log"
 kill -INT "$guest3" "$guest5"
 wait "$guest3" "$guest5"
 exit $fail
