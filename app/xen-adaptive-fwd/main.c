@@ -23,7 +23,9 @@
  * prints a line per --stats-period
  * and, on SIGINT/SIGTERM or after --duration, one summary line of JSON:
  * packets, sleeps, wakeups, and the CPU seconds the process used, which
- * is what an idle backend costs its host.
+ * is what an idle backend costs its host. --timeline FILE (icmpecho): a
+ * line per echo reply, when its request came and when it went
+ * (timeline.h).
  */
 
 #include <errno.h>
@@ -45,6 +47,7 @@
 #include <rte_mbuf.h>
 
 #include "ports.h"
+#include "timeline.h"
 
 #define BURST 32
 #define POOL_MBUFS 8191
@@ -57,6 +60,7 @@ static struct {
 	unsigned int idle_us;		/* 0: count polls instead */
 	unsigned int stats_period;	/* seconds, 0: none */
 	unsigned int duration;		/* seconds, 0: until signalled */
+	const char *timeline;		/* icmpecho's --timeline file */
 } opt = { .mode = MODE_IO, .idle_polls = 300, .stats_period = 1 };
 
 static volatile sig_atomic_t quit;
@@ -87,7 +91,7 @@ usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s [EAL options] -- [--mode io|rxonly|icmpecho]\n"
 		"       [--idle-polls N | --idle-us T] [--stats-period S]\n"
-		"       [--duration S]\n",
+		"       [--duration S] [--timeline FILE (icmpecho)]\n",
 		prog);
 }
 
@@ -112,6 +116,7 @@ parse_args(int argc, char **argv)
 		{ "idle-us", required_argument, NULL, 'u' },
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "timeline", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -144,10 +149,15 @@ parse_args(int argc, char **argv)
 			if (parse_uint(optarg, &opt.duration) < 0)
 				return -1;
 			break;
+		case 't':
+			opt.timeline = optarg;
+			break;
 		default:
 			return -1;
 		}
 	}
+	if (opt.timeline != NULL && opt.mode != MODE_ICMPECHO)
+		return -1;
 	return optind == argc ? 0 : -1;
 }
 
@@ -210,7 +220,8 @@ answer(struct rte_mbuf *m, const struct rte_ether_addr *mine)
 	return false;
 }
 
-static void
+/* What the transmit took; the rest is dropped. */
+static uint16_t
 send_or_drop(uint16_t port, uint16_t qid, struct rte_mbuf **pkts, uint16_t n,
 	     struct counters *c)
 {
@@ -219,6 +230,28 @@ send_or_drop(uint16_t port, uint16_t qid, struct rte_mbuf **pkts, uint16_t n,
 	c->tx += sent;
 	c->dropped += n - sent;
 	rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	return sent;
+}
+
+/*
+ * icmpecho's transmit of @q's answers, whose requests arrived at @rx_us:
+ * noted in the timeline, when there is one.
+ */
+static void
+send_answers(const struct queue *q, struct rte_mbuf **out, uint16_t n,
+	     uint64_t rx_us, struct counters *c)
+{
+	int64_t keys[BURST];
+	uint16_t j, sent;
+
+	if (!timeline_on()) {
+		send_or_drop(q->port, q->qid, out, n, c);
+		return;
+	}
+	for (j = 0; j < n; j++)
+		keys[j] = timeline_echo_key(out[j]);
+	sent = send_or_drop(q->port, q->qid, out, n, c);
+	timeline_burst(keys, n, sent, rx_us, timeline_now_us());
 }
 
 /* One round over every queue; the packets it received. */
@@ -226,7 +259,7 @@ static uint64_t
 poll_round(struct counters *c)
 {
 	struct rte_mbuf *pkts[BURST], *out[BURST];
-	uint64_t got = 0;
+	uint64_t got = 0, rx_us;
 	unsigned int i;
 
 	for (i = 0; i < nb_queues; i++) {
@@ -255,6 +288,7 @@ poll_round(struct counters *c)
 			rte_pktmbuf_free_bulk(pkts, n);
 			break;
 		case MODE_ICMPECHO:
+			rx_us = timeline_on() ? timeline_now_us() : 0;
 			rte_eth_macaddr_get(q->port, &mine);
 			for (j = 0; j < n; j++) {
 				if (answer(pkts[j], &mine))
@@ -262,7 +296,7 @@ poll_round(struct counters *c)
 				else
 					rte_pktmbuf_free(pkts[j]);
 			}
-			send_or_drop(q->port, q->qid, out, k, c);
+			send_answers(q, out, k, rx_us, c);
 			break;
 		}
 	}
@@ -387,6 +421,9 @@ main(int argc, char **argv)
 		usage(argv[0]);
 		rte_exit(EXIT_FAILURE, "bad arguments\n");
 	}
+	if (opt.timeline != NULL && timeline_open(opt.timeline) != 0)
+		rte_exit(EXIT_FAILURE, "cannot write the timeline %s: %s\n",
+			 opt.timeline, strerror(errno));
 	mp = rte_pktmbuf_pool_create("adaptive_fwd", POOL_MBUFS, 256, 0,
 				     RTE_MBUF_DEFAULT_BUF_SIZE,
 				     rte_socket_id());
@@ -401,6 +438,10 @@ main(int argc, char **argv)
 		printf("no port yet: serving those announced (a net_xen_netback watcher's)\n");
 	run();
 	ports_close();
+	ret = timeline_close();
+	if (ret != 0)
+		fprintf(stderr, "the timeline %s is incomplete: %s\n",
+			opt.timeline, strerror(-ret));
 	rte_eal_cleanup();
-	return 0;
+	return ret != 0 ? EXIT_FAILURE : 0;
 }

@@ -9,8 +9,9 @@
 # in io mode with --tx-first, it passes packets both ways and still
 # sleeps once that testpmd is gone, whether its idle spell is counted in
 # polls (--idle-polls) or in time (--idle-us). Bad arguments (an unknown mode, a
-# count that is not a number or too large, a stray operand) end it at once
-# with the usage, non-zero and without a summary. With a watcher and no
+# count that is not a number or too large, a stray operand, a --timeline
+# outside icmpecho or where it cannot be written) end it at once with the
+# usage or the reason, non-zero and without a summary. With a watcher and no
 # guest it starts with no port; guests created later get ports it serves
 # (web-1's frames reach web-2), a destroyed guest's port is removed while
 # it serves on, and SIGTERM ends it with status 0, even one that comes
@@ -114,6 +115,9 @@ bad "usage:" --idle-polls -1
 bad "usage:" --idle-us 1ms
 bad "usage:" --duration 4294967296
 bad "usage:" --mode rxonly stray
+bad "usage:" --timeline "$work/timeline"
+bad "cannot write the timeline $work/no/timeline" --mode icmpecho \
+	--timeline "$work/no/timeline"
 if [ $bad_ok = 1 ]; then
 	echo "ok 5 - bad arguments are refused with the reason"
 else
