@@ -5,7 +5,9 @@
 # consoles written here instead of booted: by sequence number, every
 # request answered exactly once however late (a slow reply is reported in
 # the rtt distribution, not failed), a missing or duplicate reply fails
-# whatever ping's closing count says. TAP.
+# whatever ping's closing count says. And ping-timeline.awk, which cuts
+# each reply's rtt into its legs, on a timeline and console written here.
+# TAP.
 #
 # usage: test_ping_judged.sh
 set -u
@@ -68,6 +70,43 @@ ok $(($? == 1 ? 0 : 1)) "a duplicate reply fails, whatever ping's closing count 
 console "$work/c4" 1:0.5 2:0.7 4:0.6 5:0.5
 judged "$work/c4" 4
 ok $(($? == 1 ? 0 : 1)) "a reply beyond the count does not stand in for a missing one"
+
+# ping-timeline.awk: Dom0's clock 50 ms behind the guest's; every leg
+# 0.3 ms to the backend, 0.02 in it, 0.4 back, but seq 3 comes back
+# 14.6 ms late, seq 4 reaches the backend 11.7 ms late; seq 5's reply
+# never reaches ping, seq 7's is dropped by the backend
+cat >"$work/tl" <<'EOF'
+77 1 1700000000050300 1700000000050320
+77 2 1700000000150300 1700000000150320
+77 3 1700000000250300 1700000000250320
+77 4 1700000000362000 1700000000362020
+77 5 1700000000450300 1700000000450320
+77 6 1700000000550300 1700000000550320
+77 7 1700000000800000 -
+EOF
+cat >"$work/ct" <<'EOF'
+DOMU-RESULT arp=ok
+[1700000000.100720] 64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.720 ms
+[1700000000.200720] 64 bytes from 10.0.0.1: icmp_seq=2 ttl=64 time=0.720 ms
+[1700000000.315320] 64 bytes from 10.0.0.1: icmp_seq=3 ttl=64 time=15.320 ms
+[1700000000.412420] 64 bytes from 10.0.0.1: icmp_seq=4 ttl=64 time=12.420 ms
+[1700000000.600720] 64 bytes from 10.0.0.1: icmp_seq=6 ttl=64 time=0.720 ms
+EOF
+timeline() { awk -v table="$work/table" -f "$here/scenarios/ping-timeline.awk" "$@"; }
+timeline "$work/tl" "$work/ct" >"$work/out"
+ok $? "the timeline tool joins a backend's timeline with the guest's ping"
+grep -q 'timeline of 5 replies (clock offset 50.05 ms): median legs to us 0.35, in us 0.02, back 0.35 ms; of 2 over 10 ms, longest leg to us 1, in us 0, back 1' "$work/out"
+ok $? "it finds the clock offset and which leg made each late reply late"
+grep -q 'answered but not received by ping 1, dropped by us 1$' "$work/out"
+ok $? "it counts replies that left the backend but never reached ping, and drops"
+grep -qx '3 15.32 0.35 0.02 14.95' "$work/table" && grep -qx '4 12.42 12.05 0.02 0.35' "$work/table"
+ok $? "its per-reply table cuts each rtt into the three legs"
+# the same replies under other sequence numbers: none is the ping's
+awk '{ $2 += 100; print }' "$work/tl" >"$work/tl2"
+timeline "$work/tl2" "$work/ct" >"$work/out"
+ok $(($? == 1 ? 0 : 1)) "a timeline with none of the ping's replies is an error"
+grep -q "no reply of the guest's ping is in the backend's timeline" "$work/out"
+ok $? "which it says"
 
 [ $fail = 0 ] || sed 's/^/# /' "$work/out"
 echo "1..$n"

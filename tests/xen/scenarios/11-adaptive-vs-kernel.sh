@@ -4,9 +4,11 @@
 # packets come, sleeps on the Rx event channel after an idle spell) beside
 # our polling one (testpmd) and the kernel's interrupt-driven xen-netback,
 # in one boot, with the same stock Linux guest image each time:
-#  (a) ours polling: testpmd icmpecho; the guest sends XDP_S11_PINGS
+#  (a) ours polling: xen-adaptive-fwd --mode icmpecho --idle-polls 0 (it
+#      never sleeps: testpmd's icmpecho on one lcore); the guest sends XDP_S11_PINGS
 #      (default 200; issue 13's figures came from 500) 56-byte echo
-#      requests, one every XDP_S11_INTERVAL s (default 0.2), with iputils
+#      requests, one every XDP_S11_INTERVAL s (default 0.1: long enough
+#      for the adaptive backend to be asleep for each), with iputils
 #      ping, which prints every reply's rtt;
 #      then, the guest connected and idle, testpmd's CPU over XDP_S11_IDLE s
 #      (default 10; /proc/<pid>/stat)
@@ -30,18 +32,23 @@
 # and in which state) and the guest's steal time over the pings (the time
 # its vCPU was runnable but waited for a pCPU): the data to tell whether a
 # polling Dom0 vCPU delays the guest's, which is the question behind the
-# long rtts seen with testpmd.
+# long rtts seen with testpmd. For (a) and (b), each reply's timeline: the
+# app's --timeline (when each request reached it and its reply left)
+# joined with the guest's ping -D output by ping-timeline.awk, which cuts
+# every rtt into the way to the backend, the time in it and the way back
+# (timeline-<run>-replies.txt) and says which of the three made the replies
+# over 10 ms late.
 #
-# Time limit: 1500 s (two guest images, three ping runs of 60 s, pktgen).
+# Time limit: 1500 s (two guest images, three ping runs of ~20 s, pktgen).
 #
 # Passes when every part ran and measured something: ARP resolved and
-# replies received in every ping run, the guest's pktgen sent and each
+# replies received in every ping run, and in the timelines of ours, the guest's pktgen sent and each
 # backend received (both guests), and the adaptive app slept while idle. The rtts, CPU
 # seconds and pps are reported, never judged: TCG speed, noisy; compare
 # only within one boot.
 . /host/scenarios/lib.sh
 COUNT=${XDP_S11_PINGS:-200}
-INTERVAL=${XDP_S11_INTERVAL:-0.2}
+INTERVAL=${XDP_S11_INTERVAL:-0.1}
 IDLE=${XDP_S11_IDLE:-10}
 PINNED=${XDP_S11_PINNED:-0}
 SECS=${XDP_PKTGEN_SECS:-10}
@@ -119,6 +126,18 @@ ping_run() {
 	echo "| $label | $(awk "BEGIN{printf \"%.1f\", $(sed -n 1p $f1 | cut -d' ' -f2) - $(sed -n 1p $f0 | cut -d' ' -f2)}") | $(d Domain-0 0) | $(d Domain-0 1) | $(d $domu 0) | $steal_ms ms in ${pwall} s | $(steal1_ms $f0 $f1) ms | $gwait/$samples | $d1run/$samples |" >> $S/sched.md
 }
 
+# timeline <tag> <label>: ping-timeline.awk's summary of ping run <tag>
+# (its backend stopped: the timeline is written), a row of $S/timeline.md;
+# the late replies' longest legs (to us/in us/back) in $LATE_LEGS
+timeline() {
+	line=$(awk -v table=$S/timeline-$1-replies.txt -f /host/scenarios/ping-timeline.awk \
+		$S/timeline-$1.txt $S/console-s11-$1.log) || problem "$2: $line"
+	note "$2: $line"
+	echo "| $2 | ${line#timeline of } |" >> $S/timeline.md
+	LATE_LEGS=$(echo "$line" | sed -n 's/.*longest leg to us \([0-9]*\), in us \([0-9]*\), back \([0-9]*\).*/\1\/\2\/\3/p')
+	LATE_LEGS=${LATE_LEGS:-none late}
+}
+
 # idle_cpu <tag> <label> <pid> [app log]: the backend's CPU over $IDLE s with the
 # guest connected and idle; a row of $S/cpu.md. With the app's log, also the
 # CPU its stats lines report over that spell and the sleeps they count.
@@ -139,26 +158,33 @@ idle_cpu() {
 	echo "| $label | $secs | $proc | $app | $sleeps | $dom0v1 |" >> $S/cpu.md
 }
 
-: > $S/rtt.md; : > $S/sched.md; : > $S/cpu.md
+: > $S/rtt.md; : > $S/sched.md; : > $S/cpu.md; : > $S/timeline.md
 
-# (a) ours polling: testpmd icmpecho (forwarding lcore on Dom0's CPU 1)
-label="ours polling (testpmd icmpecho)"
-start_backend s11a icmpecho --vdev $(ours_vdev s11-poll)
-BPID=$TESTPMD_PID
+# (a) ours polling: xen-adaptive-fwd that never sleeps (on Dom0's CPU 1,
+# as testpmd's forwarding lcore)
+label="ours polling (xen-adaptive-fwd --idle-polls 0)"
+start_adaptive $S/polling-icmpecho.log s11a icmpecho --vdev $(ours_vdev s11-poll) \
+	-- --idle-polls 0 --timeline $S/timeline-poll.txt
+BPID=$ADAPTIVE_PID
 ping_run poll "$label"
-idle_cpu poll "$label" $TESTPMD_PID
-stop_testpmd
+idle_cpu poll "$label" $ADAPTIVE_PID $S/polling-icmpecho.log
+stop_adaptive
+note "xen-adaptive-fwd polling icmpecho: $ADAPTIVE_JSON"
+timeline poll "$label"
+poll_legs=$LATE_LEGS
 timeout 60 xl destroy $domu
 
 # (p) the same with the guest kept off the poller's pCPU
 if [ "$PINNED" = 1 ]; then
 	label="ours polling, guest pinned away"
 	xl vcpu-pin Domain-0 0 0; xl vcpu-pin Domain-0 1 1
-	start_backend s11p icmpecho --vdev $(ours_vdev s11-pin)
-	BPID=$TESTPMD_PID PIN_GUEST=0
+	start_adaptive $S/pinned-icmpecho.log s11p icmpecho --vdev $(ours_vdev s11-pin) \
+		-- --idle-polls 0 --timeline $S/timeline-pin.txt
+	BPID=$ADAPTIVE_PID PIN_GUEST=0
 	ping_run pin "$label"
 	PIN_GUEST=
-	stop_testpmd
+	stop_adaptive
+	timeline pin "$label"
 	timeout 60 xl destroy $domu
 	unpin
 fi
@@ -166,12 +192,15 @@ fi
 # (b) ours adaptive: xen-adaptive-fwd icmpecho (on Dom0's CPU 1 too)
 label="ours adaptive (xen-adaptive-fwd icmpecho)"
 IDLE_SLEEPS=0
-start_adaptive $S/adaptive-icmpecho.log s11b icmpecho --vdev $(ours_vdev s11-adapt)
+start_adaptive $S/adaptive-icmpecho.log s11b icmpecho --vdev $(ours_vdev s11-adapt) \
+	-- --timeline $S/timeline-adapt.txt
 BPID=$ADAPTIVE_PID
 ping_run adapt "$label"
 idle_cpu adapt "$label" $ADAPTIVE_PID $S/adaptive-icmpecho.log
 stop_adaptive
 note "xen-adaptive-fwd icmpecho: $ADAPTIVE_JSON"
+timeline adapt "$label"
+adapt_legs=$LATE_LEGS
 timeout 60 xl destroy $domu
 [ "${IDLE_SLEEPS:-0}" -gt 0 ] || problem "xen-adaptive-fwd did not sleep in $IDLE idle seconds"
 [ -n "$ADAPTIVE_JSON" ] || problem "xen-adaptive-fwd icmpecho printed no summary"
@@ -235,6 +264,11 @@ echo "| backend | sent | received | lost | min | median | p99 | max | >10 ms | >
 echo "|---|---|---|---|---|---|---|---|---|---|"
 cat $S/rtt.md
 echo
+echo "where ours spent each reply's rtt (ms; to us: the guest's send to our Rx burst; in us: to our Tx burst; back: to ping's receive; the clock offset from the fastest tenth; per reply in timeline-<run>-replies.txt):"
+echo "| backend | timeline |"
+echo "|---|---|"
+cat $S/timeline.md
+echo
 echo "backend CPU with the guest connected and idle (s; the app's: the sum of its stats lines; Dom0 vCPU 1: Xen's count for the vCPU the backend runs on):"
 echo "| backend | idle seconds | CPU seconds (/proc) | CPU seconds (app) | sleeps | Dom0 vCPU 1 s (xl) |"
 echo "|---|---|---|---|---|---|"
@@ -258,4 +292,4 @@ echo "| ours adaptive (xen-adaptive-fwd rxonly) | ${dp_ours_sent:-0} | ${dp_ours
 echo "| kernel xen-netback | ${dp_kern_sent:-0} | ${dp_kern_got:-0} | ${dp_kern_pps:-0} |"
 [ -z "$problems" ] || fail "${problems#; }"
 ratio=$(awk "BEGIN{printf \"%.2f\", ($ours_rx / $ours_usec) / ($kern_rx / $kern_usec)}")
-pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen $ratio, DPDK guest $(ratio $dp_ours_pps $dp_kern_pps)"
+pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); replies over 10 ms by longest leg (to us/in us/back): polling $poll_legs, adaptive $adapt_legs; idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen $ratio, DPDK guest $(ratio $dp_ours_pps $dp_kern_pps)"
