@@ -4,9 +4,13 @@
 # PID 1 of the harness's DPDK DomU: dpdk-testpmd on our net_xen_netfront
 # (provider=xen) instead of the kernel's xen-netfront, which this image does
 # not have. What it runs comes from the kernel command line (xl's extra=):
-#   xdp.run=MODE:SECS[,MODE:SECS...]  testpmd forwarding modes, one after the
+#   xdp.run=MODE:SECS[:IDLE][,...]  testpmd forwarding modes, one after the
 #                        other, each stopped with SIGINT after SECS seconds
-#                        (e.g. icmpecho:300 or txonly:20,rxonly:150)
+#                        (e.g. icmpecho:300 or txonly:20,rxonly:150); with
+#                        IDLE, also once it has received and its count has
+#                        stayed the same for IDLE seconds (the sender is
+#                        done: SECS is then only the longest wait, e.g.
+#                        rxonly:80:6)
 #   xdp.txpkts=64        frame length for txonly
 #   xdp.queues=N         queue pairs: queues=N in the netfront's devargs and
 #                        --rxq=N --txq=N for testpmd (default: 1)
@@ -24,8 +28,9 @@
 # "DOMU-TESTPMD-EXITED <mode>" if testpmd did not get that far) and at the
 # end the netfront's log lines ("DOMU-NETFRONT <line>"), gntalloc's limit
 # ("DOMU-GNTALLOC-LIMIT after-<mode> N"; "boot N" once before the first
-# run) and "DOMU-RESULT testpmd-<mode> rc=.. rx=.. tx=.. secs=..", then
-# "DOMU-DONE" after the last run.
+# run) and "DOMU-RESULT testpmd-<mode> rc=.. rx=.. tx=.. secs=.. ended=.."
+# (time, idle, or exit: testpmd ended by itself), then "DOMU-DONE" after
+# the last run.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 # EAL keeps its runtime files in /var/run/dpdk
@@ -45,13 +50,18 @@ limit() { cat /sys/module/xen_gntalloc/parameters/limit 2>/dev/null || echo none
 echo "DOMU-GNTALLOC-LIMIT boot $(limit)"
 # the sum of the "<what>-packets:" counters of testpmd's final port statistics
 count() { sed -n "/Forward statistics for port/,/^ *+\{10,\}/s/.*$1-packets: *\([0-9]*\).*/\1/p" /tmp/testpmd.log | head -1; }
+# what the port received so far, by testpmd's last periodic statistics
+rx_now() { grep -o 'RX-packets: *[0-9]*' /tmp/testpmd.log | tail -n 1 | grep -o '[0-9]*$'; }
 for run in $(arg run | tr ',' ' '); do
-	mode=${run%%:*}; secs=${run#*:}
+	mode=${run%%:*}; secs=${run#*:}; idle=
+	case $secs in *:*) idle=${secs#*:}; secs=${secs%%:*} ;; esac
+	# an idle end reads the statistics once a second
+	p=$period; [ -z "$idle" ] || p=1
 	t0=$(up)
 	dpdk-testpmd --no-huge -m 96 --no-pci --lcores 0@0,1@0 --file-prefix domu \
 		-d /opt/xen-dpdk-pmd/librte_net_xen_netfront.so --log-level=pmd.net.xen_netfront:info \
 		--vdev net_xen_netfront0,handle=0,provider=xen${q:+,queues=$q}${sg:+,static_grants=$sg} \
-		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period $period --total-num-mbufs=4096 \
+		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period $p --total-num-mbufs=4096 \
 		${q:+--rxq=$q --txq=$q} ${xs:+--display-xstats=$xs} \
 		${mc:+--cmdline-file=/tmp/testpmd.cmds} \
 		</dev/null >/tmp/testpmd.log 2>&1 &
@@ -65,7 +75,20 @@ for run in $(arg run | tr ',' ' '); do
 		echo "DOMU-TESTPMD-EXITED $mode"
 	fi
 	t1=$(up)
-	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt $((secs * 2)) ]; do sleep 0.5; i=$((i + 1)); done
+	i=0 last=0 still=0 ended=time
+	while kill -0 $pid 2>/dev/null && [ $i -lt $((secs * 2)) ]; do
+		sleep 0.5; i=$((i + 1))
+		[ -n "$idle" ] || continue
+		rx=$(rx_now)
+		if [ "${rx:-0}" -gt 0 ] && [ "$rx" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -lt $((idle * 2)) ] || { ended=idle; break; }
+		else
+			still=0
+		fi
+		last=${rx:-0}
+	done
+	kill -0 $pid 2>/dev/null || ended=exit
 	kill -INT $pid 2>/dev/null
 	i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
 	kill -KILL $pid 2>/dev/null; wait $pid; rc=$?
@@ -76,7 +99,7 @@ for run in $(arg run | tr ',' ' '); do
 			'{ l = $2; if ($2 + 0 > n + 0) n = $2 } END { print "DOMU-XSTAT " m " " x " last=" (l == "" ? "none" : l) " max=" (n == "" ? 0 : n) }'
 	done
 	echo "DOMU-GNTALLOC-LIMIT after-$mode $(limit)"
-	echo "DOMU-RESULT testpmd-$mode rc=$rc rx=$(count RX) tx=$(count TX) secs=$(awk "BEGIN{print $(up)-$t1}")"
+	echo "DOMU-RESULT testpmd-$mode rc=$rc rx=$(count RX) tx=$(count TX) secs=$(awk "BEGIN{print $(up)-$t1}") ended=$ended"
 done
 echo "DOMU-DONE uptime=$(up)"
 while true; do sleep 3600; done

@@ -14,8 +14,8 @@ trap 'collect; cleanup' EXIT
 vdev=$(ours_vdev $domu)
 start_backend s5 rxonly --vdev $vdev
 # the guest's rxonly outlasts Dom0's restart (12 s in CI runs) and txonly
-# run; the scenario waits for its end
-guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$SECS,rxonly:$((SECS + 60))"
+# run; the scenario waits for its end, 6 s after the last frame
+guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=txonly:$SECS,rxonly:$((SECS + 60)):6"
 create_guest $domu
 wait_guest $domu 'DOMU-RESULT testpmd-txonly' $TESTPMD_PID
 stop_testpmd

@@ -39,7 +39,9 @@ phase() {
 }
 
 start_backend_cli s5m rxonly --vdev "$(ours_vdev $domu)"
-guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=rxonly:$((4 * SECS + 60)) xdp.mcast=$joined"
+# the guest's rxonly ends SECS + 15 s after the last frame it received,
+# which outlasts the second phase (nothing for it: ~SECS + 5 s)
+guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" "xdp.run=rxonly:$((4 * SECS + 60)):$((SECS + 15)) xdp.mcast=$joined"
 create_guest $domu
 dpdk_guest_up $domu rxonly $TESTPMD_PID
 # the guest's group, a request on its TX ring, reaches the receiving netback
