@@ -241,7 +241,7 @@ static void
 send_answers(const struct queue *q, struct rte_mbuf **out, uint16_t n,
 	     uint64_t rx_us, struct counters *c)
 {
-	int64_t keys[BURST];
+	struct timeline_echo echo[BURST];
 	uint16_t j, sent;
 
 	if (!timeline_on()) {
@@ -249,9 +249,9 @@ send_answers(const struct queue *q, struct rte_mbuf **out, uint16_t n,
 		return;
 	}
 	for (j = 0; j < n; j++)
-		keys[j] = timeline_echo_key(out[j]);
+		timeline_echo_read(out[j], &echo[j]);
 	sent = send_or_drop(q->port, q->qid, out, n, c);
-	timeline_burst(keys, n, sent, rx_us, timeline_now_us());
+	timeline_burst(echo, n, sent, rx_us, timeline_now_us());
 }
 
 /* One round over every queue; the packets it received. */

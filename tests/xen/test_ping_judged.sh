@@ -73,22 +73,25 @@ ok $(($? == 1 ? 0 : 1)) "a reply beyond the count does not stand in for a missin
 
 # ping-timeline.awk: Dom0's clock 50 ms behind the guest's; every leg
 # 0.3 ms to the backend, 0.02 in it, 0.4 back, but seq 3 comes back
-# 14.6 ms late, seq 4 reaches the backend 11.7 ms late; seq 5's reply
-# never reaches ping, seq 7's is dropped by the backend
+# 14.6 ms late (and ping prints it 5 ms later still: the send time in
+# the request keeps that out of the legs), seq 4 reaches the backend
+# 11.7 ms late; seq 5's reply never reaches ping, seq 7's is dropped by
+# the backend; seq 6's request carried no send time (its line's stamp is
+# used)
 cat >"$work/tl" <<'EOF'
-77 1 1700000000050300 1700000000050320
-77 2 1700000000150300 1700000000150320
-77 3 1700000000250300 1700000000250320
-77 4 1700000000362000 1700000000362020
-77 5 1700000000450300 1700000000450320
-77 6 1700000000550300 1700000000550320
-77 7 1700000000800000 -
+77 1 1700000000100000 1700000000050300 1700000000050320
+77 2 1700000000200000 1700000000150300 1700000000150320
+77 3 1700000000300000 1700000000250300 1700000000250320
+77 4 1700000000400000 1700000000362000 1700000000362020
+77 5 1700000000500000 1700000000450300 1700000000450320
+77 6 - 1700000000550300 1700000000550320
+77 7 1700000000700000 1700000000800000 -
 EOF
 cat >"$work/ct" <<'EOF'
 DOMU-RESULT arp=ok
 [1700000000.100720] 64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.720 ms
 [1700000000.200720] 64 bytes from 10.0.0.1: icmp_seq=2 ttl=64 time=0.720 ms
-[1700000000.315320] 64 bytes from 10.0.0.1: icmp_seq=3 ttl=64 time=15.320 ms
+[1700000000.320320] 64 bytes from 10.0.0.1: icmp_seq=3 ttl=64 time=15.320 ms
 [1700000000.412420] 64 bytes from 10.0.0.1: icmp_seq=4 ttl=64 time=12.420 ms
 [1700000000.600720] 64 bytes from 10.0.0.1: icmp_seq=6 ttl=64 time=0.720 ms
 EOF

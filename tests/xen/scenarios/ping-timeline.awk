@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Where a guest's ping replies spent their time: xen-adaptive-fwd's
-# --timeline (a line per echo reply: id, seq, when its request's burst
-# arrived and when the reply's went, CLOCK_REALTIME us, "-" if dropped)
-# joined by sequence number with the guest's iputils ping -D output
-# ("[<epoch s.us>] 64 bytes from ...: icmp_seq=N ttl=64 time=T ms": the
-# guest's receive time and the rtt, hence its send time).
+# --timeline (a line per echo reply: id, seq, the send time ping wrote in
+# the request, "-" if none, when the request's burst arrived and when the
+# reply's went, "-" if dropped; microseconds) joined by sequence number
+# with the guest's iputils ping -D output ("[<epoch s.us>] 64 bytes from
+# ...: icmp_seq=N ttl=64 time=T ms"). ping measures T from that send time
+# to the kernel's receive, so send + T is when the reply arrived; without
+# a send time, the line's stamp stands for the arrival, which is later
+# when ping itself waits to run (the way there then looks shorter and the
+# way back longer by that wait).
 #
 # The two clocks differ by an offset (guest - Dom0) taken from the fastest
 # tenth of the replies, where the way there and the way back are assumed
@@ -27,11 +31,13 @@ BEGIN {
 }
 # the timeline
 FNR == NR {
-	if ($4 == "-")
+	if ($5 == "-")
 		dropped[$2] = 1
 	else {
-		rx[$2] = $3
-		tx[$2] = $4
+		rx[$2] = $4
+		tx[$2] = $5
+		if ($3 != "-")
+			sent[$2] = $3
 	}
 	answered[$2] = 1
 	next
@@ -54,8 +60,14 @@ FNR == NR {
 	}
 	n++
 	sq[n] = seq
-	vt[n] = v * 1000000
 	rt[n] = rtt
+	if (seq in sent) {
+		st[n] = sent[seq]
+		vt[n] = st[n] + rtt
+	} else {
+		vt[n] = v * 1000000
+		st[n] = vt[n] - rtt
+	}
 }
 function median(a, k,    i, j, t) {
 	for (i = 2; i <= k; i++)
@@ -81,15 +93,13 @@ END {
 		k = 1
 	for (i = 1; i <= k; i++) {
 		j = ord[i] % 100000
-		s = vt[j] - rt[j]
-		th[i] = (vt[j] + s - rx[sq[j]] - tx[sq[j]]) / 2
+		th[i] = (vt[j] + st[j] - rx[sq[j]] - tx[sq[j]]) / 2
 	}
 	theta = median(th, k)
 	nl = 0
 	for (i = 1; i <= n; i++) {
 		q = sq[i]
-		s = vt[i] - rt[i]
-		to = rx[q] - s + theta
+		to = rx[q] - st[i] + theta
 		in_ = tx[q] - rx[q]
 		back = vt[i] - theta - tx[q]
 		printf "%s %s %s %s %s\n", q, ms(rt[i]), ms(to), ms(in_), ms(back) > table
