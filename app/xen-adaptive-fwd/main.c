@@ -242,6 +242,7 @@ send_answers(const struct queue *q, struct rte_mbuf **out, uint16_t n,
 	     uint64_t rx_us, struct counters *c)
 {
 	struct timeline_echo echo[BURST];
+	uint64_t tx_us;
 	uint16_t j, sent;
 
 	if (!timeline_on()) {
@@ -250,8 +251,9 @@ send_answers(const struct queue *q, struct rte_mbuf **out, uint16_t n,
 	}
 	for (j = 0; j < n; j++)
 		timeline_echo_read(out[j], &echo[j]);
+	tx_us = timeline_now_us();
 	sent = send_or_drop(q->port, q->qid, out, n, c);
-	timeline_burst(echo, n, sent, rx_us, timeline_now_us());
+	timeline_burst(echo, n, sent, rx_us, tx_us, timeline_now_us());
 }
 
 /* One round over every queue; the packets it received. */

@@ -3,10 +3,10 @@
 /*
  * The --timeline file (timeline.h). One line per echo reply:
  *
- *   <id> <seq> <sent_us|-> <rx_us> <tx_us|->
+ *   <id> <seq> <sent_us|-> <rx_us> <tx_us> <done_us|->
  *
  * sent_us "-" when the request's data does not start with a send time,
- * tx_us "-" when the reply was dropped (the Tx ring was full). Echo
+ * done_us "-" when the reply was dropped (the Tx ring was full). Echo
  * requests are rare next to what the app forwards (a ping's rate), so a
  * buffered stdio stream is cheap enough; it is flushed at close.
  */
@@ -95,7 +95,7 @@ timeline_echo_read(const struct rte_mbuf *m, struct timeline_echo *e)
 
 void
 timeline_burst(const struct timeline_echo *e, uint16_t n, uint16_t sent,
-	       uint64_t rx_us, uint64_t tx_us)
+	       uint64_t rx_us, uint64_t tx_us, uint64_t done_us)
 {
 	uint16_t i;
 
@@ -107,9 +107,9 @@ timeline_burst(const struct timeline_echo *e, uint16_t n, uint16_t sent,
 			fprintf(out, "%" PRIu64, e[i].sent_us);
 		else
 			fputc('-', out);
-		fprintf(out, " %" PRIu64, rx_us);
+		fprintf(out, " %" PRIu64 " %" PRIu64, rx_us, tx_us);
 		if (i < sent)
-			fprintf(out, " %" PRIu64 "\n", tx_us);
+			fprintf(out, " %" PRIu64 "\n", done_us);
 		else
 			fputs(" -\n", out);
 	}

@@ -39,12 +39,15 @@ uint64_t timeline_now_us(void);
  */
 void timeline_echo_read(const struct rte_mbuf *m, struct timeline_echo *e);
 /*
- * A burst of @n answers, echo replies or not (@e, as read): the first
- * @sent of them went at @tx_us, the rest were dropped; their requests
- * arrived at @rx_us.
+ * A burst of @n answers, echo replies or not (@e, as read): their
+ * requests arrived at @rx_us, the transmit call began at @tx_us and
+ * returned at @done_us having taken the first @sent of them (the rest
+ * were dropped). A reply can reach the guest anywhere in that call: the
+ * vCPU that made it may be descheduled once its notification woke the
+ * guest's.
  */
 void timeline_burst(const struct timeline_echo *e, uint16_t n, uint16_t sent,
-		    uint64_t rx_us, uint64_t tx_us);
+		    uint64_t rx_us, uint64_t tx_us, uint64_t done_us);
 /* Flush and close; 0, or -errno when a write failed. */
 int timeline_close(void);
 

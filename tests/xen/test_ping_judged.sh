@@ -75,17 +75,18 @@ ok $(($? == 1 ? 0 : 1)) "a reply beyond the count does not stand in for a missin
 # 0.3 ms to the backend, 0.02 in it, 0.4 back, but seq 3 comes back
 # 14.6 ms late (and ping prints it 5 ms later still: the send time in
 # the request keeps that out of the legs), seq 4 reaches the backend
-# 11.7 ms late; seq 5's reply never reaches ping, seq 7's is dropped by
+# 11.7 ms late and its transmit call returns 8 ms later, long after the
+# guest had the reply; seq 5's reply never reaches ping, seq 7's is dropped by
 # the backend; seq 6's request carried no send time (its line's stamp is
 # used)
 cat >"$work/tl" <<'EOF'
-77 1 1700000000100000 1700000000050300 1700000000050320
-77 2 1700000000200000 1700000000150300 1700000000150320
-77 3 1700000000300000 1700000000250300 1700000000250320
-77 4 1700000000400000 1700000000362000 1700000000362020
-77 5 1700000000500000 1700000000450300 1700000000450320
-77 6 - 1700000000550300 1700000000550320
-77 7 1700000000700000 1700000000800000 -
+77 1 1700000000100000 1700000000050300 1700000000050320 1700000000050330
+77 2 1700000000200000 1700000000150300 1700000000150320 1700000000150330
+77 3 1700000000300000 1700000000250300 1700000000250320 1700000000250330
+77 4 1700000000400000 1700000000362000 1700000000362020 1700000000370020
+77 5 1700000000500000 1700000000450300 1700000000450320 1700000000450330
+77 6 - 1700000000550300 1700000000550320 1700000000550330
+77 7 1700000000700000 1700000000800000 1700000000800020 -
 EOF
 cat >"$work/ct" <<'EOF'
 DOMU-RESULT arp=ok
@@ -98,11 +99,11 @@ EOF
 timeline() { awk -v table="$work/table" -f "$here/scenarios/ping-timeline.awk" "$@"; }
 timeline "$work/tl" "$work/ct" >"$work/out"
 ok $? "the timeline tool joins a backend's timeline with the guest's ping"
-grep -q 'timeline of 5 replies (clock offset 50.05 ms): median legs to us 0.35, in us 0.02, back 0.35 ms; of 2 over 10 ms, longest leg to us 1, in us 0, back 1' "$work/out"
+grep -q 'timeline of 5 replies (clock offset 50.05 ms): median legs to us 0.35, in us 0.02, back 0.35 ms; of 2 over 10 ms, longest leg to us 1, in us 0, back 1 (medians 0.35, 0.02, 0.35 ms), our transmit call over 5 ms in 1;' "$work/out"
 ok $? "it finds the clock offset and which leg made each late reply late"
 grep -q 'answered but not received by ping 1, dropped by us 1$' "$work/out"
 ok $? "it counts replies that left the backend but never reached ping, and drops"
-grep -qx '3 15.32 0.35 0.02 14.95' "$work/table" && grep -qx '4 12.42 12.05 0.02 0.35' "$work/table"
+grep -qx '3 15.32 0.35 0.02 14.95 0.01' "$work/table" && grep -qx '4 12.42 12.05 0.02 0.35 8.00' "$work/table"
 ok $? "its per-reply table cuts each rtt into the three legs"
 # the same replies under other sequence numbers: none is the ping's
 awk '{ $2 += 100; print }' "$work/tl" >"$work/tl2"

@@ -264,7 +264,7 @@ echo "| backend | sent | received | lost | min | median | p99 | max | >10 ms | >
 echo "|---|---|---|---|---|---|---|---|---|---|"
 cat $S/rtt.md
 echo
-echo "where ours spent each reply's rtt (ms; to us: the guest's send to our Rx burst; in us: to our Tx burst; back: to ping's receive; the clock offset from the fastest tenth; per reply in timeline-<run>-replies.txt):"
+echo "where ours spent each reply's rtt (ms; to us: the guest's send to our Rx burst; in us: to the start of our transmit call; back: from there to ping's receive; the clock offset from the fastest tenth; per reply, with the transmit call's length, in timeline-<run>-replies.txt):"
 echo "| backend | timeline |"
 echo "|---|---|"
 cat $S/timeline.md

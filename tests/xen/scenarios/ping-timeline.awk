@@ -2,8 +2,9 @@
 #
 # Where a guest's ping replies spent their time: xen-adaptive-fwd's
 # --timeline (a line per echo reply: id, seq, the send time ping wrote in
-# the request, "-" if none, when the request's burst arrived and when the
-# reply's went, "-" if dropped; microseconds) joined by sequence number
+# the request, "-" if none, when the request's burst arrived, when the
+# transmit call of the reply's began and when it returned, "-" if the
+# reply was dropped; microseconds) joined by sequence number
 # with the guest's iputils ping -D output ("[<epoch s.us>] 64 bytes from
 # ...: icmp_seq=N ttl=64 time=T ms"). ping measures T from that send time
 # to the kernel's receive, so send + T is when the reply arrived; without
@@ -17,12 +18,17 @@
 # out of the backend's. Each reply's rtt is then cut into three legs:
 #   to   the guest's send to the backend's receive (guest stack, netfront,
 #        ring, event channel, the backend getting to poll)
-#   in   the backend's receive to its transmit
-#   back the backend's transmit to ping's receive (ring, event channel,
-#        the guest's vCPU getting to run, its stack)
+#   in   the backend's receive to the start of its transmit call
+#   back the start of that call to ping's receive (our ring and
+#        notification, the guest's vCPU getting to run, its stack)
+# and the transmit call's own length beside them: the reply reaches the
+# guest somewhere in that call, and Dom0's vCPU may be descheduled in it
+# once its notification woke the guest's, so its end says little of when
+# the reply went (a long call with a short way back: the guest had it
+# while the call went on).
 #
-# Prints one line per reply ("seq rtt to in back", ms) to the file given
-# as -v table=FILE, and a summary line on stdout.
+# Prints one line per reply ("seq rtt to in back call", ms) to the file
+# given as -v table=FILE, and a summary line on stdout.
 #
 # usage: awk -v table=FILE [-v late=10] -f ping-timeline.awk TIMELINE CONSOLE
 BEGIN {
@@ -31,11 +37,12 @@ BEGIN {
 }
 # the timeline
 FNR == NR {
-	if ($5 == "-")
+	if ($6 == "-")
 		dropped[$2] = 1
 	else {
 		rx[$2] = $4
 		tx[$2] = $5
+		done[$2] = $6
 		if ($3 != "-")
 			sent[$2] = $3
 	}
@@ -102,11 +109,14 @@ END {
 		to = rx[q] - st[i] + theta
 		in_ = tx[q] - rx[q]
 		back = vt[i] - theta - tx[q]
-		printf "%s %s %s %s %s\n", q, ms(rt[i]), ms(to), ms(in_), ms(back) > table
+		call = done[q] - tx[q]
+		printf "%s %s %s %s %s %s\n", q, ms(rt[i]), ms(to), ms(in_), ms(back), ms(call) > table
 		ato[i] = to; ain[i] = in_; aback[i] = back
 		if (rt[i] > late * 1000) {
 			nl++
 			lto[nl] = to; lin[nl] = in_; lback[nl] = back
+			if (call > 5000)
+				longcall++
 			if (to >= in_ && to >= back)
 				mto++
 			else if (in_ >= back)
@@ -123,8 +133,8 @@ END {
 	printf "timeline of %d replies (clock offset %s ms): median legs to us %s, in us %s, back %s ms",
 		n, ms(theta), ms(median(ato, n)), ms(median(ain, n)), ms(median(aback, n))
 	if (nl > 0)
-		printf "; of %d over %s ms, longest leg to us %d, in us %d, back %d (medians %s, %s, %s ms)",
-			nl, late, mto, min_, mback, ms(median(lto, nl)), ms(median(lin, nl)), ms(median(lback, nl))
+		printf "; of %d over %s ms, longest leg to us %d, in us %d, back %d (medians %s, %s, %s ms), our transmit call over 5 ms in %d",
+			nl, late, mto, min_, mback, ms(median(lto, nl)), ms(median(lin, nl)), ms(median(lback, nl)), longcall
 	printf "; answered but not received by ping %d, dropped by us %d", lost, ndrop
 	if (unknown > 0)
 		printf ", received but not in the timeline %d", unknown
