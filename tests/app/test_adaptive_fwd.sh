@@ -182,13 +182,7 @@ asleep=$!
 pids+=("$asleep")
 wait_for ': serving' "$log"
 sleep 1	# 100 empty rounds: long asleep
-kill -TERM "$asleep"
-for _ in $(seq 100); do
-	kill -0 "$asleep" 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 "$asleep" 2>/dev/null && kill -KILL "$asleep"
-wait "$asleep"
+terminate "$asleep" 10
 rc=$?
 [ "$rc" = 0 ] && grep -q '"sleeps": [1-9]' "$log"
 tap_result $? 8 "SIGTERM while asleep with no timeout: status 0 (rc $rc)" "$log"

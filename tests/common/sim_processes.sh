@@ -6,7 +6,7 @@
 # scratch directory) and the array $pids, where the script adds the
 # processes it starts in the background; on exit they are killed and all
 # of it is removed. tap_result (below) prints the scripts' TAP lines;
-# wait_for and sim_guest are the watcher tests' (test_testpmd_vifs,
+# wait_for, terminate and sim_guest are the watcher tests' (test_testpmd_vifs,
 # test_ovs_dpdk).
 #
 # usage: . tests/common/sim_processes.sh <tag> <build dir>
@@ -48,6 +48,18 @@ wait_for() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# terminate <pid> <seconds>: SIGTERM, as systemd's stop; SIGKILL if it is
+# still there after <seconds>. Returns its status (137: killed).
+terminate() {
+	kill -TERM "$1"
+	for _ in $(seq $(($2 * 10))); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$1" 2>/dev/null && kill -KILL "$1"
+	wait "$1"
 }
 
 # sim_guest <dpdk-testpmd> <domid> <mode>: a guest's testpmd on our

@@ -55,13 +55,7 @@ service() {
 stop() {
 	local t0=$SECONDS rc
 
-	kill -TERM "$backend"
-	for _ in $(seq 200); do
-		kill -0 "$backend" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$backend" 2>/dev/null && kill -KILL "$backend"
-	wait "$backend"
+	terminate "$backend" 20
 	rc=$?
 	took=$((SECONDS - t0))
 	return $rc
