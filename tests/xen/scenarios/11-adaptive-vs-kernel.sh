@@ -33,7 +33,8 @@
 # its vCPU was runnable but waited for a pCPU): the data to tell whether a
 # polling Dom0 vCPU delays the guest's, which is the question behind the
 # long rtts seen with testpmd. For (a) and (b), each reply's timeline: the
-# app's --timeline (when each request reached it and its reply left)
+# app's --timeline (ping's send time, when each request reached it, and
+# both ends of its reply's transmit call)
 # joined with the guest's ping -D output by ping-timeline.awk, which cuts
 # every rtt into the way to the backend, the time in it and the way back
 # (timeline-<run>-replies.txt) and says which of the three made the replies
@@ -42,8 +43,8 @@
 # Time limit: 1500 s (two guest images, three ping runs of ~20 s, pktgen).
 #
 # Passes when every part ran and measured something: ARP resolved and
-# replies received in every ping run, and in the timelines of ours, the guest's pktgen sent and each
-# backend received (both guests), and the adaptive app slept while idle. The rtts, CPU
+# replies received in every ping run (and found in ours' timelines), the
+# guest's pktgen sent and each backend received (both guests), and the adaptive app slept while idle. The rtts, CPU
 # seconds and pps are reported, never judged: TCG speed, noisy; compare
 # only within one boot.
 . /host/scenarios/lib.sh
