@@ -28,6 +28,8 @@
 
 #include <rte_mbuf.h>
 
+#include "netif_ring_ops.h"
+
 #define NETIF_BATCH_MIN 1
 #define NETIF_BATCH_MAX 64
 #define NETIF_BATCH_DEFAULT 32
@@ -70,30 +72,34 @@ uint16_t netif_rx_stash_take_run(struct netif_rx_stash *s,
 /* Free whatever the stash holds (queue release). */
 void netif_rx_stash_flush(struct netif_rx_stash *s);
 
-/*
- * A PMD's pull: at most @max packets from its ring, published once, each
- * classified (netif_l2_classify(): packet type and header lengths).
- */
-typedef uint16_t (*netif_rx_pull_t)(void *queue, struct rte_mbuf **pkts,
-				    uint16_t max);
+/* An Rx queue's batching: its bound and grouping, and grouping's stash. */
+struct netif_rx_batching {
+	uint16_t batch;			/* NETIF_BATCH_MIN..MAX */
+	bool group;
+	uint64_t single_flag;		/* netif_single_ethertype_flag() */
+	struct netif_rx_stash stash;	/* pulled, not yet returned */
+};
 
 /*
- * One Rx burst by the rule above: a pull of min(@nb_pkts, @batch) straight
- * into @pkts; or, when @group, a pull into the stash once it is empty and
- * the run at its front into @pkts, flagged with @single_flag.
+ * One Rx burst by the rule above, from @ring of kind @ops: a pull of
+ * min(@nb_pkts, batch) straight into @pkts; or, when grouping, a pull into
+ * the stash once it is empty and the run at its front into @pkts. @m says
+ * what the pull left to do (the caller sets it to nothing first: a burst
+ * served from the stash pulls nothing).
  */
 static inline uint16_t
-netif_rx_burst(struct netif_rx_stash *s, netif_rx_pull_t pull, void *queue,
-	       struct rte_mbuf **pkts, uint16_t nb_pkts, uint16_t batch,
-	       bool group, uint64_t single_flag)
+netif_rx_burst(struct netif_rx_batching *b, const struct netif_ring_ops *ops,
+	       void *ring, struct rte_mbuf **pkts, uint16_t nb_pkts,
+	       struct netif_moved *m)
 {
-	uint16_t max = RTE_MIN(nb_pkts, batch);
+	struct netif_rx_stash *s = &b->stash;
+	uint16_t max = RTE_MIN(nb_pkts, b->batch);
 
-	if (!group)
-		return pull(queue, pkts, max);
+	if (!b->group)
+		return ops->move(ring, pkts, max, m);
 	if (netif_rx_stash_empty(s) && max > 0)
-		netif_rx_stash_fill(s, pull(queue, s->pkts, max));
-	return netif_rx_stash_take_run(s, pkts, nb_pkts, single_flag);
+		netif_rx_stash_fill(s, ops->move(ring, s->pkts, max, m));
+	return netif_rx_stash_take_run(s, pkts, nb_pkts, b->single_flag);
 }
 
 #endif /* NETIF_RX_GROUP_H */

@@ -13,9 +13,9 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "netif_back.h"
-#include "netif_front.h"
+#include "netif_gso.h"
 #include "netif_l2.h"
+#include "netif_ring_ops.h"
 #include "xn_burst.h"
 #include "xn_control.h"
 #include "xn_ethdev.h"
@@ -184,7 +184,7 @@ xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	struct xn_port *p = xn_port(dev);
 	struct xn_rxq *q = (struct xn_rxq *)p->rxq[qid];
 
-	netif_rx_stash_flush(&q->stash);
+	netif_rx_stash_flush(&q->batching.stash);
 	q->mp = mp;
 	p->ops->rx_setup(p, qid, mp);
 	dev->data->rx_queues[qid] = q;
@@ -195,16 +195,7 @@ xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 static struct netif_gso **
 txq_gso(struct xn_queue *q)
 {
-	switch (q->kind) {
-	case XN_RING_BACK_RX:
-		return &((struct netif_back_rx *)q->ring)->gso;
-	case XN_RING_FRONT_TX:
-		return &((struct netif_front_tx *)q->ring)->gso;
-	case XN_RING_BACK_TX:
-	case XN_RING_FRONT_RX:
-		break;
-	}
-	RTE_VERIFY(false);	/* xn_queue_pair_init() makes no such Tx queue */
+	return netif_ring_gso(netif_ring_ops(q->kind), q->ring);
 }
 
 /*
@@ -244,7 +235,7 @@ xn_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	struct xn_rxq *q = (struct xn_rxq *)p->rxq[qid];
 
 	/* Held packets go back to their pool while it still exists. */
-	netif_rx_stash_flush(&q->stash);
+	netif_rx_stash_flush(&q->batching.stash);
 	q->mp = NULL;
 	if (p->ops->rx_release != NULL)
 		p->ops->rx_release(p, qid);

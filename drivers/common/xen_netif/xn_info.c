@@ -13,80 +13,29 @@
 
 #include <rte_telemetry.h>
 
-#include "netif_back.h"
-#include "netif_front.h"
+#include "netif_ring_ops.h"
 #include "xn_ethdev.h"
 #include "xn_info.h"
 
-/* A shared ring's indexes, both ends' (a snapshot: they move). */
-struct ring_view {
-	const char *what;
-	RING_IDX prod_pvt;	/* our end's private producer */
-	RING_IDX cons;		/* our end's consumer */
-	const RING_IDX *shared;	/* req_prod, req_event, rsp_prod, rsp_event */
-};
-
-static RING_IDX
-load(const RING_IDX *i)
-{
-	return __atomic_load_n(i, __ATOMIC_RELAXED);
-}
-
-/* Our end of queue @q's ring; false when it has none. */
-static bool
-ring_view(const struct xn_queue *q, struct ring_view *v)
-{
-#define BACK(r, name) \
-	(v->what = name, v->prod_pvt = load(&(r)->rsp_prod_pvt), \
-	 v->cons = load(&(r)->req_cons), \
-	 v->shared = (r)->sring == NULL ? NULL : &(r)->sring->req_prod)
-#define FRONT(r, name) \
-	(v->what = name, v->prod_pvt = load(&(r)->req_prod_pvt), \
-	 v->cons = load(&(r)->rsp_cons), \
-	 v->shared = (r)->sring == NULL ? NULL : &(r)->sring->req_prod)
-	*v = (struct ring_view){ .what = NULL };
-	switch (q->kind) {
-	case XN_RING_BACK_TX:
-		BACK(&((const struct netif_back_tx *)q->ring)->ring,
-		     "guest TX, backend end");
-		break;
-	case XN_RING_BACK_RX:
-		BACK(&((const struct netif_back_rx *)q->ring)->ring,
-		     "guest RX, backend end");
-		break;
-	case XN_RING_FRONT_RX:
-		FRONT(&((const struct netif_front_rx *)q->ring)->ring,
-		      "RX, frontend end");
-		break;
-	case XN_RING_FRONT_TX:
-		FRONT(&((const struct netif_front_tx *)q->ring)->ring,
-		      "TX, frontend end");
-		break;
-	}
-#undef BACK
-#undef FRONT
-	return v->shared != NULL;
-}
-
 /*
  * While traffic flows the indexes move as they are read: ours are read
- * first (ring_view), the shared page's after, so a producer is never
- * older than the consumer beside it, and the unconsumed count, never
- * negative, may then pass the ring's size.
+ * first (the ring kind's view), the shared page's after, so a producer is
+ * never older than the consumer beside it, and the unconsumed count,
+ * never negative, may then pass the ring's size.
  */
 static void
 put_ring(struct xn_info *w, const char *section, const struct xn_queue *q)
 {
+	struct netif_ring_view v;
 	RING_IDX shared[4];
-	struct ring_view v;
 	unsigned int i;
 	bool back;
 
-	if (!ring_view(q, &v))
+	if (!netif_ring_ops(q->kind)->view(q->ring, &v))
 		return;
 	for (i = 0; i < RTE_DIM(shared); i++)
-		shared[i] = load(&v.shared[i]);
-	back = q->kind == XN_RING_BACK_TX || q->kind == XN_RING_BACK_RX;
+		shared[i] = __atomic_load_n(&v.shared[i], __ATOMIC_RELAXED);
+	back = v.backend;
 	w->section(w, section);
 	w->str(w, "ring", v.what);
 	/* The shared page's (written by whichever end owns each). */

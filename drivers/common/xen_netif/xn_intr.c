@@ -13,8 +13,7 @@
 
 #include <rte_interrupts.h>
 
-#include "netif_back.h"
-#include "netif_front.h"
+#include "netif_ring_ops.h"
 #include "xn_intr.h"
 
 static struct xn_rxq *
@@ -172,22 +171,12 @@ rxq_arm(struct xn_rxq *q)
 {
 	struct xn_port *p = q->q.port;
 
-	if (q->stash.count > 0)
+	if (!netif_rx_stash_empty(&q->batching.stash))
 		return true;
 	if (!__atomic_load_n(&p->datapath_ready, __ATOMIC_RELAXED) ||
 	    q->q.queue_id >= p->nb_pairs)
 		return false;	/* the gate opening wakes the sleeper */
-	switch (q->q.kind) {
-	case XN_RING_BACK_TX:
-		return netif_back_tx_arm(
-			&((struct netif_back_tx *)q->q.ring)->ring);
-	case XN_RING_FRONT_RX:
-		return netif_front_rx_arm(q->q.ring);
-	case XN_RING_BACK_RX:
-	case XN_RING_FRONT_TX:
-		break;
-	}
-	RTE_VERIFY(false);	/* xn_queue_pair_init() makes no such Rx queue */
+	return netif_ring_ops(q->q.kind)->arm(q->q.ring);
 }
 
 static struct xn_rxq *

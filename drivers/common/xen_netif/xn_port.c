@@ -14,8 +14,7 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
-#include "netif_back.h"
-#include "netif_front.h"
+#include "netif_offload.h"
 #include "xn_intr.h"
 #include "xn_port.h"
 #include "xenbus.h"
@@ -72,10 +71,7 @@ xn_port_apply_rx_offloads(struct xn_port *p)
 	for (i = 0; i < p->cfg.queues; i++) {
 		struct xn_queue *q = p->rxq[i];
 
-		if (q->kind == XN_RING_BACK_TX)
-			((struct netif_back_tx *)q->ring)->offloads = on;
-		else
-			((struct netif_front_rx *)q->ring)->offloads = on;
+		netif_ring_set_offloads(netif_ring_ops(q->kind), q->ring, on);
 	}
 }
 
@@ -97,7 +93,7 @@ xn_fail(struct xn_port *p, const char *why)
 
 static void
 queue_init(struct xn_queue *q, struct xn_port *p, uint16_t qid,
-	   enum xn_ring kind, void *ring)
+	   enum netif_ring_kind kind, void *ring)
 {
 	q->port = p;
 	q->queue_id = qid;
@@ -108,10 +104,15 @@ queue_init(struct xn_queue *q, struct xn_port *p, uint16_t qid,
 
 int
 xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
-		   enum xn_ring rx_kind, void *rx_ring, struct xn_queue *txq,
-		   enum xn_ring tx_kind, void *tx_ring)
+		   enum netif_ring_kind rx_kind, void *rx_ring,
+		   struct xn_queue *txq, enum netif_ring_kind tx_kind,
+		   void *tx_ring)
 {
 	struct xa_evtchn *endpoint;
+
+	RTE_VERIFY(rx_kind < NETIF_RING_KINDS && tx_kind < NETIF_RING_KINDS);
+	RTE_VERIFY(netif_ring_ops(rx_kind)->receives &&
+		   !netif_ring_ops(tx_kind)->receives);
 
 	/* Its own fd: the pair's events wake only who sleeps on the pair. */
 	endpoint = xa_evtchn_open(p->xa);
@@ -121,9 +122,9 @@ xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
 		return -errno;
 	}
 	queue_init(&rxq->q, p, qid, rx_kind, rx_ring);
-	rxq->batch = p->cfg.batch;
-	rxq->group = p->cfg.group_ethertype;
-	rxq->single_flag = p->cfg.single_flag;
+	rxq->batching.batch = p->cfg.batch;
+	rxq->batching.group = p->cfg.group_ethertype;
+	rxq->batching.single_flag = p->cfg.single_flag;
 	rxq->intr_fd = rxq->kick_fd = -1;
 	queue_init(txq, p, qid, tx_kind, tx_ring);
 	rxq->q.endpoint = txq->endpoint = endpoint;

@@ -8,7 +8,7 @@
  * protocol violation from the data plane to the control thread, and the
  * doorbell with its counters. The control thread (xn_control.c) runs each
  * PMD's handshake through struct xn_port_ops; the bursts (xn_burst.c) run
- * the lib/netif operation each queue names.
+ * the operations of each queue's ring kind (netif_ring_ops.h).
  *
  * Counters: `sent + suppressed + failed` is the number of publishes of a
  * ring index, at most one per burst; `received` counts the events the
@@ -28,6 +28,7 @@
 
 #include "netif_hash.h"
 #include "netif_ring.h"
+#include "netif_ring_ops.h"
 #include "netif_rx_group.h"
 #include "xa.h"
 #include "xenbus.h"
@@ -61,25 +62,17 @@ struct xn_grant_stats {
 	uint64_t unmaps;
 };
 
-/* Which lib/netif ring a queue moves packets through, and how. */
-enum xn_ring {
-	XN_RING_BACK_TX,	/* struct netif_back_tx: netif_back_tx_pull() */
-	XN_RING_BACK_RX,	/* struct netif_back_rx: netif_back_rx_push() */
-	XN_RING_FRONT_RX,	/* struct netif_front_rx: netif_front_rx_pull() */
-	XN_RING_FRONT_TX,	/* struct netif_front_tx: netif_front_tx_send() */
-};
-
 struct xn_queue {
 	struct xn_port *port;
 	uint16_t queue_id;
-	enum xn_ring kind;
+	uint8_t kind;			/* enum netif_ring_kind of @ring */
 	uint32_t busy;			/* inside a burst (xn_queue_enter) */
 	uint32_t left;			/* bursts that left (xn_queue_quiesce) */
 	/* Our end of the channel of this queue's ring, set on connect. */
 	evtchn_port_t evtchn;
 	/* The pair's endpoint: its channels are bound through it. */
 	struct xa_evtchn *endpoint;
-	void *ring;			/* of type @kind */
+	void *ring;
 	struct xn_notify_stats notify;
 	struct xn_grant_stats grant;
 } __rte_cache_aligned;
@@ -88,10 +81,7 @@ struct xn_queue {
 struct xn_rxq {
 	struct xn_queue q;
 	struct rte_mempool *mp;		/* set up with; NULL until then */
-	uint16_t batch;
-	bool group;
-	uint64_t single_flag;
-	struct netif_rx_stash stash;	/* pulled, not yet returned */
+	struct netif_rx_batching batching;
 	/* Rx interrupt mode (xn_intr.h); -1 while the port has none. */
 	int intr_fd;			/* the application sleeps on it */
 	int kick_fd;			/* eventfd: wakes the sleeper */
@@ -343,15 +333,16 @@ xn_doorbell(struct xn_queue *q, enum netif_doorbell doorbell)
 void xn_fail(struct xn_port *p, const char *why);
 
 /*
- * Register queue pair @qid of @p (ops->init): the Rx queue @rxq moving
- * packets through @rx_ring of kind @rx_kind, the Tx queue @txq through
- * @tx_ring of kind @tx_kind, and open the pair's event channel endpoint
- * (xn_port_close() closes it). 0 or -errno, logged.
+ * Register queue pair @qid of @p (ops->init): the Rx queue @rxq pulling
+ * packets from @rx_ring of kind @rx_kind, the Tx queue @txq pushing them
+ * into @tx_ring of kind @tx_kind (enum netif_ring_kind), and open the
+ * pair's event channel endpoint (xn_port_close() closes it). 0 or -errno,
+ * logged.
  */
 int xn_queue_pair_init(struct xn_port *p, uint16_t qid,
-			struct xn_rxq *rxq, enum xn_ring rx_kind,
+			struct xn_rxq *rxq, enum netif_ring_kind rx_kind,
 			void *rx_ring, struct xn_queue *txq,
-			enum xn_ring tx_kind, void *tx_ring);
+			enum netif_ring_kind tx_kind, void *tx_ring);
 
 /* The application's Rx offloads as lib/netif takes them (NETIF_RX_*). */
 uint32_t xn_rx_offloads(const struct xn_port *p);

@@ -272,9 +272,9 @@ nb_init(struct xn_port *xn)
 	for (i = 0; i < xn->cfg.queues; i++) {
 		struct nb_pair *pr = nb_pair(p, i);
 
-		ret = xn_queue_pair_init(xn, i, &pr->rxq.x, XN_RING_BACK_TX,
+		ret = xn_queue_pair_init(xn, i, &pr->rxq.x, NETIF_RING_BACK_TX,
 					 &pr->rxq.ring, &pr->txq.x,
-					 XN_RING_BACK_RX, &pr->txq.ring);
+					 NETIF_RING_BACK_RX, &pr->txq.ring);
 		if (ret != 0)
 			return ret;
 		pr->rxq.ring.credit = &p->credit;

@@ -98,8 +98,8 @@ nf_init(struct xn_port *xn)
 		struct nf_pair *pr = nf_pair(ad, i);
 
 		int ret = xn_queue_pair_init(xn, i, &pr->rxq.x,
-					     XN_RING_FRONT_RX, &pr->rxq.ring,
-					     &pr->txq.x, XN_RING_FRONT_TX,
+					     NETIF_RING_FRONT_RX, &pr->rxq.ring,
+					     &pr->txq.x, NETIF_RING_FRONT_TX,
 					     &pr->txq.ring);
 
 		if (ret != 0)
