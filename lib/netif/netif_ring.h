@@ -41,6 +41,8 @@
 #define NETIF_PAGE_SIZE 4096u
 #define NETIF_TX_RING_SIZE __CONST_RING_SIZE(netif_tx, NETIF_PAGE_SIZE)
 #define NETIF_RX_RING_SIZE __CONST_RING_SIZE(netif_rx, NETIF_PAGE_SIZE)
+#define NETIF_CTRL_RING_SIZE \
+	__CONST_RING_SIZE(xen_netif_ctrl, NETIF_PAGE_SIZE)
 
 /* Slots (pages) a frame of @len bytes takes, packed densely, either ring. */
 static inline unsigned int

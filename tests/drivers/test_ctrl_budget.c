@@ -28,7 +28,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-#include "netif_ctrl.h"
+#include "netif_ctrl_front.h"
 #include "netif_ring.h"
 #include "netif_statics.h"
 #include "test.h"

@@ -51,7 +51,7 @@
 #include <rte_tcp.h>
 
 #include "ms_rss.h"
-#include "netif_ctrl.h"
+#include "netif_ctrl_front.h"
 #include "netif_ring.h"
 #include "test.h"
 #include "test_eal.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netif_ctrl.h"
+#include "netif_ctrl_back.h"
 #include "netif_hash.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

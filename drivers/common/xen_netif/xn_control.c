@@ -18,7 +18,7 @@
  * A guest also decides how much work its control requests are (an ADD or
  * DEL maps or unmaps up to a page of grants and waits out the bursts of
  * its queue pair): each turn serves a budget of grant operations
- * (netif_ctrl.h) and leaves the rest to a turn of its own, on an alarm, so
+ * (netif_ctrl_back.h) and leaves the rest to a turn of its own, on an alarm, so
  * that every other port's watches, events and alarms are served in
  * between (ports take turns). A ring that keeps its budget full turn
  * after turn is served less and less often, as a spurious event is, and

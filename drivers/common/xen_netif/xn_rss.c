@@ -2,7 +2,7 @@
 
 /*
  * The RSS dev_ops both PMDs share (see xn_rss.h): ethdev's RSS terms
- * translated to netif's hash (lib/netif/netif_hash.h) and back.
+ * translated to netif's hash (lib/netif/packet/netif_hash.h) and back.
  */
 
 #include <errno.h>

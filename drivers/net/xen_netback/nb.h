@@ -20,7 +20,7 @@
 
 #include "netif_back.h"
 #include "netif_credit.h"
-#include "netif_ctrl.h"
+#include "netif_ctrl_back.h"
 #include "netif_hash.h"
 #include "netif_mcast.h"
 #include "netif_statics.h"

@@ -3,8 +3,8 @@
 /*
  * The control ring of xen_netback, on the control thread: mapping the
  * frontend's ring and binding its channel on connect, answering its
- * requests (static grants, lib/netif/netif_statics.c, and the hash,
- * lib/netif/netif_hash.c; every other type is answered NOT_SUPPORTED) a
+ * requests (static grants, lib/netif/back/netif_statics.c, and the hash,
+ * lib/netif/packet/netif_hash.c; every other type is answered NOT_SUPPORTED) a
  * turn's budget at a time (xn_control.c) and releasing all of it on
  * disconnect. A frontend that corrupts the ring is disconnected like one
  * that corrupts a data ring.

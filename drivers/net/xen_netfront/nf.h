@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "netif_ctrl.h"
+#include "netif_ctrl_front.h"
 #include "netif_front.h"
 #include "netif_hash.h"
 #include "xenbus_front.h"

@@ -18,7 +18,7 @@
 # Windows of 50 ms, libxl's default. With 20 ms one boot received 0.80 of
 # a 2MB/s@20ms rate: TCG held Dom0's forwarding lcore up for more than a
 # window, and the credit then added one window's bytes, as Linux's does.
-# It now counts the windows missed (lib/netif/netif_credit.c); 20 ms has
+# It now counts the windows missed (lib/netif/back/netif_credit.c); 20 ms has
 # not been measured since.
 RATE=${XDP_RATE:-2MB/s@50ms}
 LIVE=${XDP_RATE_LIVE:-300000,50000}

@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "netif_back.h"
-#include "netif_ctrl.h"
+#include "netif_ctrl_back.h"
+#include "netif_ctrl_front.h"
 #include "netif_statics.h"
 #include "test.h"
 #include "test_eal.h"

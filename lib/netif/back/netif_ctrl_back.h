@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * The control ring of a vif (netif.h, feature-ctrl-ring), both ends. It is
- * event driven, not polled: the backend answers every request waiting when
- * the frontend's event arrives and re-arms its event index before it stops
- * (the RING_FINAL_CHECK pattern), so that no request waits for an event
- * that never comes; the frontend collects responses the same way. As on
- * the data rings, each request or response is copied once out of shared
- * memory and the peer's producer index is checked against the ring, so a
- * corrupt index is an error instead of a loop over garbage (XSA-39).
- * Control thread only, nothing here calls the hypervisor.
+ * The control ring of a vif (netif.h, feature-ctrl-ring), the backend's
+ * end. It is event driven, not polled: the backend answers every request
+ * waiting when the frontend's event arrives and re-arms its event index
+ * before it stops (the RING_FINAL_CHECK pattern), so that no request waits
+ * for an event that never comes. As on the data rings, each request is
+ * copied once out of shared memory and the frontend's producer index is
+ * checked against the ring, so a corrupt index is an error instead of a
+ * loop over garbage (XSA-39). Control thread only, nothing here calls the
+ * hypervisor.
  *
  * The backend's thread is shared with every other port's control work,
  * and a request's cost is the guest's choice (an ADD or DEL names up to a
@@ -18,17 +18,14 @@
  * and leaves what does not fit for the caller's next turn.
  */
 
-#ifndef NETIF_CTRL_H
-#define NETIF_CTRL_H
+#ifndef NETIF_CTRL_BACK_H
+#define NETIF_CTRL_BACK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "netif_ring.h"
 #include "netif_statics.h"
-
-#define NETIF_CTRL_RING_SIZE \
-	__CONST_RING_SIZE(xen_netif_ctrl, NETIF_PAGE_SIZE)
 
 /*
  * A serve's budget in grant operations: one ADD or DEL of a whole list
@@ -98,41 +95,4 @@ int netif_ctrl_back_attach(struct netif_ctrl_back *c,
 bool netif_ctrl_back_serve(struct netif_ctrl_back *c, netif_ctrl_serve_t serve,
 			   void *opaque, uint32_t budget);
 
-struct netif_ctrl_front {
-	xen_netif_ctrl_front_ring_t ring;
-	uint16_t next_id;
-	const char *error;		/* first protocol violation seen */
-};
-
-/* Initialise the (shared, zeroed) page @sring as our control ring. */
-void netif_ctrl_front_attach(struct netif_ctrl_front *c,
-			     xen_netif_ctrl_sring_t *sring);
-
-/*
- * Queue a request of @type with @data; its id in *@id. False when every
- * slot waits for a response.
- */
-bool netif_ctrl_front_queue(struct netif_ctrl_front *c, uint16_t type,
-			    uint32_t data0, uint32_t data1, uint32_t data2,
-			    uint16_t *id);
-
-/* How many requests may be queued before answers make room. */
-static inline unsigned int
-netif_ctrl_front_free(const struct netif_ctrl_front *c)
-{
-	return RING_FREE_REQUESTS(&c->ring);
-}
-
-/* Publish what was queued; whether the backend asked to be notified. */
-bool netif_ctrl_front_push(struct netif_ctrl_front *c);
-
-/*
- * Copy at most @max responses out into @rsp and re-arm the event index
- * once none is left; returns how many, or -1 (and @error set) when the
- * backend's producer index answers more than we asked.
- */
-int netif_ctrl_front_responses(struct netif_ctrl_front *c,
-			       struct xen_netif_ctrl_response *rsp,
-			       unsigned int max);
-
-#endif /* NETIF_CTRL_H */
+#endif /* NETIF_CTRL_BACK_H */

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+
+/*
+ * The frontend's TX ring (see netif_front.h): packets into requests on
+ * persistent id pages (or, zero copy, on the pages of the application's
+ * mbufs), responses back into free ids, and the send of a burst. The
+ * producer index is read once per call and bounded by what we actually
+ * asked for; each response is copied out of the ring before any field of
+ * it is used.
+ */
+
+#include <assert.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_memcpy.h>
+
+#include "netif_front.h"
+
+/* What a TX request id is doing. */
+enum {
+	TX_ID_FREE,
+	TX_ID_HEAD,	/* first slot of a packet: its response is the packet's */
+	TX_ID_FRAG,	/* a later slot */
+	TX_ID_MCAST,	/* a dummy request amending the multicast filter */
+};
+
+#define SLOT_PAGE(base, idx) ((base) + (size_t)(idx) * NETIF_PAGE_SIZE)
+
+/*
+ * A frame under the 16-bit size limit always fits the slot count every
+ * backend must accept, so the size limit is the only one to enforce.
+ */
+static_assert(NETIF_FRONT_MAX_PKT_LEN <= NETIF_MAX_SLOTS * NETIF_PAGE_SIZE,
+	      "frames within the size field fit in 18 slots");
+
+void
+netif_front_tx_attach(struct netif_front_tx *tx, netif_tx_sring_t *sring,
+		      void *pages, const grant_ref_t *grefs)
+{
+	unsigned int id;
+
+	SHARED_RING_INIT(sring);
+	FRONT_RING_INIT(&tx->ring, sring, NETIF_PAGE_SIZE);
+	tx->pages = pages;
+	tx->grefs = grefs;
+	tx->zc = NULL;
+	tx->pushed = 0;
+	tx->nb_free = NETIF_TX_RING_SIZE;
+	for (id = 0; id < NETIF_TX_RING_SIZE; id++) {
+		tx->free_ids[id] = NETIF_TX_RING_SIZE - 1 - id;
+		tx->id_state[id] = TX_ID_FREE;
+	}
+	tx->error = NULL;
+}
+
+void
+netif_front_tx_detach(struct netif_front_tx *tx)
+{
+	unsigned int id;
+
+	for (id = 0; id < NETIF_TX_RING_SIZE; id++) {
+		if (tx->held[id] != NULL)
+			rte_pktmbuf_free_seg(tx->held[id]);
+		tx->held[id] = NULL;
+	}
+}
+
+unsigned int
+netif_front_tx_collect(struct netif_front_tx *tx)
+{
+	netif_tx_response_t rsp;
+	unsigned int freed = 0;
+	RING_IDX prod, cons;
+
+	if (tx->error != NULL)
+		return 0;
+	prod = netif_ring_peer_prod(&tx->ring.sring->rsp_prod);
+	/* XSA-39 the other way round: never more responses than requests. */
+	if (prod - tx->ring.rsp_cons > tx->pushed - tx->ring.rsp_cons) {
+		tx->error = "TX response producer beyond the published requests";
+		return 0;
+	}
+	for (cons = tx->ring.rsp_cons; cons != prod; cons++) {
+		RING_COPY_RESPONSE(&tx->ring, cons, &rsp);
+		/* The answer to an extra-info slot; we send none, ignore it. */
+		if (rsp.status == NETIF_RSP_NULL)
+			continue;
+		if (rsp.id >= NETIF_TX_RING_SIZE ||
+		    tx->id_state[rsp.id] == TX_ID_FREE) {
+			tx->error = "TX response for a request id not in flight";
+			break;
+		}
+		if (tx->id_state[rsp.id] == TX_ID_HEAD &&
+		    rsp.status != NETIF_RSP_OKAY)
+			tx->stats.errors++;
+		if (tx->id_state[rsp.id] == TX_ID_MCAST &&
+		    rsp.status != NETIF_RSP_OKAY)
+			tx->stats.multicast_refused++;
+		if (tx->held[rsp.id] != NULL) {
+			rte_pktmbuf_free_seg(tx->held[rsp.id]);
+			tx->held[rsp.id] = NULL;
+		}
+		tx->id_state[rsp.id] = TX_ID_FREE;
+		tx->free_ids[tx->nb_free++] = rsp.id;
+		freed++;
+	}
+	tx->ring.rsp_cons = cons;
+	return freed;
+}
+
+/* Copy the next @len bytes of a chain, from (*seg, *off) on, to @dst. */
+static void
+tx_copy_from_chain(uint8_t *dst, uint32_t len, struct rte_mbuf **seg,
+		   uint32_t *off)
+{
+	while (len > 0) {
+		uint32_t n = RTE_MIN(len, (uint32_t)(*seg)->data_len - *off);
+
+		rte_memcpy(dst, rte_pktmbuf_mtod_offset(*seg, uint8_t *, *off),
+			   n);
+		dst += n;
+		len -= n;
+		*off += n;
+		if (*off == (*seg)->data_len) {
+			*seg = (*seg)->next;
+			*off = 0;
+		}
+	}
+}
+
+/* The GSO extra of @off in the request slot after the first. */
+static void
+tx_gso_extra(struct netif_front_tx *tx, const struct netif_offload *off)
+{
+	struct netif_extra_info *extra;
+
+	extra = (struct netif_extra_info *)
+		RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++);
+	*extra = (struct netif_extra_info){
+		.type = XEN_NETIF_EXTRA_TYPE_GSO,
+		.u.gso = { .size = off->gso_size, .type = off->gso_type },
+	};
+}
+
+/*
+ * One packet into @slots requests, densely packed from offset 0, its
+ * offload on the first and its GSO extra, if any, after it.
+ */
+static inline void
+tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
+		unsigned int slots, const struct netif_offload *off)
+{
+	bool gso = off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	uint16_t flags = (off->csum_blank ? NETTXF_csum_blank : 0) |
+			 (off->data_validated ? NETTXF_data_validated : 0) |
+			 (gso ? NETTXF_extra_info : 0);
+	struct rte_mbuf *seg = m;
+	uint32_t left = m->pkt_len;
+	uint32_t pos = 0;
+	unsigned int s;
+
+	for (s = 0; s < slots; s++) {
+		uint16_t id = tx->free_ids[--tx->nb_free];
+		uint32_t chunk = RTE_MIN(left, NETIF_PAGE_SIZE);
+		netif_tx_request_t req = {
+			.gref = tx->grefs[id],
+			.offset = 0,
+			.flags = flags | (s + 1 < slots ? NETTXF_more_data : 0),
+			.id = id,
+			/* The first slot carries the whole packet's length. */
+			.size = s == 0 ? m->pkt_len : chunk,
+		};
+
+		tx_copy_from_chain(SLOT_PAGE(tx->pages, id), chunk, &seg, &pos);
+		tx->id_state[id] = s == 0 ? TX_ID_HEAD : TX_ID_FRAG;
+		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
+		tx->ring.req_prod_pvt++;
+		if (unlikely(gso) && s == 0)
+			tx_gso_extra(tx, off);
+		/* The offload is the first request's. */
+		flags = 0;
+		left -= chunk;
+	}
+}
+
+/* Whether @m can be sent from its own pages: see netif_front_tx_enqueue(). */
+static inline bool
+tx_zero_copy_ok(const struct netif_front_tx *tx, const struct rte_mbuf *m)
+{
+	const struct rte_mbuf *seg;
+
+	if (tx->zc == NULL || m->nb_segs > NETIF_MAX_SLOTS)
+		return false;
+	for (seg = m; seg != NULL; seg = seg->next)
+		if (!netif_front_pool_owns(tx->zc, seg) || seg->data_len == 0)
+			return false;
+	return true;
+}
+
+/* One packet, a request per segment naming its page, its segments held. */
+static void
+tx_pkt2zc(struct netif_front_tx *tx, struct rte_mbuf *m,
+	  const struct netif_offload *off)
+{
+	bool gso = off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	uint16_t flags = (off->csum_blank ? NETTXF_csum_blank : 0) |
+			 (off->data_validated ? NETTXF_data_validated : 0) |
+			 (gso ? NETTXF_extra_info : 0);
+	uint32_t pkt_len = m->pkt_len;
+	struct rte_mbuf *seg, *next;
+	bool first = true;
+
+	for (seg = m; seg != NULL; seg = next) {
+		uint16_t id = tx->free_ids[--tx->nb_free];
+		netif_tx_request_t req = {
+			.gref = netif_front_pool_gref(tx->zc, seg),
+			.offset = seg->data_off,
+			.flags = flags | (seg->next != NULL ? NETTXF_more_data : 0),
+			.id = id,
+			.size = first ? pkt_len : seg->data_len,
+		};
+
+		next = seg->next;
+		tx->held[id] = seg;
+		tx->id_state[id] = first ? TX_ID_HEAD : TX_ID_FRAG;
+		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
+		tx->ring.req_prod_pvt++;
+		if (unlikely(gso) && first)
+			tx_gso_extra(tx, off);
+		flags = 0;
+		first = false;
+	}
+	tx->stats.zero_copy_packets++;
+}
+
+/*
+ * A large segment the backend cannot take, cut into frames (@tx->gso) that
+ * go into the ring together. Returns 1 when they went, 0 when they wait
+ * for room, -1 when it cannot be cut.
+ */
+static int
+tx_cut(struct netif_front_tx *tx, struct rte_mbuf *m)
+{
+	struct netif_offload off[NETIF_GSO_SEGS_MAX];
+	struct rte_mbuf *out[NETIF_GSO_SEGS_MAX];
+	unsigned int need = 0, i;
+	int n;
+
+	if (tx->gso == NULL)
+		return -1;
+	n = netif_gso_segment(tx->gso, m, out, RTE_DIM(out));
+	if (n < 0)
+		return -1;
+	for (i = 0; i < (unsigned int)n; i++) {
+		if (netif_offload_tx(out[i], tx->peer, &off[i]) !=
+		    NETIF_OFFLOAD_SEND) {
+			rte_pktmbuf_free_bulk(out, n);
+			return -1;
+		}
+		need += netif_slots_for(out[i]->pkt_len);
+	}
+	if (need > tx->nb_free || need > RING_FREE_REQUESTS(&tx->ring)) {
+		rte_pktmbuf_free_bulk(out, n);
+		return 0;
+	}
+	for (i = 0; i < (unsigned int)n; i++)
+		tx_pkt2requests(tx, out[i], netif_slots_for(out[i]->pkt_len),
+				&off[i]);
+	rte_pktmbuf_free_bulk(out, n);
+	tx->stats.gso_cut++;
+	return 1;
+}
+
+uint16_t
+netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
+		       uint16_t nb_pkts)
+{
+	uint16_t i;
+
+	if (tx->error != NULL)
+		return 0;
+	for (i = 0; i < nb_pkts; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t len = m->pkt_len;
+		bool zc = tx_zero_copy_ok(tx, m);
+		unsigned int slots = zc ? m->nb_segs : netif_slots_for(len);
+		/* A large segment may become a GSO extra: room for it first. */
+		unsigned int extras = !!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
+							RTE_MBUF_F_RX_LRO));
+		struct netif_offload off;
+
+		if (len > NETIF_FRONT_MAX_PKT_LEN) {
+			tx->stats.too_many_slots++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (slots > tx->nb_free ||
+		    slots + extras > RING_FREE_REQUESTS(&tx->ring)) {
+			tx->stats.ring_full++;
+			break;
+		}
+		switch (netif_offload_tx(m, tx->peer, &off)) {
+		case NETIF_OFFLOAD_SEND:
+			break;
+		case NETIF_OFFLOAD_DROP:
+			tx->stats.drop_bad_offload++;
+			rte_pktmbuf_free(m);
+			continue;
+		case NETIF_OFFLOAD_SEGMENT:
+			switch (tx_cut(tx, m)) {
+			case 0:
+				tx->stats.ring_full++;
+				return i;
+			case 1:
+				tx->stats.packets++;
+				tx->stats.bytes += len;
+				break;
+			default:
+				tx->stats.drop_no_gso++;
+			}
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		tx->stats.packets++;
+		tx->stats.bytes += len;
+		tx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
+		if (zc) {
+			tx_pkt2zc(tx, m, &off);
+			continue;
+		}
+		tx_pkt2requests(tx, m, slots, &off);
+		rte_pktmbuf_free(m);
+	}
+	return i;
+}
+
+bool
+netif_front_tx_mcast(struct netif_front_tx *tx, uint8_t op,
+		     const struct rte_ether_addr *group)
+{
+	struct netif_extra_info *extra;
+	uint16_t id;
+
+	if (tx->nb_free == 0 || RING_FREE_REQUESTS(&tx->ring) < 2)
+		return false;
+	id = tx->free_ids[--tx->nb_free];
+	tx->id_state[id] = TX_ID_MCAST;
+	*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++) =
+		(netif_tx_request_t){
+			.gref = tx->grefs[id],
+			.flags = NETTXF_extra_info,
+			.id = id,
+		};
+	extra = (struct netif_extra_info *)
+		RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++);
+	*extra = (struct netif_extra_info){ .type = op };
+	memcpy(extra->u.mcast.addr, group->addr_bytes, RTE_ETHER_ADDR_LEN);
+	tx->stats.multicast_requests++;
+	return true;
+}
+
+unsigned int
+netif_front_tx_push(struct netif_front_tx *tx, bool *notify)
+{
+	unsigned int n = tx->ring.req_prod_pvt - tx->pushed;
+
+	*notify = false;
+	if (n == 0)
+		return 0;
+	*notify = NETIF_PUSH_REQUESTS(&tx->ring);
+	tx->pushed = tx->ring.req_prod_pvt;
+	return n;
+}
+
+uint16_t
+netif_front_tx_send(struct netif_front_tx *tx, struct rte_mbuf **pkts,
+		    uint16_t nb_pkts, enum netif_doorbell *doorbell)
+{
+	uint16_t nb;
+	bool notify;
+
+	/* Answers first: they free the ids this burst needs. */
+	netif_front_tx_collect(tx);
+	nb = netif_front_tx_enqueue(tx, pkts, nb_pkts);
+	*doorbell = netif_front_tx_push(tx, &notify) > 0 ?
+		    netif_doorbell(notify) : NETIF_DOORBELL_NONE;
+	return nb;
+}
