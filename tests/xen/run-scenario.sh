@@ -81,6 +81,11 @@ echo "SCENARIO-END $n rc=\$rc took=\$(awk "BEGIN{print \$(up)-\$t}")s"
 pkill -INT -x dpdk-testpmd; sleep 2; pkill -KILL -x dpdk-testpmd
 if pkill -INT -f /opt/xen-dpdk-pmd/xen-adaptive-fwd; then sleep 2; pkill -KILL -f /opt/xen-dpdk-pmd/xen-adaptive-fwd; fi
 for d in \$(xl list | awk 'NR>2{print \$1}'); do timeout 60 xl destroy \$d; done
+# a scenario killed by its timeout ran no EXIT trap: the kernel's netback
+# it loaded would race the next scenario's backend for every new vif, and
+# its bridge would make the next one's "ip link add" fail
+rmmod xen-netback 2>/dev/null; rmmod pktgen 2>/dev/null
+ip link del xenbr0 2>/dev/null
 RUN
 	done
 } >"$out/run.sh"
