@@ -587,6 +587,21 @@ probe_secondary(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 int
 xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 {
+	struct rte_kvargs *kv;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev, pmd);
+	kv = xn_devargs_split(rte_vdev_device_args(vdev), *pmd->logtype);
+	ret = xn_probe_kv(vdev, pmd, kv);
+	rte_kvargs_free(kv);
+	return ret;
+}
+
+int
+xn_probe_kv(struct rte_vdev_device *vdev, const struct xn_pmd *pmd,
+	    const struct rte_kvargs *kv)
+{
 	struct xa_open_args args;
 	struct rte_eth_dev *dev;
 	struct xn_port *p;
@@ -594,14 +609,16 @@ xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return probe_secondary(vdev, pmd);
+	if (kv == NULL)
+		return -EINVAL;
 	dev = allocate(vdev, pmd);
 	if (dev == NULL)
 		return -ENOMEM;
 	p = xn_port(dev);
 	if (p->ops->defaults != NULL)
 		p->ops->defaults(p);
-	ret = xn_devargs_parse(rte_vdev_device_args(vdev), pmd->args,
-			       pmd->nb_args, p, &p->cfg, p->logtype);
+	ret = xn_devargs_parse(kv, pmd->args, pmd->nb_args, p, &p->cfg,
+			       p->logtype);
 	if (ret == 0)
 		ret = xn_provider_choose(&p->cfg, pmd->role, p->logtype,
 					 rte_vdev_device_name(vdev));

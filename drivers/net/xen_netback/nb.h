@@ -79,6 +79,8 @@ struct nb_config {
 	bool remove_with_vif;
 	/* static_grants_max=, static_grants_process_max= (netif_statics.h). */
 	struct netif_statics_limits statics_limits;
+	/* vifs=: a watcher's guest name pattern (nb_watch.h); no port has it. */
+	char vifs[NB_DOMAIN_NAME_MAX + 1];
 };
 
 struct nb_port {

@@ -189,6 +189,12 @@ arg_statics_process_max(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_vifs(const char *key, const char *value, void *opaque)
+{
+	return guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, arg_domid, false },
 	{ ARG_DOMAIN, arg_domain, false },
@@ -200,6 +206,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_ON_REMOVAL, arg_on_removal, false },
 	{ ARG_STATICS_MAX, arg_statics_max, false },
 	{ ARG_STATICS_PROCESS_MAX, arg_statics_process_max, false },
+	{ ARG_VIFS, arg_vifs, false },
 };
 
 static void
@@ -420,18 +427,14 @@ static const char *const nb_port_own_keys[] = {
 };
 
 /*
- * A watcher's devargs but vifs=: each of its ports' (@out), checked once
- * here as a port would check them, and where Xen is (@xa_args, @sim),
- * chosen and logged for watcher @name as for a port.
+ * A watcher's devargs but vifs=, as each of its ports gets them (@out): a
+ * port's own keys are refused, for it gets its own.
  */
 static int
-watch_port_args(const char *name, const struct rte_kvargs *kv, char *out,
-		size_t size, struct xa_open_args *xa_args, char *sim)
+watch_port_args(const struct rte_kvargs *kv, char *out, size_t size)
 {
-	struct nb_port *scratch;
 	unsigned int i, k;
 	size_t len = 0;
-	int ret;
 
 	out[0] = '\0';
 	for (i = 0; i < kv->count; i++) {
@@ -454,55 +457,66 @@ watch_port_args(const char *name, const struct rte_kvargs *kv, char *out,
 		       size - 1);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * The watcher @vdev, its devargs cut into @kv: checked once here as each
+ * of its ports would check them, and where Xen is chosen and logged for
+ * the watcher as for a port.
+ */
+static int
+watch_probe(struct rte_vdev_device *vdev, const struct rte_kvargs *kv)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	char args[NB_WATCH_ARGS_MAX];
+	struct xa_open_args xa_args;
+	struct nb_port *scratch;
+	int ret;
+
+	if (rte_kvargs_count(kv, ARG_VIFS) != 1) {
+		NB_LOG(ERR, "%s= is given more than once", ARG_VIFS);
+		return -EINVAL;
+	}
+	ret = watch_port_args(kv, args, sizeof(args));
+	if (ret != 0)
+		return ret;
 	scratch = calloc(1, sizeof(*scratch));
 	if (scratch == NULL)
 		return -ENOMEM;
 	nb_defaults(&scratch->xn);
-	ret = xn_devargs_parse(out, nb_args, RTE_DIM(nb_args), scratch,
+	ret = xn_devargs_parse(kv, nb_args, RTE_DIM(nb_args), scratch,
 			       &scratch->xn.cfg, nb_logtype);
 	if (ret == 0)
 		ret = xn_provider_choose(&scratch->xn.cfg, XA_ROLE_BACKEND,
 					 nb_logtype, name);
 	if (ret == 0) {
-		strcpy(sim, scratch->xn.cfg.sim_instance);
-		*xa_args = (struct xa_open_args){
+		xa_args = (struct xa_open_args){
 			.provider = scratch->xn.cfg.provider,
-			.sim_instance = sim,
+			.sim_instance = scratch->xn.cfg.sim_instance,
 		};
+		ret = nb_watch_probe(vdev, scratch->cfg.vifs, args, &xa_args);
 	}
 	free(scratch);
 	return ret;
 }
 
-/* vifs=<pattern> makes the vdev a watcher (nb_watch.h), not a port. */
+/*
+ * vifs=<pattern> makes the vdev a watcher (nb_watch.h), not a port. Its
+ * devargs are cut into pairs once, here, for either.
+ */
 static int
 nb_probe(struct rte_vdev_device *vdev)
 {
-	char pattern[NB_DOMAIN_NAME_MAX + 1], args[NB_WATCH_ARGS_MAX];
-	char sim[XA_SIM_INSTANCE_MAX + 1];
-	const char *devargs = rte_vdev_device_args(vdev);
-	struct xa_open_args xa_args;
 	struct rte_kvargs *kv;
-	const char *vifs;
 	int ret;
 
-	kv = devargs != NULL ? rte_kvargs_parse(devargs, NULL) : NULL;
-	vifs = kv != NULL ? rte_kvargs_get(kv, ARG_VIFS) : NULL;
-	if (vifs == NULL) {
-		rte_kvargs_free(kv);
-		return xn_probe(vdev, &nb_pmd);
-	}
-	ret = rte_kvargs_count(kv, ARG_VIFS) == 1 ? 0 : -EINVAL;
-	if (ret != 0)
-		NB_LOG(ERR, "%s= is given more than once", ARG_VIFS);
-	if (ret == 0)
-		ret = guest_name(ARG_VIFS, vifs, pattern);
-	if (ret == 0)
-		ret = watch_port_args(rte_vdev_device_name(vdev), kv, args,
-				      sizeof(args), &xa_args, sim);
+	kv = xn_devargs_split(rte_vdev_device_args(vdev), nb_logtype);
+	if (kv != NULL && rte_kvargs_get(kv, ARG_VIFS) != NULL)
+		ret = watch_probe(vdev, kv);
+	else
+		ret = xn_probe_kv(vdev, &nb_pmd, kv);
 	rte_kvargs_free(kv);
-	if (ret == 0)
-		ret = nb_watch_probe(vdev, pattern, args, &xa_args);
 	return ret;
 }
 
