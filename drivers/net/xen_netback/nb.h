@@ -156,7 +156,7 @@ int nb_xenbus_init(struct nb_port *p);
 /* Disconnect, tell the frontend we are gone; the control thread stopped. */
 void nb_xenbus_uninit(struct nb_port *p);
 /* xn_port_ops.update: bring our state in line with the frontend's. */
-void nb_xenbus_step(struct xn_port *xn);
+void nb_xenbus_update(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */
 void nb_xenbus_frontend_failed(struct xn_port *xn, const char *why);
 /* xn_port_ops.info: see xn_info.h. */

@@ -21,16 +21,16 @@
 #define NB_BACKOFF_FORGIVE_S 10u
 
 static void
-retry(struct xn_port *xn)
+nb_backoff_retry(struct xn_port *xn)
 {
 	nb_port(xn)->backoff_armed = false;
 	xn->ops->update(xn);
 }
 
 static void
-on_retry_alarm(void *arg)
+nb_backoff_on_retry_alarm(void *arg)
 {
-	xn_control_call(arg, retry);
+	xn_control_call(arg, nb_backoff_retry);
 }
 
 void
@@ -67,9 +67,9 @@ nb_backoff_wait(struct nb_port *p)
 	if (now >= p->retry_at)
 		return false;
 	if (!p->backoff_armed &&
-	    rte_eal_alarm_set((p->retry_at - now) * 1000000 /
-			      rte_get_timer_hz() + 1, on_retry_alarm,
-			      &p->xn) == 0)
+	    rte_eal_alarm_set(
+		    (p->retry_at - now) * 1000000 / rte_get_timer_hz() + 1,
+		    nb_backoff_on_retry_alarm, &p->xn) == 0)
 		p->backoff_armed = true;
 	return p->backoff_armed;
 }
@@ -77,6 +77,6 @@ nb_backoff_wait(struct nb_port *p)
 void
 nb_backoff_uninit(struct nb_port *p)
 {
-	rte_eal_alarm_cancel(on_retry_alarm, &p->xn);
+	rte_eal_alarm_cancel(nb_backoff_on_retry_alarm, &p->xn);
 	p->backoff_armed = false;
 }

@@ -21,7 +21,7 @@
 
 /* Between 10 ms and 1 s, four looks per timeout. */
 static uint64_t
-period_us(const struct nb_port *p)
+nb_carrier_period_us(const struct nb_port *p)
 {
 	return RTE_MIN(RTE_MAX(p->cfg.stall_timeout_ms * 1000ull / 4,
 			       10000ull), 1000000ull);
@@ -29,7 +29,7 @@ period_us(const struct nb_port *p)
 
 /* Under the lock: the link follows the stalled queues. */
 static void
-look(struct nb_port *p)
+nb_carrier_look(struct nb_port *p)
 {
 	uint64_t timeout = p->cfg.stall_timeout_ms * rte_get_timer_hz() /
 			   1000;
@@ -68,7 +68,7 @@ nb_carrier_alarm(void *arg)
 	was_up = xn_port_link_up(&p->xn);
 	p->carrier_armed = false;
 	if (p->xn.connected) {
-		look(p);
+		nb_carrier_look(p);
 		nb_carrier_watch(p);
 	}
 	pthread_mutex_unlock(&p->xn.lock);
@@ -90,7 +90,8 @@ nb_carrier_watch(struct nb_port *p)
 	if (p->carrier_armed || p->cfg.stall_timeout_ms == 0 ||
 	    !p->fe.rx_notify)
 		return;
-	if (rte_eal_alarm_set(period_us(p), nb_carrier_alarm, p) == 0)
+	if (rte_eal_alarm_set(nb_carrier_period_us(p), nb_carrier_alarm, p) ==
+	    0)
 		p->carrier_armed = true;
 	else
 		NB_LOG(WARNING, "%s: cannot arm the alarm that watches guest RX for stalls: the link stays up",

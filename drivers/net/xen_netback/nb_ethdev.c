@@ -47,7 +47,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
 
 static int
-arg_domid(const char *key, const char *value, void *opaque)
+nb_arg_domid(const char *key, const char *value, void *opaque)
 {
 	struct nb_port *p = opaque;
 	unsigned long v;
@@ -64,7 +64,7 @@ arg_domid(const char *key, const char *value, void *opaque)
  * xenstore paths.
  */
 static int
-guest_name(const char *key, const char *value, char *out)
+nb_guest_name(const char *key, const char *value, char *out)
 {
 	size_t len = strlen(value);
 	size_t i;
@@ -83,20 +83,21 @@ guest_name(const char *key, const char *value, char *out)
 }
 
 static int
-arg_domain(const char *key, const char *value, void *opaque)
+nb_arg_domain(const char *key, const char *value, void *opaque)
 {
-	return guest_name(key, value, ((struct nb_port *)opaque)->cfg.domain);
+	return nb_guest_name(key, value,
+			     ((struct nb_port *)opaque)->cfg.domain);
 }
 
 static int
-arg_zero_copy(const char *key, const char *value, void *opaque)
+nb_arg_zero_copy(const char *key, const char *value, void *opaque)
 {
 	return xn_devarg_flag(nb_logtype, key, value,
 			      &((struct nb_port *)opaque)->cfg.zero_copy);
 }
 
 static int
-arg_stall_timeout(const char *key, const char *value, void *opaque)
+nb_arg_stall_timeout(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -109,7 +110,7 @@ arg_stall_timeout(const char *key, const char *value, void *opaque)
 
 /* Linux's fatal_skb_slots: from "fatal past 18 slots" to our most. */
 static int
-arg_fatal_slots(const char *key, const char *value, void *opaque)
+nb_arg_fatal_slots(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -121,7 +122,7 @@ arg_fatal_slots(const char *key, const char *value, void *opaque)
 }
 
 static int
-arg_fail_backoff(const char *key, const char *value, void *opaque)
+nb_arg_fail_backoff(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -134,7 +135,7 @@ arg_fail_backoff(const char *key, const char *value, void *opaque)
 
 /* What closing the port tells the guest: "close" (as Linux) or nothing. */
 static int
-arg_on_close(const char *key, const char *value, void *opaque)
+nb_arg_on_close(const char *key, const char *value, void *opaque)
 {
 	struct nb_port *p = opaque;
 
@@ -148,7 +149,7 @@ arg_on_close(const char *key, const char *value, void *opaque)
 
 /* What the vif's removal does to the port: wait for the next, or remove it. */
 static int
-arg_on_removal(const char *key, const char *value, void *opaque)
+nb_arg_on_removal(const char *key, const char *value, void *opaque)
 {
 	struct nb_port *p = opaque;
 
@@ -166,7 +167,7 @@ arg_on_removal(const char *key, const char *value, void *opaque)
  * against its own value; give every port the same). 0 maps none.
  */
 static int
-arg_statics_max(const char *key, const char *value, void *opaque)
+nb_arg_statics_max(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -178,7 +179,7 @@ arg_statics_max(const char *key, const char *value, void *opaque)
 }
 
 static int
-arg_statics_process_max(const char *key, const char *value, void *opaque)
+nb_arg_statics_process_max(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -190,23 +191,23 @@ arg_statics_process_max(const char *key, const char *value, void *opaque)
 }
 
 static int
-arg_vifs(const char *key, const char *value, void *opaque)
+nb_arg_vifs(const char *key, const char *value, void *opaque)
 {
-	return guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
+	return nb_guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
 }
 
 static const struct xn_devarg nb_args[] = {
-	{ ARG_DOMID, arg_domid, false },
-	{ ARG_DOMAIN, arg_domain, false },
-	{ ARG_ZERO_COPY, arg_zero_copy, false },
-	{ ARG_STALL_TIMEOUT, arg_stall_timeout, false },
-	{ ARG_FATAL_SLOTS, arg_fatal_slots, false },
-	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
-	{ ARG_ON_CLOSE, arg_on_close, false },
-	{ ARG_ON_REMOVAL, arg_on_removal, false },
-	{ ARG_STATICS_MAX, arg_statics_max, false },
-	{ ARG_STATICS_PROCESS_MAX, arg_statics_process_max, false },
-	{ ARG_VIFS, arg_vifs, false },
+	{ ARG_DOMID, nb_arg_domid, false },
+	{ ARG_DOMAIN, nb_arg_domain, false },
+	{ ARG_ZERO_COPY, nb_arg_zero_copy, false },
+	{ ARG_STALL_TIMEOUT, nb_arg_stall_timeout, false },
+	{ ARG_FATAL_SLOTS, nb_arg_fatal_slots, false },
+	{ ARG_FAIL_BACKOFF, nb_arg_fail_backoff, false },
+	{ ARG_ON_CLOSE, nb_arg_on_close, false },
+	{ ARG_ON_REMOVAL, nb_arg_on_removal, false },
+	{ ARG_STATICS_MAX, nb_arg_statics_max, false },
+	{ ARG_STATICS_PROCESS_MAX, nb_arg_statics_process_max, false },
+	{ ARG_VIFS, nb_arg_vifs, false },
 };
 
 static void
@@ -334,7 +335,7 @@ static const struct xn_port_ops nb_ops = {
 	.uninit = nb_uninit,
 	.rx_setup = nb_rx_setup,
 	.rx_release = nb_rx_release,
-	.update = nb_xenbus_step,
+	.update = nb_xenbus_update,
 	.failed = nb_xenbus_frontend_failed,
 	.ctrl = nb_ctrl_serve,
 	.rss = nb_ctrl_rss,
@@ -431,7 +432,7 @@ static const char *const nb_port_own_keys[] = {
  * port's own keys are refused, for it gets its own.
  */
 static int
-watch_port_args(const struct rte_kvargs *kv, char *out, size_t size)
+nb_watcher_port_args(const struct rte_kvargs *kv, char *out, size_t size)
 {
 	unsigned int i, k;
 	size_t len = 0;
@@ -466,7 +467,7 @@ watch_port_args(const struct rte_kvargs *kv, char *out, size_t size)
  * the watcher as for a port.
  */
 static int
-watch_probe(struct rte_vdev_device *vdev, const struct rte_kvargs *kv)
+nb_watcher_probe(struct rte_vdev_device *vdev, const struct rte_kvargs *kv)
 {
 	const char *name = rte_vdev_device_name(vdev);
 	char args[NB_WATCH_ARGS_MAX];
@@ -478,7 +479,7 @@ watch_probe(struct rte_vdev_device *vdev, const struct rte_kvargs *kv)
 		NB_LOG(ERR, "%s= is given more than once", ARG_VIFS);
 		return -EINVAL;
 	}
-	ret = watch_port_args(kv, args, sizeof(args));
+	ret = nb_watcher_port_args(kv, args, sizeof(args));
 	if (ret != 0)
 		return ret;
 	scratch = calloc(1, sizeof(*scratch));
@@ -513,7 +514,7 @@ nb_probe(struct rte_vdev_device *vdev)
 
 	kv = xn_devargs_split(rte_vdev_device_args(vdev), nb_logtype);
 	if (kv != NULL && rte_kvargs_get(kv, ARG_VIFS) != NULL)
-		ret = watch_probe(vdev, kv);
+		ret = nb_watcher_probe(vdev, kv);
 	else
 		ret = xn_probe_kv(vdev, &nb_pmd, kv);
 	rte_kvargs_free(kv);

@@ -32,7 +32,7 @@ nf_ctrl_grants(unsigned int nb_queues, bool statics)
  * into them; one request per list page.
  */
 static bool
-nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
+nf_ctrl_queue_add(struct nf_port *ad, unsigned int i, const char **why)
 {
 	const uint32_t per_list = XA_PAGE_SIZE / sizeof(struct xen_netif_gref);
 	struct nf_pair *pr = nf_pair(ad, i);
@@ -74,7 +74,7 @@ nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 }
 
 bool
-nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
+nf_ctrl_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 		bool statics, const char **why)
 {
 	unsigned int i;
@@ -107,7 +107,7 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 }
 
 void
-nf_ctrl_release(struct nf_adapter *ad)
+nf_ctrl_release(struct nf_port *ad)
 {
 	unsigned int i;
 
@@ -137,7 +137,7 @@ nf_ctrl_release(struct nf_adapter *ad)
 
 /* The answer @rsp to list @k of pair @i's ADD_GREF_MAPPING requests. */
 static void
-nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
+nf_ctrl_added(struct nf_port *ad, unsigned int i, unsigned int k,
 	      const struct xen_netif_ctrl_response *rsp)
 {
 	struct nf_pair *pr = nf_pair(ad, i);
@@ -156,7 +156,7 @@ nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
 unsigned int
 nf_ctrl_responses(struct xn_port *xn, bool *more)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
 	unsigned int i, j, k;
 	int n;

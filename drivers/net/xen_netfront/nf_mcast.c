@@ -18,25 +18,25 @@
 #include "nf.h"
 
 static bool
-want_filter(const struct nf_adapter *ad)
+nf_mcast_want_filter(const struct nf_port *ad)
 {
 	return ad->mcast_offered && ad->xn.nb_mc > 0 && !ad->xn.promiscuous &&
 	       !ad->xn.all_multicast;
 }
 
 bool
-nf_mcast_request(struct nf_adapter *ad, const struct xenbus_front_backend *be)
+nf_mcast_request(struct nf_port *ad, const struct xenbus_front_backend *be)
 {
 	ad->mcast_offered = be->mcast_control;
 	ad->mcast_dynamic = be->mcast_dynamic;
 	ad->nb_mc_sent = 0;
-	ad->mcast_requested = want_filter(ad);
+	ad->mcast_requested = nf_mcast_want_filter(ad);
 	return ad->mcast_requested;
 }
 
 static bool
-listed(const struct rte_ether_addr *list, unsigned int n,
-       const struct rte_ether_addr *a)
+nf_mcast_listed(const struct rte_ether_addr *list, unsigned int n,
+		const struct rte_ether_addr *a)
 {
 	unsigned int i;
 
@@ -48,12 +48,12 @@ listed(const struct rte_ether_addr *list, unsigned int n,
 
 /* Under the lock, the data path paused: dummies for what changed. */
 static int
-send_changes(struct nf_adapter *ad, struct netif_front_tx *tx)
+nf_mcast_send_changes(struct nf_port *ad, struct netif_front_tx *tx)
 {
 	unsigned int i = 0;
 
 	while (i < ad->nb_mc_sent) {
-		if (listed(ad->xn.mc, ad->xn.nb_mc, &ad->mc_sent[i])) {
+		if (nf_mcast_listed(ad->xn.mc, ad->xn.nb_mc, &ad->mc_sent[i])) {
 			i++;
 			continue;
 		}
@@ -63,7 +63,7 @@ send_changes(struct nf_adapter *ad, struct netif_front_tx *tx)
 		ad->mc_sent[i] = ad->mc_sent[--ad->nb_mc_sent];
 	}
 	for (i = 0; i < ad->xn.nb_mc; i++) {
-		if (listed(ad->mc_sent, ad->nb_mc_sent, &ad->xn.mc[i]))
+		if (nf_mcast_listed(ad->mc_sent, ad->nb_mc_sent, &ad->xn.mc[i]))
 			continue;
 		if (!netif_front_tx_mcast(tx, XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
 					  &ad->xn.mc[i]))
@@ -74,23 +74,24 @@ send_changes(struct nf_adapter *ad, struct netif_front_tx *tx)
 }
 
 static bool
-in_sync(const struct nf_adapter *ad)
+nf_mcast_in_sync(const struct nf_port *ad)
 {
 	unsigned int i;
 
 	if (ad->nb_mc_sent != ad->xn.nb_mc)
 		return false;
 	for (i = 0; i < ad->xn.nb_mc; i++)
-		if (!listed(ad->mc_sent, ad->nb_mc_sent, &ad->xn.mc[i]))
+		if (!nf_mcast_listed(ad->mc_sent, ad->nb_mc_sent,
+				     &ad->xn.mc[i]))
 			return false;
 	return true;
 }
 
 int
-nf_mcast_sync(struct nf_adapter *ad)
+nf_mcast_sync(struct nf_port *ad)
 {
 	struct nf_txq *q = &nf_pair(ad, 0)->txq;
-	bool want = want_filter(ad), notify;
+	bool want = nf_mcast_want_filter(ad), notify;
 	int ret;
 
 	if (!ad->xn.connected || !ad->xn.peer_ready || !ad->mcast_offered)
@@ -108,12 +109,12 @@ nf_mcast_sync(struct nf_adapter *ad)
 			       ad->fe_dir, strerror(errno));
 		}
 	}
-	if (in_sync(ad))
+	if (nf_mcast_in_sync(ad))
 		return 0;
 	/* Queue 0's TX ring is the application's lcore's: stop it. */
 	xn_port_pause(&ad->xn);
 	netif_front_tx_collect(&q->ring);
-	ret = send_changes(ad, &q->ring);
+	ret = nf_mcast_send_changes(ad, &q->ring);
 	if (netif_front_tx_push(&q->ring, &notify) > 0)
 		xn_doorbell(&q->x, notify ? NETIF_DOORBELL_RING :
 					    NETIF_DOORBELL_QUIET);

@@ -30,14 +30,14 @@
 bool
 nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 
 	*cfg = ad->rss;
 	return ad->rss.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
 }
 
 bool
-nf_rss_connect(struct nf_adapter *ad)
+nf_rss_connect(struct nf_port *ad)
 {
 	ad->rss_pages = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id,
 					     NF_RSS_PAGES, ad->rss_refs, false,
@@ -50,7 +50,7 @@ nf_rss_connect(struct nf_adapter *ad)
 }
 
 void
-nf_rss_release(struct nf_adapter *ad)
+nf_rss_release(struct nf_port *ad)
 {
 	if (ad->rss_pages != NULL &&
 	    xa_gnt_unshare(ad->xn.xa, ad->rss_pages, NF_RSS_PAGES) < 0)
@@ -66,7 +66,7 @@ nf_rss_release(struct nf_adapter *ad)
  * table refused, so such entries fold onto the pairs it serves.
  */
 static void
-write_table(struct nf_adapter *ad, uint32_t *table)
+nf_rss_write_table(struct nf_port *ad, uint32_t *table)
 {
 	unsigned int i, folded = 0;
 
@@ -84,8 +84,8 @@ write_table(struct nf_adapter *ad, uint32_t *table)
 
 /* Queue one request, its id kept to match its answer. */
 static bool
-queue(struct nf_adapter *ad, uint16_t type, uint32_t d0, uint32_t d1,
-      uint32_t d2)
+nf_rss_queue(struct nf_port *ad, uint16_t type, uint32_t d0, uint32_t d1,
+	     uint32_t d2)
 {
 	uint16_t id;
 
@@ -97,7 +97,7 @@ queue(struct nf_adapter *ad, uint16_t type, uint32_t d0, uint32_t d1,
 }
 
 void
-nf_rss_send(struct nf_adapter *ad)
+nf_rss_send(struct nf_port *ad)
 {
 	const struct netif_hash_config *h = &ad->rss;
 	uint8_t *key = ad->rss_pages;
@@ -118,20 +118,21 @@ nf_rss_send(struct nf_adapter *ad)
 	ad->rss_unsent = false;
 	ad->rss_refused = false;
 	memcpy(key, h->key, NETIF_HASH_KEY_MAX);
-	write_table(ad, table);
+	nf_rss_write_table(ad, table);
 	/*
 	 * In this order: flags need an algorithm, the table a size (which
 	 * also clears it). Queued together, the ring had room for all.
 	 */
-	queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, h->alg, 0, 0);
+	nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, h->alg, 0, 0);
 	if (toeplitz) {
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, h->flags, 0, 0);
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, ad->rss_refs[0],
-		      NETIF_HASH_KEY_MAX, 0);
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, h->size,
-		      0, 0);
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, ad->rss_refs[1],
-		      h->size, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, h->flags,
+			     0, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+			     ad->rss_refs[0], NETIF_HASH_KEY_MAX, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+			     h->size, 0, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+			     ad->rss_refs[1], h->size, 0);
 	}
 	if (netif_ctrl_front_push(&ad->ctrl) &&
 	    xa_evtchn_notify(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
@@ -142,7 +143,7 @@ nf_rss_send(struct nf_adapter *ad)
 int
 nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 
 	ad->rss = *cfg;
 	ad->rss_unsent = true;
@@ -156,7 +157,7 @@ nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg)
 }
 
 static const char *
-type_name(uint16_t type)
+nf_rss_type_name(uint16_t type)
 {
 	switch (type) {
 	case XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM:
@@ -172,8 +173,7 @@ type_name(uint16_t type)
 }
 
 bool
-nf_rss_answered(struct nf_adapter *ad,
-		const struct xen_netif_ctrl_response *rsp)
+nf_rss_answered(struct nf_port *ad, const struct xen_netif_ctrl_response *rsp)
 {
 	unsigned int i;
 
@@ -186,8 +186,9 @@ nf_rss_answered(struct nf_adapter *ad,
 	/* One line per configuration: the first refusal says it all. */
 	if (rsp->status != XEN_NETIF_CTRL_STATUS_SUCCESS && !ad->rss_refused) {
 		ad->rss_refused = true;
-		NF_LOG(NOTICE, "%s: the backend refused %s (status %u): frames come unhashed or hashed otherwise",
-		       ad->fe_dir, type_name(rsp->type), rsp->status);
+		NF_LOG(NOTICE,
+		       "%s: the backend refused %s (status %u): frames come unhashed or hashed otherwise",
+		       ad->fe_dir, nf_rss_type_name(rsp->type), rsp->status);
 	}
 	ad->rss_ids[i] = ad->rss_ids[--ad->nb_rss_ids];
 	ad->rss_types[i] = ad->rss_types[ad->nb_rss_ids];
