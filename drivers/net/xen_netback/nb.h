@@ -102,14 +102,14 @@ struct nb_port {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
 	struct netif_statics statics;
-	/* Quiesces of the request being answered (nb_ctrl.c). */
+	/* Quiesces of the request being answered (nb_ctrl_ring.c). */
 	uint32_t ctrl_quiesces;
 	/* ADDs refused by a limit when last logged, and when (timer cycles). */
 	uint64_t over_limit_logged;
 	uint64_t over_limit_log_at;
 	/* The guest's hash, configured over its control ring. */
 	struct netif_hash hash;
-	bool reap_armed;		/* nb_ctrl_reap() will look again */
+	bool reap_armed;		/* nb_ctrl_ring_reap() will look again */
 	/* The vif's `rate` as last read ("" when none), and its limit. */
 	char rate[XENBUS_PATH_MAX];
 	struct netif_credit credit;
@@ -183,26 +183,26 @@ void nb_carrier_watch(struct nb_port *p);
 /* The port closes, disconnected: no more watching. */
 void nb_carrier_uninit(struct nb_port *p);
 
-/* nb_ctrl.c */
+/* nb_ctrl_ring.c */
 /*
  * Map and bind the frontend's control ring when it has one, and serve
  * what it queued already; false (logged) when it is unusable.
  */
-bool nb_ctrl_connect(struct nb_port *p);
+bool nb_ctrl_ring_connect(struct nb_port *p);
 /* Probe: where the guest's hash is read from and who waits for it. */
-void nb_ctrl_init(struct nb_port *p);
+void nb_ctrl_ring_init(struct nb_port *p);
 /* xn_port_ops.rss: the hash the guest configured, if it did. */
-bool nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg);
+bool nb_ctrl_ring_rss(struct xn_port *xn, struct netif_hash_config *cfg);
 /* Unmap the static grants and the ring; the gate is closed. */
-void nb_ctrl_release(struct nb_port *p);
+void nb_ctrl_ring_release(struct nb_port *p);
 /* xn_port_ops.ctrl: serve the control ring. */
-unsigned int nb_ctrl_serve(struct xn_port *xn, bool *more);
+unsigned int nb_ctrl_ring_serve(struct xn_port *xn, bool *more);
 /*
  * Unmap the static grants the application gave back; while it holds some,
  * look again later (under the lock).
  */
-void nb_ctrl_reap(struct nb_port *p);
+void nb_ctrl_ring_reap(struct nb_port *p);
 /* The port closes: stop looking; log what the application still holds. */
-void nb_ctrl_uninit(struct nb_port *p);
+void nb_ctrl_ring_uninit(struct nb_port *p);
 
 #endif /* NB_H */

@@ -293,13 +293,13 @@ nb_init(struct xn_port *xn)
 	/* It tells of its removal (nb_xenbus.c): ethdev's removal event. */
 	if (p->cfg.remove_with_vif)
 		xn->dev->data->dev_flags |= RTE_ETH_DEV_INTR_RMV;
-	nb_ctrl_init(p);
+	nb_ctrl_ring_init(p);
 	netif_credit_init(&p->credit, rte_get_timer_hz());
 	ret = nb_lend_init(p);
 	if (ret == 0) {
 		ret = nb_xenbus_init(p);
 		if (ret != 0)
-			nb_ctrl_uninit(p);
+			nb_ctrl_ring_uninit(p);
 	}
 	return ret;
 }
@@ -325,7 +325,7 @@ nb_uninit(struct xn_port *xn)
 	nb_xenbus_uninit(nb_port(xn));
 	nb_backoff_uninit(nb_port(xn));
 	nb_carrier_uninit(nb_port(xn));
-	nb_ctrl_uninit(nb_port(xn));
+	nb_ctrl_ring_uninit(nb_port(xn));
 }
 
 static const struct xn_port_ops nb_ops = {
@@ -337,8 +337,8 @@ static const struct xn_port_ops nb_ops = {
 	.rx_release = nb_rx_release,
 	.update = nb_xenbus_update,
 	.failed = nb_xenbus_frontend_failed,
-	.ctrl = nb_ctrl_serve,
-	.rss = nb_ctrl_rss,
+	.ctrl = nb_ctrl_ring_serve,
+	.rss = nb_ctrl_ring_rss,
 	.info = nb_xenbus_info,
 };
 

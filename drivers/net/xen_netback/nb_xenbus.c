@@ -68,7 +68,7 @@ nb_disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 	/* Closes the gate and waits: no burst touches a ring below. */
 	xn_port_disconnected(&p->xn);
 	nb_carrier_watch(p);
-	nb_ctrl_release(p);
+	nb_ctrl_ring_release(p);
 	for (i = 0; i < nb_pairs; i++)
 		nb_release_pair(p, nb_pair(p, i));
 	NB_LOG(INFO, "%s: disconnected from %s", p->be_dir, p->fe_dir);
@@ -221,7 +221,7 @@ nb_connect_frontend(struct nb_port *p)
 			nb_disconnect_frontend(p, i + 1);
 			return false;
 		}
-	if (!nb_ctrl_connect(p)) {
+	if (!nb_ctrl_ring_connect(p)) {
 		nb_disconnect_frontend(p, p->fe.nb_queues);
 		return false;
 	}

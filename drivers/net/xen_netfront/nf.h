@@ -156,24 +156,24 @@ bool nf_mcast_request(struct nf_port *ad,
  */
 int nf_mcast_sync(struct nf_port *ad);
 
-/* nf_ctrl.c */
+/* nf_ctrl_ring.c */
 /*
  * Grants the control ring takes, with the static grants of @nb_queues
  * pairs when @statics.
  */
-uint32_t nf_ctrl_grants(unsigned int nb_queues, bool statics);
+uint32_t nf_ctrl_ring_grants(unsigned int nb_queues, bool statics);
 /*
  * Share and bind our control ring; queue, when @statics, an
  * ADD_GREF_MAPPING of each pair's buffer grants (the pairs are shared
  * already), and the application's hash; fill the ring's keys in @keys.
  * False with @why on failure.
  */
-bool nf_ctrl_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
-		     bool statics, const char **why);
+bool nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
+			  bool statics, const char **why);
 /* Give back the ring, its channel and the lists; idempotent. */
-void nf_ctrl_release(struct nf_port *ad);
+void nf_ctrl_ring_release(struct nf_port *ad);
 /* xn_port_ops.ctrl: collect the backend's answers. */
-unsigned int nf_ctrl_responses(struct xn_port *xn, bool *more);
+unsigned int nf_ctrl_ring_responses(struct xn_port *xn, bool *more);
 
 /* nf_rss.c */
 /*

@@ -72,7 +72,7 @@ nf_release(struct nf_port *ad)
 {
 	unsigned int i;
 
-	nf_ctrl_release(ad);
+	nf_ctrl_ring_release(ad);
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = nf_pair(ad, i);
 
@@ -237,7 +237,7 @@ static bool
 nf_grant_budget(struct nf_port *ad, unsigned int nb_queues, bool ctrl,
 		bool statics)
 {
-	uint32_t need = ctrl ? nf_ctrl_grants(nb_queues, statics) : 0;
+	uint32_t need = ctrl ? nf_ctrl_ring_grants(nb_queues, statics) : 0;
 	uint32_t limit, used;
 	unsigned int i;
 
@@ -309,7 +309,7 @@ nf_connect(struct nf_port *ad)
 			(be.gso_tcpv4 ? NETIF_PEER_GSO_TCPV4 : 0) |
 			(be.gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
 	}
-	if (be.ctrl_ring && !nf_ctrl_connect(ad, &keys, statics, &why))
+	if (be.ctrl_ring && !nf_ctrl_ring_connect(ad, &keys, statics, &why))
 		goto fail;
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))

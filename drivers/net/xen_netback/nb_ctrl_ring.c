@@ -61,12 +61,12 @@ nb_statics_pages(const struct nb_port *p)
  * Answer one request; *@ops: the pages it mapped or unmapped (a DEL that
  * empties a batch unmaps all of it) and its waits for the queues, for the
  * turn's budget. A batch the application still holds pages of is
- * unmapped later by nb_ctrl_reap(), when the application, not the guest,
+ * unmapped later by nb_ctrl_ring_reap(), when the application, not the guest,
  * gives them back: not charged to the guest's turn.
  */
 static bool
-nb_ctrl_request(void *opaque, const struct xen_netif_ctrl_request *req,
-		struct xen_netif_ctrl_response *rsp, uint32_t *ops)
+nb_ctrl_ring_request(void *opaque, const struct xen_netif_ctrl_request *req,
+		     struct xen_netif_ctrl_response *rsp, uint32_t *ops)
 {
 	struct nb_port *p = opaque;
 	uint64_t before = nb_statics_pages(p), after;
@@ -105,7 +105,7 @@ nb_hash_quiesce(void *opaque)
 }
 
 bool
-nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg)
+nb_ctrl_ring_rss(struct xn_port *xn, struct netif_hash_config *cfg)
 {
 	const struct netif_hash_config *on = nb_port(xn)->hash.active;
 
@@ -116,7 +116,7 @@ nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg)
 }
 
 void
-nb_ctrl_init(struct nb_port *p)
+nb_ctrl_ring_init(struct nb_port *p)
 {
 	unsigned int i;
 
@@ -134,7 +134,7 @@ nb_ctrl_init(struct nb_port *p)
  * second, since the guest decides how often it asks.
  */
 static void
-nb_ctrl_log_over_limit(struct nb_port *p)
+nb_ctrl_ring_log_over_limit(struct nb_port *p)
 {
 	uint64_t refused = 0, now = rte_get_timer_cycles();
 	unsigned int i;
@@ -162,9 +162,9 @@ nb_ctrl_log_over_limit(struct nb_port *p)
  * false when the frontend corrupted the ring.
  */
 static bool
-nb_ctrl_answer(struct nb_port *p)
+nb_ctrl_ring_answer(struct nb_port *p)
 {
-	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p,
+	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_ring_request, p,
 				  NETIF_CTRL_BACK_BUDGET) &&
 	    xa_evtchn_notify(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
@@ -173,24 +173,24 @@ nb_ctrl_answer(struct nb_port *p)
 }
 
 unsigned int
-nb_ctrl_serve(struct xn_port *xn, bool *more)
+nb_ctrl_ring_serve(struct xn_port *xn, bool *more)
 {
 	struct nb_port *p = nb_port(xn);
 	uint64_t before = p->ctrl.requests;
 
 	*more = false;
 	if (p->ctrl_sring != NULL) {
-		if (!nb_ctrl_answer(p)) {
+		if (!nb_ctrl_ring_answer(p)) {
 			NB_LOG(ERR, "%s: the frontend broke the protocol (%s): disconnecting",
 			       p->fe_dir, p->ctrl.error);
 			nb_xenbus_frontend_failed(xn, p->ctrl.error);
 		} else {
 			*more = p->ctrl.more;
 		}
-		nb_ctrl_log_over_limit(p);
+		nb_ctrl_ring_log_over_limit(p);
 	}
 	/* A DEL may have left a lent page to unmap later. */
-	nb_ctrl_reap(p);
+	nb_ctrl_ring_reap(p);
 	return p->ctrl.requests - before;
 }
 
@@ -201,12 +201,12 @@ nb_reap_alarm(void *arg)
 
 	pthread_mutex_lock(&p->xn.lock);
 	p->reap_armed = false;
-	nb_ctrl_reap(p);
+	nb_ctrl_ring_reap(p);
 	pthread_mutex_unlock(&p->xn.lock);
 }
 
 void
-nb_ctrl_reap(struct nb_port *p)
+nb_ctrl_ring_reap(struct nb_port *p)
 {
 	if (netif_statics_reap(&p->statics) == 0 || p->reap_armed)
 		return;
@@ -275,7 +275,7 @@ nb_orphan(struct nb_port *p)
 }
 
 void
-nb_ctrl_uninit(struct nb_port *p)
+nb_ctrl_ring_uninit(struct nb_port *p)
 {
 	unsigned int i, held = 0, waiting;
 
@@ -299,7 +299,7 @@ nb_ctrl_uninit(struct nb_port *p)
 }
 
 bool
-nb_ctrl_connect(struct nb_port *p)
+nb_ctrl_ring_connect(struct nb_port *p)
 {
 	struct netif_statics_queue *queues[NETIF_STATICS_MAX_QUEUES];
 	grant_ref_t ref = p->fe.ctrl_ring_ref;
@@ -348,7 +348,7 @@ nb_ctrl_connect(struct nb_port *p)
 	 * What the frontend queued before we were there waits for no event;
 	 * what this turn's budget leaves, for a turn of its own.
 	 */
-	if (nb_ctrl_answer(p)) {
+	if (nb_ctrl_ring_answer(p)) {
 		if (p->ctrl.more)
 			xn_control_ctrl_more(&p->xn);
 		return true;
@@ -358,7 +358,7 @@ nb_ctrl_connect(struct nb_port *p)
 }
 
 void
-nb_ctrl_release(struct nb_port *p)
+nb_ctrl_ring_release(struct nb_port *p)
 {
 	unsigned int i;
 
@@ -374,5 +374,5 @@ nb_ctrl_release(struct nb_port *p)
 	if (p->ctrl_sring != NULL)
 		xa_gnt_unmap(p->xn.xa, p->ctrl_sring, 1);
 	p->ctrl_sring = NULL;
-	nb_ctrl_reap(p);
+	nb_ctrl_ring_reap(p);
 }
