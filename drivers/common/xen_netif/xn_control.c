@@ -73,7 +73,7 @@ xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p))
 static void
 follow_peer(struct xn_port *p)
 {
-	p->ops->update(p);
+	xn_ops_of(p)->update(p);
 }
 
 static void
@@ -180,7 +180,7 @@ serve_ctrl(struct xn_port *p, bool event)
 	bool more;
 
 	p->ctrl_alarm_armed = false;
-	found = p->ops->ctrl(p, &more);
+	found = xn_ops_of(p)->ctrl(p, &more);
 	if (p->ctrl_evtchn != port || port == XN_NO_EVTCHN)
 		return;		/* disconnected meanwhile */
 	if (!more && (found > 0 || !event)) {
@@ -265,7 +265,7 @@ on_event_channel(void *arg)
 			ctrl = !p->ctrl_alarm_armed || !p->ctrl_alarm_serves;
 		}
 	pthread_mutex_unlock(&p->lock);
-	if (ctrl && p->ops->ctrl != NULL)
+	if (ctrl && xn_ops_of(p)->ctrl != NULL)
 		xn_control_call(p, serve_ctrl_event);
 }
 
@@ -280,7 +280,7 @@ take_failure(struct xn_port *p)
 		return;
 	XN_LOG(p, ERR, "the peer broke the protocol (%s): disconnecting",
 	       why);
-	p->ops->failed(p, why);
+	xn_ops_of(p)->failed(p, why);
 }
 
 static void

@@ -20,6 +20,21 @@
 #include "xn_port.h"
 #include "xenbus.h"
 
+/* Each port's PMD in this process (see xn_pmd_of()). */
+static const struct xn_pmd *local_pmd[RTE_MAX_ETHPORTS];
+
+void
+xn_pmd_bind(const struct rte_eth_dev *dev, const struct xn_pmd *pmd)
+{
+	local_pmd[dev->data->port_id] = pmd;
+}
+
+const struct xn_pmd *
+xn_pmd_of(const struct rte_eth_dev *dev)
+{
+	return local_pmd[dev->data->port_id];
+}
+
 uint32_t
 xn_rx_offloads(const struct xn_port *p)
 {
@@ -135,6 +150,7 @@ xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
 int
 xn_port_open(struct xn_port *p, const struct xa_open_args *args)
 {
+	size_t pair_size = xn_pmd_of(p->dev)->pair_size;
 	unsigned int i;
 	int ret;
 
@@ -144,14 +160,14 @@ xn_port_open(struct xn_port *p, const struct xa_open_args *args)
 	 * lcores touch on every burst.
 	 */
 	for (i = 0; i < p->cfg.queues; i++) {
-		p->pairs[i] = rte_zmalloc_socket("xn_pair", p->pmd->pair_size,
+		p->pairs[i] = rte_zmalloc_socket("xn_pair", pair_size,
 						 RTE_CACHE_LINE_SIZE,
 						 p->dev->data->numa_node);
 		if (p->pairs[i] == NULL) {
 			ret = -ENOMEM;
 			XN_LOG(p, ERR,
 			       "no memory for queue pair %u (%zu bytes)", i,
-			       p->pmd->pair_size);
+			       pair_size);
 			goto fail;
 		}
 	}

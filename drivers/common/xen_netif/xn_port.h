@@ -187,14 +187,13 @@ struct xn_pmd {
  * The port: ethdev's dev_private, in memory secondary processes share.
  * Every pointer in it is the primary's (a secondary may have mapped the
  * same things elsewhere, or not at all): only the primary follows them,
- * and what a secondary may call reads numbers and finds the PMD with
- * xn_pmd_of().
+ * and what a secondary may call reads numbers. Nothing here points into
+ * the PMD, which each process may have loaded at its own address (-d):
+ * every process reaches it with xn_pmd_of().
  */
 struct xn_port {
 	struct rte_eth_dev *dev;
-	const struct xn_pmd *pmd;
-	const struct xn_port_ops *ops;	/* pmd->ops */
-	int logtype;			/* *pmd->logtype */
+	int logtype;			/* *xn_pmd_of()->logtype */
 	struct xn_devargs cfg;
 	struct xa_handle *xa;
 	domid_t self;			/* the domain we run in */
@@ -269,11 +268,21 @@ xn_port(const struct rte_eth_dev *dev)
 
 /*
  * @dev's PMD as this process knows it. The port is shared with secondary
- * processes, but its pointers into the PMD (pmd, ops) hold the primary's
- * addresses, and a secondary may have loaded the PMD elsewhere (-d): what
- * a secondary may call reaches the PMD through this instead.
+ * processes, and a secondary may have loaded the PMD elsewhere (-d): so
+ * the port holds no pointer into the PMD, and every process, the primary
+ * too, reaches the PMD through this.
  */
 const struct xn_pmd *xn_pmd_of(const struct rte_eth_dev *dev);
+
+/* Record @pmd as @dev's in this process, at probe (primary or secondary). */
+void xn_pmd_bind(const struct rte_eth_dev *dev, const struct xn_pmd *pmd);
+
+/* The operations of @p's PMD, in this process (xn_pmd_of()). */
+static inline const struct xn_port_ops *
+xn_ops_of(const struct xn_port *p)
+{
+	return xn_pmd_of(p->dev)->ops;
+}
 
 /*
  * Enter a queue only while the control plane allows it: it withdraws

@@ -24,7 +24,7 @@ static void
 nb_backoff_retry(struct xn_port *xn)
 {
 	nb_port(xn)->backoff_armed = false;
-	xn->ops->update(xn);
+	xn_ops_of(xn)->update(xn);
 }
 
 static void
