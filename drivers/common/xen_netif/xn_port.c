@@ -16,7 +16,6 @@
 
 #include "netif_back.h"
 #include "netif_front.h"
-#include "xn_intr.h"
 #include "xn_port.h"
 #include "xenbus.h"
 
@@ -235,6 +234,31 @@ xn_port_pause(struct xn_port *p)
 }
 
 void
+xn_rxq_kick(struct xn_rxq *q)
+{
+	uint64_t one = 1;
+
+	/* A full counter is still readable: nothing is lost. */
+	if (write(q->kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		XN_LOG(q->q.port, ERR, "Rx queue %u: cannot wake its sleeper: %s",
+		       q->q.queue_id, strerror(errno));
+}
+
+/* The gate just opened: wake every Rx queue sleeping on its interrupt. */
+static void
+wake_sleepers(struct xn_port *p)
+{
+	struct xn_rxq *q;
+	unsigned int i;
+
+	for (i = 0; i < p->cfg.queues; i++) {
+		q = (struct xn_rxq *)p->rxq[i];
+		if (q->kick_fd >= 0)
+			xn_rxq_kick(q);
+	}
+}
+
+void
 xn_port_refresh(struct xn_port *p)
 {
 	uint32_t ready = p->started && p->connected;
@@ -248,7 +272,7 @@ xn_port_refresh(struct xn_port *p)
 		while (queues_busy(p))
 			rte_pause();
 	else
-		xn_intr_wake_all(p);
+		wake_sleepers(p);
 	if (ready && p->peer_ready && !p->no_carrier) {
 		link.link_status = RTE_ETH_LINK_UP;
 		link.link_speed = RTE_ETH_SPEED_NUM_10G;

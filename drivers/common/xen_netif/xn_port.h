@@ -410,6 +410,12 @@ void xn_port_connected(struct xn_port *p, unsigned int nb_pairs);
 void xn_port_disconnected(struct xn_port *p);
 
 /*
+ * Wake @q's sleeper (rte_eth_dev_rx_intr_enable()'s fd reads ready): its
+ * kick_fd, which xn_intr.c opens, is the port's to write.
+ */
+void xn_rxq_kick(struct xn_rxq *q);
+
+/*
  * Bring the gate and the link in line with started, connected and
  * peer_ready; under the lock. Closing the gate waits until no burst is
  * inside.

@@ -183,7 +183,7 @@ nb_ctrl_ring_serve(struct xn_port *xn, bool *more)
 		if (!nb_ctrl_ring_answer(p)) {
 			NB_LOG(ERR, "%s: the frontend broke the protocol (%s): disconnecting",
 			       p->fe_dir, p->ctrl.error);
-			nb_xenbus_frontend_failed(xn, p->ctrl.error);
+			xn_ops_of(xn)->failed(xn, p->ctrl.error);
 		} else {
 			*more = p->ctrl.more;
 		}

@@ -167,7 +167,7 @@ nf_ctrl_ring_responses(struct xn_port *xn, bool *more)
 		return 0;
 	n = netif_ctrl_front_responses(&ad->ctrl, rsp, RTE_DIM(rsp));
 	if (n < 0) {
-		nf_xenbus_backend_failed(xn, ad->ctrl.error);
+		xn_ops_of(xn)->failed(xn, ad->ctrl.error);
 		return 0;
 	}
 	/* Answers may come in any order: matched by id. */
