@@ -83,6 +83,23 @@ struct nb_config {
 	char vifs[NB_DOMAIN_NAME_MAX + 1];
 };
 
+/* The watch on the guest's RX rings for stalls: nb_carrier.c's alone. */
+struct nb_carrier {
+	unsigned int stalled_queues;
+	bool armed;			/* its alarm is set */
+};
+
+/*
+ * The wait before a failing frontend is offered InitWait again:
+ * nb_backoff.c's alone.
+ */
+struct nb_backoff {
+	unsigned int failures;		/* in a row */
+	uint64_t connected_at;		/* timer cycles; 0: not connected */
+	uint64_t retry_at;		/* timer cycles */
+	bool armed;			/* its alarm is set */
+};
+
 struct nb_port {
 	struct xn_port xn;		/* first: see xn_port() */
 	struct nb_config cfg;
@@ -122,13 +139,8 @@ struct nb_port {
 	uint64_t reconfigurations;
 	uint64_t reconfig_window;	/* timer cycles: its lines' window */
 	unsigned int reconfig_lines;	/* lines in that window */
-	unsigned int stalled_queues;	/* nb_carrier.c */
-	bool carrier_armed;
-	/* nb_backoff.c: failures in a row, when to offer InitWait again. */
-	unsigned int failures;
-	uint64_t connected_at;		/* timer cycles; 0: not connected */
-	uint64_t retry_at;
-	bool backoff_armed;
+	struct nb_carrier carrier;
+	struct nb_backoff backoff;
 };
 
 static inline struct nb_port *
@@ -173,6 +185,8 @@ void nb_backoff_failed(struct nb_port *p, const char *why);
 bool nb_backoff_wait(struct nb_port *p);
 /* The port closes: no alarm left. */
 void nb_backoff_uninit(struct nb_port *p);
+/* Its part of the port's description (xn_info.h). */
+void nb_backoff_info(const struct nb_port *p, struct xn_info *w);
 
 /* nb_carrier.c */
 /*

@@ -494,7 +494,7 @@ nb_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->str(w, "state", xenbus_state_name(p->state));
 	w->str(w, "frontend_state",
 	       xenbus_state_name(xenbus_read_state(p->xn.xa, p->fe_dir)));
-	w->u64(w, "failures_in_a_row", p->failures);
+	nb_backoff_info(p, w);
 	if (!p->xn.connected)
 		return;
 	w->str(w, "event_channels",

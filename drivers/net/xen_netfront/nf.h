@@ -78,6 +78,30 @@ struct nf_config {
 	bool no_zero_copy;		/* zero_copy=0 */
 };
 
+/* Multicast control: what the backend offers and has; nf_mcast.c's alone. */
+struct nf_mcast {
+	bool offered;
+	bool dynamic;
+	bool requested;			/* request-multicast-control we wrote */
+	unsigned int nb_sent;
+	struct rte_ether_addr sent[XN_MAX_MC_ADDRS];
+};
+
+/*
+ * Receive-side scaling: the application's hash, and the pages and
+ * requests that carry it to the backend; nf_rss.c's alone.
+ */
+struct nf_rss {
+	struct netif_hash_config cfg;
+	bool unsent;			/* changed since last sent */
+	bool refused;			/* the backend refused some of it */
+	void *pages;			/* key, then table: read-only grants */
+	grant_ref_t refs[NF_RSS_PAGES];
+	unsigned int nb_ids;		/* requests not answered yet */
+	uint16_t ids[NF_RSS_REQUESTS];
+	uint16_t types[NF_RSS_REQUESTS];
+};
+
 struct nf_port {
 	struct xn_port xn;		/* first: see xn_port() */
 	struct nf_config cfg;
@@ -94,24 +118,8 @@ struct nf_port {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	grant_ref_t ctrl_ref;
 	struct netif_ctrl_front ctrl;
-	/* Multicast control (nf_mcast.c): what the backend offers and has. */
-	bool mcast_offered;
-	bool mcast_dynamic;
-	bool mcast_requested;		/* request-multicast-control we wrote */
-	unsigned int nb_mc_sent;
-	struct rte_ether_addr mc_sent[XN_MAX_MC_ADDRS];
-	/*
-	 * Receive-side scaling (nf_rss.c): the application's hash, and the
-	 * pages and requests that carry it to the backend.
-	 */
-	struct netif_hash_config rss;
-	bool rss_unsent;		/* changed since last sent */
-	bool rss_refused;		/* the backend refused some of it */
-	void *rss_pages;		/* key, then table: read-only grants */
-	grant_ref_t rss_refs[NF_RSS_PAGES];
-	unsigned int nb_rss_ids;	/* requests not answered yet */
-	uint16_t rss_ids[NF_RSS_REQUESTS];
-	uint16_t rss_types[NF_RSS_REQUESTS];
+	struct nf_mcast mcast;
+	struct nf_rss rss;
 };
 
 static inline struct nf_port *
@@ -155,6 +163,8 @@ bool nf_mcast_request(struct nf_port *ad,
  * no room for every change (the rest follow at the next call).
  */
 int nf_mcast_sync(struct nf_port *ad);
+/* Its part of the port's description (xn_info.h). */
+void nf_mcast_info(const struct nf_port *ad, struct xn_info *w);
 
 /* nf_ctrl_ring.c */
 /*

@@ -16,22 +16,23 @@
 #include <string.h>
 
 #include "nf.h"
+#include "xn_info.h"
 
 static bool
 nf_mcast_want_filter(const struct nf_port *ad)
 {
-	return ad->mcast_offered && ad->xn.nb_mc > 0 && !ad->xn.promiscuous &&
+	return ad->mcast.offered && ad->xn.nb_mc > 0 && !ad->xn.promiscuous &&
 	       !ad->xn.all_multicast;
 }
 
 bool
 nf_mcast_request(struct nf_port *ad, const struct xenbus_front_backend *be)
 {
-	ad->mcast_offered = be->mcast_control;
-	ad->mcast_dynamic = be->mcast_dynamic;
-	ad->nb_mc_sent = 0;
-	ad->mcast_requested = nf_mcast_want_filter(ad);
-	return ad->mcast_requested;
+	ad->mcast.offered = be->mcast_control;
+	ad->mcast.dynamic = be->mcast_dynamic;
+	ad->mcast.nb_sent = 0;
+	ad->mcast.requested = nf_mcast_want_filter(ad);
+	return ad->mcast.requested;
 }
 
 static bool
@@ -52,23 +53,23 @@ nf_mcast_send_changes(struct nf_port *ad, struct netif_front_tx *tx)
 {
 	unsigned int i = 0;
 
-	while (i < ad->nb_mc_sent) {
-		if (nf_mcast_listed(ad->xn.mc, ad->xn.nb_mc, &ad->mc_sent[i])) {
+	while (i < ad->mcast.nb_sent) {
+		if (nf_mcast_listed(ad->xn.mc, ad->xn.nb_mc, &ad->mcast.sent[i])) {
 			i++;
 			continue;
 		}
 		if (!netif_front_tx_mcast(tx, XEN_NETIF_EXTRA_TYPE_MCAST_DEL,
-					  &ad->mc_sent[i]))
+					  &ad->mcast.sent[i]))
 			return -ENOSPC;
-		ad->mc_sent[i] = ad->mc_sent[--ad->nb_mc_sent];
+		ad->mcast.sent[i] = ad->mcast.sent[--ad->mcast.nb_sent];
 	}
 	for (i = 0; i < ad->xn.nb_mc; i++) {
-		if (nf_mcast_listed(ad->mc_sent, ad->nb_mc_sent, &ad->xn.mc[i]))
+		if (nf_mcast_listed(ad->mcast.sent, ad->mcast.nb_sent, &ad->xn.mc[i]))
 			continue;
 		if (!netif_front_tx_mcast(tx, XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
 					  &ad->xn.mc[i]))
 			return -ENOSPC;
-		ad->mc_sent[ad->nb_mc_sent++] = ad->xn.mc[i];
+		ad->mcast.sent[ad->mcast.nb_sent++] = ad->xn.mc[i];
 	}
 	return 0;
 }
@@ -78,10 +79,10 @@ nf_mcast_in_sync(const struct nf_port *ad)
 {
 	unsigned int i;
 
-	if (ad->nb_mc_sent != ad->xn.nb_mc)
+	if (ad->mcast.nb_sent != ad->xn.nb_mc)
 		return false;
 	for (i = 0; i < ad->xn.nb_mc; i++)
-		if (!nf_mcast_listed(ad->mc_sent, ad->nb_mc_sent,
+		if (!nf_mcast_listed(ad->mcast.sent, ad->mcast.nb_sent,
 				     &ad->xn.mc[i]))
 			return false;
 	return true;
@@ -94,16 +95,16 @@ nf_mcast_sync(struct nf_port *ad)
 	bool want = nf_mcast_want_filter(ad), notify;
 	int ret;
 
-	if (!ad->xn.connected || !ad->xn.peer_ready || !ad->mcast_offered)
+	if (!ad->xn.connected || !ad->xn.peer_ready || !ad->mcast.offered)
 		return 0;
-	if (want != ad->mcast_requested) {
-		if (!ad->mcast_dynamic) {
+	if (want != ad->mcast.requested) {
+		if (!ad->mcast.dynamic) {
 			NF_LOG(NOTICE, "%s: the backend reads request-multicast-control only at connect: multicast frames %s until the next",
-			       ad->fe_dir, ad->mcast_requested ?
+			       ad->fe_dir, ad->mcast.requested ?
 			       "stay filtered" : "all arrive");
 		} else if (xenbus_front_request_mcast(ad->xn.xa, ad->fe_dir,
 						      want)) {
-			ad->mcast_requested = want;
+			ad->mcast.requested = want;
 		} else {
 			NF_LOG(ERR, "%s: cannot write request-multicast-control: %s",
 			       ad->fe_dir, strerror(errno));
@@ -120,6 +121,14 @@ nf_mcast_sync(struct nf_port *ad)
 					    NETIF_DOORBELL_QUIET);
 	if (ret != 0)
 		NF_LOG(ERR, "%s: TX ring full: the backend has %u of the %u multicast groups; they follow at the next change",
-		       ad->fe_dir, ad->nb_mc_sent, ad->xn.nb_mc);
+		       ad->fe_dir, ad->mcast.nb_sent, ad->xn.nb_mc);
 	return ret;
+}
+
+void
+nf_mcast_info(const struct nf_port *ad, struct xn_info *w)
+{
+	w->u64(w, "multicast_offered", ad->mcast.offered);
+	w->u64(w, "multicast_requested", ad->mcast.requested);
+	w->u64(w, "multicast_groups_sent", ad->mcast.nb_sent);
 }

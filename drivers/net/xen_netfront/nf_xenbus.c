@@ -508,9 +508,7 @@ nf_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->u64(w, "ctrl_ring", ad->ctrl_sring != NULL);
 	w->u64(w, "static_grants", !ad->cfg.no_statics);
 	w->u64(w, "zero_copy", !ad->cfg.no_zero_copy);
-	w->u64(w, "multicast_offered", ad->mcast_offered);
-	w->u64(w, "multicast_requested", ad->mcast_requested);
-	w->u64(w, "multicast_groups_sent", ad->nb_mc_sent);
+	nf_mcast_info(ad, w);
 }
 
 /* Close, then follow the backend through its own close. */
