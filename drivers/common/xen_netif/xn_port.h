@@ -184,6 +184,26 @@ struct xn_pmd {
 };
 
 /*
+ * How the control thread serves the control ring's channel, xn_control.c's
+ * alone (xn_stats.c reads the counters as xstats): its events (xstats
+ * ctrl_events, ctrl_spurious_events), its turns that spent their whole
+ * budget with requests still waiting (ctrl_budget_exhausted) and how many
+ * in a row, and the delay before a channel whose last event found
+ * nothing, or a ring that keeps its budget full, is heard again
+ * (ctrl_backoff_us, a gauge); an alarm unmasks it or serves what waits.
+ */
+struct xn_ctrl_serving {
+	uint64_t events;
+	uint64_t spurious;
+	uint64_t budget_exhausted;
+	uint64_t backoff_us;
+	uint32_t busy_turns;
+	uint64_t busy_logged;		/* timer cycles of the last line */
+	bool alarm_armed;
+	bool alarm_serves;		/* a turn, else only an unmask */
+};
+
+/*
  * The port: ethdev's dev_private, in memory secondary processes share.
  * Every pointer in it is the primary's (a secondary may have mapped the
  * same things elsewhere, or not at all): only the primary follows them,
@@ -238,22 +258,7 @@ struct xn_port {
 	bool removal_told;
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
-	/*
-	 * Its events (xstats ctrl_events, ctrl_spurious_events), its turns
-	 * that spent their whole budget with requests still waiting
-	 * (ctrl_budget_exhausted) and how many in a row, and the delay before
-	 * a channel whose last event found nothing, or a ring that keeps its
-	 * budget full, is heard again (ctrl_backoff_us, a gauge;
-	 * xn_control.c); an alarm unmasks it or serves what waits.
-	 */
-	uint64_t ctrl_events;
-	uint64_t ctrl_spurious;
-	uint64_t ctrl_budget_exhausted;
-	uint64_t ctrl_backoff_us;
-	uint32_t ctrl_busy_turns;
-	uint64_t ctrl_busy_logged; /* timer cycles of the last line */
-	bool ctrl_alarm_armed;
-	bool ctrl_alarm_serves; /* a turn, else only an unmask */
+	struct xn_ctrl_serving ctrl_serving;
 	struct rte_intr_handle *xs_intr;
 	struct rte_intr_handle *evtchn_intr;
 	struct rte_intr_handle *fail_intr;

@@ -100,6 +100,18 @@ struct nb_backoff {
 	bool armed;			/* its alarm is set */
 };
 
+/*
+ * The guest's static grants, asked for over its control ring, and the
+ * log of the ones a limit refused: nb_ctrl_ring.c's alone.
+ */
+struct nb_statics {
+	struct netif_statics map;
+	/* ADDs refused by a limit when last logged, and when (timer cycles). */
+	uint64_t over_limit_logged;
+	uint64_t over_limit_log_at;
+	bool reap_armed;	/* nb_ctrl_ring_reap() will look again */
+};
+
 struct nb_port {
 	struct xn_port xn;		/* first: see xn_port() */
 	struct nb_config cfg;
@@ -118,15 +130,11 @@ struct nb_port {
 	/* The frontend's control ring, mapped while connected, or NULL. */
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
-	struct netif_statics statics;
+	struct nb_statics statics;
 	/* Quiesces of the request being answered (nb_ctrl_ring.c). */
 	uint32_t ctrl_quiesces;
-	/* ADDs refused by a limit when last logged, and when (timer cycles). */
-	uint64_t over_limit_logged;
-	uint64_t over_limit_log_at;
 	/* The guest's hash, configured over its control ring. */
 	struct netif_hash hash;
-	bool reap_armed;		/* nb_ctrl_ring_reap() will look again */
 	/* The vif's `rate` as last read ("" when none), and its limit. */
 	char rate[XENBUS_PATH_MAX];
 	struct netif_credit credit;

@@ -52,8 +52,8 @@ nb_statics_pages(const struct nb_port *p)
 	uint64_t n = 0;
 	unsigned int i;
 
-	for (i = 0; i < p->statics.nb_queues; i++)
-		n += p->statics.q[i]->pages;
+	for (i = 0; i < p->statics.map.nb_queues; i++)
+		n += p->statics.map.q[i]->pages;
 	return n;
 }
 
@@ -73,7 +73,7 @@ nb_ctrl_ring_request(void *opaque, const struct xen_netif_ctrl_request *req,
 	bool ours;
 
 	p->ctrl_quiesces = 0;
-	ours = netif_statics_serve(&p->statics, req, rsp) ||
+	ours = netif_statics_serve(&p->statics.map, req, rsp) ||
 	       netif_hash_serve(&p->hash, req, rsp);
 	after = nb_statics_pages(p);
 	*ops = (uint32_t)RTE_MIN(
@@ -141,20 +141,21 @@ nb_ctrl_ring_log_over_limit(struct nb_port *p)
 
 	for (i = 0; i < p->xn.cfg.queues; i++)
 		refused += nb_pair(p, i)->rxq.statics.over_limit;
-	if (refused < p->over_limit_logged) /* the counters were reset */
-		p->over_limit_logged = 0;
-	if (refused == p->over_limit_logged ||
-	    now - p->over_limit_log_at < rte_get_timer_hz())
+	/* The counters were reset. */
+	if (refused < p->statics.over_limit_logged)
+		p->statics.over_limit_logged = 0;
+	if (refused == p->statics.over_limit_logged ||
+	    now - p->statics.over_limit_log_at < rte_get_timer_hz())
 		return;
 	NB_LOG(WARNING,
 	       "%s: refused %" PRIu64
 	       " static grant lists past the limits on mapped pages (queue pair %u, vif %u, process %u; %" PRIu64
 	       " mapped by the process)",
-	       p->fe_dir, refused - p->over_limit_logged,
-	       p->statics.limits.queue, p->statics.limits.vif,
-	       p->statics.limits.process, netif_statics_process_pages());
-	p->over_limit_logged = refused;
-	p->over_limit_log_at = now;
+	       p->fe_dir, refused - p->statics.over_limit_logged,
+	       p->statics.map.limits.queue, p->statics.map.limits.vif,
+	       p->statics.map.limits.process, netif_statics_process_pages());
+	p->statics.over_limit_logged = refused;
+	p->statics.over_limit_log_at = now;
 }
 
 /*
@@ -200,7 +201,7 @@ nb_reap_alarm(void *arg)
 	struct nb_port *p = arg;
 
 	pthread_mutex_lock(&p->xn.lock);
-	p->reap_armed = false;
+	p->statics.reap_armed = false;
 	nb_ctrl_ring_reap(p);
 	pthread_mutex_unlock(&p->xn.lock);
 }
@@ -208,10 +209,10 @@ nb_reap_alarm(void *arg)
 void
 nb_ctrl_ring_reap(struct nb_port *p)
 {
-	if (netif_statics_reap(&p->statics) == 0 || p->reap_armed)
+	if (netif_statics_reap(&p->statics.map) == 0 || p->statics.reap_armed)
 		return;
 	if (rte_eal_alarm_set(NB_REAP_PERIOD_US, nb_reap_alarm, p) == 0)
-		p->reap_armed = true;
+		p->statics.reap_armed = true;
 	else
 		NB_LOG(WARNING, "%s: cannot arm the alarm that unmaps lent pages: they stay mapped until the next disconnect",
 		       p->be_dir);
@@ -256,7 +257,7 @@ nb_orphan(struct nb_port *p)
 	if (o == NULL)
 		return false;
 	o->xa = p->xn.xa;
-	o->statics = p->statics;
+	o->statics = p->statics.map;
 	o->statics.xa = o->xa;
 	for (i = 0; i < XN_MAX_QUEUES; i++)
 		o->statics.q[i] = &o->q[i];
@@ -281,8 +282,8 @@ nb_ctrl_ring_uninit(struct nb_port *p)
 
 	rte_eal_alarm_cancel(nb_reap_alarm, p);
 	pthread_mutex_lock(&p->xn.lock);
-	p->reap_armed = true;	/* no more alarms */
-	waiting = netif_statics_reap(&p->statics);
+	p->statics.reap_armed = true;	/* no more alarms */
+	waiting = netif_statics_reap(&p->statics.map);
 	pthread_mutex_unlock(&p->xn.lock);
 	if (waiting > 0 && !nb_orphan(p)) {
 		NB_LOG(ERR, "%s: out of memory: the guest's pages the application holds stay mapped for good",
@@ -340,9 +341,9 @@ nb_ctrl_ring_connect(struct nb_port *p)
 		pr->rxq.ring.statics = &pr->rxq.statics.map;
 		pr->txq.ring.statics = &pr->rxq.statics.map;
 	}
-	p->statics.quiesce = nb_statics_quiesce;
-	p->statics.opaque = p;
-	netif_statics_connect(&p->statics, p->xn.xa, p->fe_domid,
+	p->statics.map.quiesce = nb_statics_quiesce;
+	p->statics.map.opaque = p;
+	netif_statics_connect(&p->statics.map, p->xn.xa, p->fe_domid,
 			      p->fe.nb_queues, queues, &p->cfg.statics_limits);
 	/*
 	 * What the frontend queued before we were there waits for no event;
@@ -362,7 +363,7 @@ nb_ctrl_ring_release(struct nb_port *p)
 {
 	unsigned int i;
 
-	netif_statics_release(&p->statics);
+	netif_statics_release(&p->statics.map);
 	for (i = 0; i < p->xn.cfg.queues; i++)
 		nb_pair(p, i)->rxq.ring.statics =
 			nb_pair(p, i)->txq.ring.statics = NULL;
