@@ -101,6 +101,24 @@ struct nb_backoff {
 };
 
 /*
+ * The vif's rate limit: its `rate` key as last read (nb_xenbus.c), and the
+ * credit its guest RX queues share (netif_credit.h).
+ */
+struct nb_rate {
+	char text[XENBUS_PATH_MAX];	/* "" when none */
+	struct netif_credit credit;
+};
+
+/*
+ * The guest's multicast filter, which its queues share, and whether it
+ * asks for it (request-multicast-control, nb_xenbus.c).
+ */
+struct nb_mcast {
+	struct netif_mcast filter;
+	bool on;
+};
+
+/*
  * The guest's static grants, asked for over its control ring, and the
  * log of the ones a limit refused: nb_ctrl_ring.c's alone.
  */
@@ -135,12 +153,8 @@ struct nb_port {
 	uint32_t ctrl_quiesces;
 	/* The guest's hash, configured over its control ring. */
 	struct netif_hash hash;
-	/* The vif's `rate` as last read ("" when none), and its limit. */
-	char rate[XENBUS_PATH_MAX];
-	struct netif_credit credit;
-	/* The guest's multicast filter, and whether it asks for it. */
-	struct netif_mcast mcast;
-	bool mcast_on;
+	struct nb_rate rate;
+	struct nb_mcast mcast;
 	/* The headroom left for the guest's XDP program, and its changes. */
 	uint16_t xdp_headroom;
 	bool xdp_headroom_refused;	/* the key's value was not usable */

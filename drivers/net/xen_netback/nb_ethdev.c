@@ -285,16 +285,16 @@ nb_init(struct xn_port *xn)
 					 XN_RING_BACK_RX, &pr->txq.ring);
 		if (ret != 0)
 			return ret;
-		pr->rxq.ring.credit = &p->credit;
-		pr->rxq.ring.mcast = &p->mcast;
-		pr->txq.ring.mcast = &p->mcast;
+		pr->rxq.ring.credit = &p->rate.credit;
+		pr->rxq.ring.mcast = &p->mcast.filter;
+		pr->txq.ring.mcast = &p->mcast.filter;
 	}
-	netif_mcast_reset(&p->mcast);
+	netif_mcast_reset(&p->mcast.filter);
 	/* It tells of its removal (nb_xenbus.c): ethdev's removal event. */
 	if (p->cfg.remove_with_vif)
 		xn->dev->data->dev_flags |= RTE_ETH_DEV_INTR_RMV;
 	nb_ctrl_ring_init(p);
-	netif_credit_init(&p->credit, rte_get_timer_hz());
+	netif_credit_init(&p->rate.credit, rte_get_timer_hz());
 	ret = nb_lend_init(p);
 	if (ret == 0) {
 		ret = nb_xenbus_init(p);

@@ -156,10 +156,10 @@ nb_follow_mcast_control(struct nb_port *p)
 {
 	bool on = xenbus_back_read_mcast_control(p->xn.xa, p->fe_dir);
 
-	if (on == p->mcast_on)
+	if (on == p->mcast.on)
 		return;
-	p->mcast_on = on;
-	netif_mcast_enable(&p->mcast, on);
+	p->mcast.on = on;
+	netif_mcast_enable(&p->mcast.filter, on);
 	NB_LOG(INFO, "%s: multicast frames %s", p->fe_dir,
 	       on ? "filtered by the guest's groups" : "all delivered");
 }
@@ -227,8 +227,8 @@ nb_connect_frontend(struct nb_port *p)
 	}
 	xn_port_apply_rx_offloads(&p->xn);
 	/* A new connection starts with an empty list (the gate is closed). */
-	netif_mcast_reset(&p->mcast);
-	p->mcast_on = false;
+	netif_mcast_reset(&p->mcast.filter);
+	p->mcast.on = false;
 	nb_follow_mcast_control(p);
 	p->xdp_headroom = 0;
 	p->xdp_headroom_refused = false;
@@ -265,11 +265,11 @@ nb_read_rate(struct nb_port *p)
 	snprintf(path, sizeof(path), "%s/rate", p->be_dir);
 	value = xa_xs_read(p->xn.xa, XBT_NULL, path, &len);
 	text = value != NULL ? value : "";
-	if (strncmp(text, p->rate, sizeof(p->rate)) == 0) {
+	if (strncmp(text, p->rate.text, sizeof(p->rate.text)) == 0) {
 		free(value);
 		return;		/* unchanged: nothing to log or apply */
 	}
-	snprintf(p->rate, sizeof(p->rate), "%s", text);
+	snprintf(p->rate.text, sizeof(p->rate.text), "%s", text);
 	ok = strlen(text) == (value != NULL ? len : 0);
 	if (!ok)
 		snprintf(why, sizeof(why), "rate: not text");
@@ -279,7 +279,7 @@ nb_read_rate(struct nb_port *p)
 	free(value);
 	if (!ok) {
 		NB_LOG(ERR, "%s: %s (\"%s\"): not limited", p->be_dir, why,
-		       p->rate);
+		       p->rate.text);
 		rate = (struct xenbus_back_rate){ 0 };
 	} else if (rate.bytes != 0) {
 		NB_LOG(INFO, "%s: guest TX limited to %" PRIu64 " bytes per %" PRIu64 " us",
@@ -287,7 +287,7 @@ nb_read_rate(struct nb_port *p)
 	} else {
 		NB_LOG(INFO, "%s: guest TX not limited", p->be_dir);
 	}
-	netif_credit_set(&p->credit, rate.bytes, rate.usec);
+	netif_credit_set(&p->rate.credit, rate.bytes, rate.usec);
 }
 
 /* Find the frontend once the toolstack has written our directory. */
@@ -506,10 +506,10 @@ nb_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->u64(w, "gso_tcpv4", p->fe.gso_tcpv4);
 	w->u64(w, "gso_tcpv6", p->fe.gso_tcpv6);
 	w->u64(w, "ctrl_ring", p->fe.ctrl_ring);
-	w->u64(w, "multicast_filtered", p->mcast_on);
+	w->u64(w, "multicast_filtered", p->mcast.on);
 	w->u64(w, "xdp_headroom", p->xdp_headroom);
 	w->u64(w, "reconfigurations", p->reconfigurations);
-	w->str(w, "rate", p->rate[0] != '\0' ? p->rate : "none");
+	w->str(w, "rate", p->rate.text[0] != '\0' ? p->rate.text : "none");
 }
 
 /* As Linux: the frontend must go through Closing to reconnect. */
