@@ -363,11 +363,11 @@ rx_filter(struct rte_eth_dev *dev, bool promiscuous, bool all_multicast,
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
-	p->promiscuous = promiscuous;
-	p->all_multicast = all_multicast;
+	p->filter.promiscuous = promiscuous;
+	p->filter.all_multicast = all_multicast;
 	if (mc != NULL) {
-		memcpy(p->mc, mc, nb_mc * sizeof(*mc));
-		p->nb_mc = nb_mc;
+		memcpy(p->filter.mc, mc, nb_mc * sizeof(*mc));
+		p->filter.nb_mc = nb_mc;
 	}
 	if (xn_ops_of(p)->rx_filter != NULL)
 		ret = xn_ops_of(p)->rx_filter(p);
@@ -417,9 +417,8 @@ xn_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *mc,
 		if (!rte_is_multicast_ether_addr(&mc[i]) ||
 		    rte_is_broadcast_ether_addr(&mc[i]))
 			return -EINVAL;
-	return rx_filter(dev, dev->data->promiscuous,
-			 dev->data->all_multicast, mc != NULL ? mc : p->mc,
-			 nb_mc);
+	return rx_filter(dev, dev->data->promiscuous, dev->data->all_multicast,
+			 mc != NULL ? mc : p->filter.mc, nb_mc);
 }
 
 static const struct eth_dev_ops xn_ops = {

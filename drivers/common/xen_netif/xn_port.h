@@ -184,6 +184,17 @@ struct xn_pmd {
 };
 
 /*
+ * The application's receive filter, as xn_ethdev.c keeps it for the PMD's
+ * ops->rx_filter to read: a vif filters no unicast address.
+ */
+struct xn_rx_filter {
+	bool promiscuous;
+	bool all_multicast;
+	unsigned int nb_mc;
+	struct rte_ether_addr mc[XN_MAX_MC_ADDRS];
+};
+
+/*
  * How the control thread serves the control ring's channel, xn_control.c's
  * alone (xn_stats.c reads the counters as xstats): its events (xstats
  * ctrl_events, ctrl_spurious_events), its turns that spent their whole
@@ -241,11 +252,7 @@ struct xn_port {
 	bool configured;
 	/* rte_eth_dev_set_mtu() was called: the vif's mtu key is ignored. */
 	bool mtu_chosen;
-	/* The application's receive filter (ops->rx_filter). */
-	bool promiscuous;
-	bool all_multicast;
-	unsigned int nb_mc;
-	struct rte_ether_addr mc[XN_MAX_MC_ADDRS];
+	struct xn_rx_filter filter;
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */

@@ -21,8 +21,10 @@
 static bool
 nf_mcast_want_filter(const struct nf_port *ad)
 {
-	return ad->mcast.offered && ad->xn.nb_mc > 0 && !ad->xn.promiscuous &&
-	       !ad->xn.all_multicast;
+	const struct xn_rx_filter *f = &ad->xn.filter;
+
+	return ad->mcast.offered && f->nb_mc > 0 && !f->promiscuous &&
+	       !f->all_multicast;
 }
 
 bool
@@ -51,10 +53,11 @@ nf_mcast_listed(const struct rte_ether_addr *list, unsigned int n,
 static int
 nf_mcast_send_changes(struct nf_port *ad, struct netif_front_tx *tx)
 {
+	const struct xn_rx_filter *f = &ad->xn.filter;
 	unsigned int i = 0;
 
 	while (i < ad->mcast.nb_sent) {
-		if (nf_mcast_listed(ad->xn.mc, ad->xn.nb_mc, &ad->mcast.sent[i])) {
+		if (nf_mcast_listed(f->mc, f->nb_mc, &ad->mcast.sent[i])) {
 			i++;
 			continue;
 		}
@@ -63,13 +66,14 @@ nf_mcast_send_changes(struct nf_port *ad, struct netif_front_tx *tx)
 			return -ENOSPC;
 		ad->mcast.sent[i] = ad->mcast.sent[--ad->mcast.nb_sent];
 	}
-	for (i = 0; i < ad->xn.nb_mc; i++) {
-		if (nf_mcast_listed(ad->mcast.sent, ad->mcast.nb_sent, &ad->xn.mc[i]))
+	for (i = 0; i < f->nb_mc; i++) {
+		if (nf_mcast_listed(ad->mcast.sent, ad->mcast.nb_sent,
+				    &f->mc[i]))
 			continue;
 		if (!netif_front_tx_mcast(tx, XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
-					  &ad->xn.mc[i]))
+					  &f->mc[i]))
 			return -ENOSPC;
-		ad->mcast.sent[ad->mcast.nb_sent++] = ad->xn.mc[i];
+		ad->mcast.sent[ad->mcast.nb_sent++] = f->mc[i];
 	}
 	return 0;
 }
@@ -77,13 +81,14 @@ nf_mcast_send_changes(struct nf_port *ad, struct netif_front_tx *tx)
 static bool
 nf_mcast_in_sync(const struct nf_port *ad)
 {
+	const struct xn_rx_filter *f = &ad->xn.filter;
 	unsigned int i;
 
-	if (ad->mcast.nb_sent != ad->xn.nb_mc)
+	if (ad->mcast.nb_sent != f->nb_mc)
 		return false;
-	for (i = 0; i < ad->xn.nb_mc; i++)
+	for (i = 0; i < f->nb_mc; i++)
 		if (!nf_mcast_listed(ad->mcast.sent, ad->mcast.nb_sent,
-				     &ad->xn.mc[i]))
+				     &f->mc[i]))
 			return false;
 	return true;
 }
@@ -121,7 +126,7 @@ nf_mcast_sync(struct nf_port *ad)
 					    NETIF_DOORBELL_QUIET);
 	if (ret != 0)
 		NF_LOG(ERR, "%s: TX ring full: the backend has %u of the %u multicast groups; they follow at the next change",
-		       ad->fe_dir, ad->mcast.nb_sent, ad->xn.nb_mc);
+		       ad->fe_dir, ad->mcast.nb_sent, ad->xn.filter.nb_mc);
 	return ret;
 }
 
