@@ -119,6 +119,18 @@ struct nb_mcast {
 };
 
 /*
+ * The headroom left for the guest's XDP program, and its changes, with
+ * the rate limit of their log lines: nb_xenbus.c's alone.
+ */
+struct nb_xdp {
+	uint16_t headroom;
+	bool refused;			/* the key's value was not usable */
+	uint64_t reconfigurations;
+	uint64_t window;		/* timer cycles: its lines' window */
+	unsigned int lines;		/* lines in that window */
+};
+
+/*
  * The guest's static grants, asked for over its control ring, and the
  * log of the ones a limit refused: nb_ctrl_ring.c's alone.
  */
@@ -155,12 +167,7 @@ struct nb_port {
 	struct netif_hash hash;
 	struct nb_rate rate;
 	struct nb_mcast mcast;
-	/* The headroom left for the guest's XDP program, and its changes. */
-	uint16_t xdp_headroom;
-	bool xdp_headroom_refused;	/* the key's value was not usable */
-	uint64_t reconfigurations;
-	uint64_t reconfig_window;	/* timer cycles: its lines' window */
-	unsigned int reconfig_lines;	/* lines in that window */
+	struct nb_xdp xdp;
 	struct nb_carrier carrier;
 	struct nb_backoff backoff;
 };

@@ -188,20 +188,20 @@ nb_follow_xdp_headroom(struct nb_port *p)
 		netif_back_rx_set_xdp_headroom(&nb_pair(p, i)->txq.ring,
 					       headroom);
 	/* Read again on every watch while Reconfigured: said once. */
-	if (headroom == p->xdp_headroom && !valid == p->xdp_headroom_refused)
+	if (headroom == p->xdp.headroom && !valid == p->xdp.refused)
 		return;
-	p->xdp_headroom = headroom;
-	p->xdp_headroom_refused = !valid;
-	if (now - p->reconfig_window >= 5 * rte_get_timer_hz()) {
-		p->reconfig_window = now;
-		p->reconfig_lines = 0;
+	p->xdp.headroom = headroom;
+	p->xdp.refused = !valid;
+	if (now - p->xdp.window >= 5 * rte_get_timer_hz()) {
+		p->xdp.window = now;
+		p->xdp.lines = 0;
 	}
-	if (p->reconfig_lines++ >= RECONFIG_LINES)
+	if (p->xdp.lines++ >= RECONFIG_LINES)
 		return;
 	if (!valid)
 		NB_LOG(WARNING, "%s: %s", p->fe_dir, why);
 	NB_LOG(NOTICE, "%s: frames start %u bytes into their page (xdp-headroom; reconfiguration %" PRIu64 ")",
-	       p->fe_dir, headroom, p->reconfigurations);
+	       p->fe_dir, headroom, p->xdp.reconfigurations);
 }
 
 /* Returns false with everything released when the frontend is unusable. */
@@ -230,8 +230,8 @@ nb_connect_frontend(struct nb_port *p)
 	netif_mcast_reset(&p->mcast.filter);
 	p->mcast.on = false;
 	nb_follow_mcast_control(p);
-	p->xdp_headroom = 0;
-	p->xdp_headroom_refused = false;
+	p->xdp.headroom = 0;
+	p->xdp.refused = false;
 	nb_follow_xdp_headroom(p);
 	/* The guest's MTU, for the application to size its side by. */
 	xn_port_follow_vif_mtu(&p->xn, p->fe_dir);
@@ -464,7 +464,7 @@ nb_xenbus_update(struct xn_port *xn)
 		break;
 	case XENBUS_BACK_RECONFIGURE:
 		/* Linux netfront waits for Reconfigured, for ever. */
-		p->reconfigurations++;
+		p->xdp.reconfigurations++;
 		nb_follow_xdp_headroom(p);
 		nb_publish_state(p, XenbusStateReconfigured);
 		break;
@@ -507,8 +507,8 @@ nb_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->u64(w, "gso_tcpv6", p->fe.gso_tcpv6);
 	w->u64(w, "ctrl_ring", p->fe.ctrl_ring);
 	w->u64(w, "multicast_filtered", p->mcast.on);
-	w->u64(w, "xdp_headroom", p->xdp_headroom);
-	w->u64(w, "reconfigurations", p->reconfigurations);
+	w->u64(w, "xdp_headroom", p->xdp.headroom);
+	w->u64(w, "reconfigurations", p->xdp.reconfigurations);
 	w->str(w, "rate", p->rate.text[0] != '\0' ? p->rate.text : "none");
 }
 
