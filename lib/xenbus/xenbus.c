@@ -46,62 +46,70 @@ xenbus_read_state(struct xa_handle *h, const char *dir)
 }
 
 bool
-xenbus_abort(struct xa_handle *h, xs_transaction_t t)
+xenbus_transact(struct xa_handle *h, xenbus_tx_body body, void *arg)
 {
-	int err = errno;
+	for (;;) {
+		xs_transaction_t t = xa_xs_transaction_start(h);
+		int done, err;
 
-	xa_xs_transaction_end(h, t, true);
-	errno = err;
-	return false;
+		if (t == XBT_NULL)
+			return false;
+		done = body(h, t, arg);
+		if (done <= 0) {
+			/* The abort must not clobber the failed call's errno. */
+			err = errno;
+			xa_xs_transaction_end(h, t, true);
+			errno = err;
+			return done == 0;
+		}
+		if (xa_xs_transaction_end(h, t, false))
+			return true;
+		if (errno != EAGAIN)
+			return false;
+	}
 }
 
+struct switch_state {
+	char path[XENBUS_PATH_MAX];
+	char want[4];
+};
+
 /*
- * One transaction reads the key and writes it only if it is there and
+ * The transaction reads the key and writes it only if it is there and
  * differs, as Linux's xenbus_switch_state() does. A write fires the
  * peer's watches, so the same state is not written again. And once the
  * toolstack has removed the device's directory (a vif unplugged, a
  * domain destroyed), a late step of ours must not create it again: the
  * leftover "state" would make the vif of the next domain given this
  * domid look already in use.
- *
- * One attempt; false with errno EAGAIN when xenstore asks for another.
  */
-static bool
-switch_state_once(struct xa_handle *h, const char *path, const char *want)
+static int
+switch_state_body(struct xa_handle *h, xs_transaction_t t, void *arg)
 {
-	xs_transaction_t t = xa_xs_transaction_start(h);
+	const struct switch_state *ss = arg;
 	unsigned int len;
 	bool write;
 	char *now;
 
-	if (t == XBT_NULL)
-		return false;
-	now = xa_xs_read(h, t, path, &len);
+	now = xa_xs_read(h, t, ss->path, &len);
 	if (now == NULL && errno != ENOENT)
-		return xenbus_abort(h, t);
-	write = now != NULL && strcmp(now, want) != 0;
+		return -1;
+	write = now != NULL && strcmp(now, ss->want) != 0;
 	free(now);
-	if (!write) {
-		xa_xs_transaction_end(h, t, true);
-		return true;
-	}
-	if (!xa_xs_write(h, t, path, want, strlen(want)))
-		return xenbus_abort(h, t);
-	return xa_xs_transaction_end(h, t, false);
+	if (!write)
+		return 0;
+	return xa_xs_write(h, t, ss->path, ss->want, strlen(ss->want)) ? 1 : -1;
 }
 
 bool
 xenbus_switch_state(struct xa_handle *h, const char *dir,
 		    enum xenbus_state state)
 {
-	char path[XENBUS_PATH_MAX], want[4];
+	struct switch_state ss;
 
-	snprintf(path, sizeof(path), "%s/state", dir);
-	snprintf(want, sizeof(want), "%d", (int)state);
-	while (!switch_state_once(h, path, want))
-		if (errno != EAGAIN)
-			return false;
-	return true;
+	snprintf(ss.path, sizeof(ss.path), "%s/state", dir);
+	snprintf(ss.want, sizeof(ss.want), "%d", (int)state);
+	return xenbus_transact(h, switch_state_body, &ss);
 }
 
 unsigned long

@@ -35,10 +35,19 @@ const char *xenbus_state_name(enum xenbus_state state);
 enum xenbus_state xenbus_read_state(struct xa_handle *h, const char *dir);
 
 /*
- * Abort transaction @t after a failed call, keeping that call's errno;
- * returns false, for the caller to return.
+ * The body of a xenstore transaction: -1 on a failed call (errno set), 0
+ * when it wrote nothing (the transaction is aborted), 1 to commit.
  */
-bool xenbus_abort(struct xa_handle *h, xs_transaction_t t);
+typedef int (*xenbus_tx_body)(struct xa_handle *h, xs_transaction_t t,
+			      void *arg);
+
+/*
+ * Run @body in a transaction until it commits, again each time xenstore
+ * answers EAGAIN. A failed body aborts the transaction keeping the failed
+ * call's errno. True when committed or when the body wrote nothing; false,
+ * with errno, on an error.
+ */
+bool xenbus_transact(struct xa_handle *h, xenbus_tx_body body, void *arg);
 
 /*
  * Publish our state in "<dir>/state": written only if it differs, and

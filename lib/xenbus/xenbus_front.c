@@ -241,22 +241,26 @@ write_keys(struct xa_handle *h, xs_transaction_t t, const char *fe_dir,
 	return xa_xs_printf(h, t, path, "%u", k->evtchn_ctrl);
 }
 
+struct write_keys {
+	const char *fe_dir;
+	const struct xenbus_front_keys *keys;
+};
+
+static int
+write_keys_body(struct xa_handle *h, xs_transaction_t t, void *arg)
+{
+	const struct write_keys *wk = arg;
+
+	return write_keys(h, t, wk->fe_dir, wk->keys) ? 1 : -1;
+}
+
 bool
 xenbus_front_write_keys(struct xa_handle *h, const char *fe_dir,
 			const struct xenbus_front_keys *keys)
 {
-	for (;;) {
-		xs_transaction_t t = xa_xs_transaction_start(h);
+	struct write_keys wk = { .fe_dir = fe_dir, .keys = keys };
 
-		if (t == XBT_NULL)
-			return false;
-		if (!write_keys(h, t, fe_dir, keys))
-			return xenbus_abort(h, t);
-		if (xa_xs_transaction_end(h, t, false))
-			return true;
-		if (errno != EAGAIN)
-			return false;
-	}
+	return xenbus_transact(h, write_keys_body, &wk);
 }
 
 bool

@@ -5,7 +5,7 @@
 # $plugins (a private copy of the two PMD plugins, for EAL's -d), $work (a
 # scratch directory) and the array $pids, where the script adds the
 # processes it starts in the background; on exit they are killed and all
-# of it is removed. tap_result (below) prints the scripts' TAP lines;
+# of it is removed. tap.sh, sourced here, prints the scripts' TAP lines;
 # wait_for, terminate and sim_guest are the watcher tests' (test_testpmd_vifs,
 # test_ovs_dpdk).
 #
@@ -21,22 +21,7 @@ sim_processes_cleanup() {
 	rm -rf "$plugins" "$work" "/dev/shm/xsim-$inst"
 }
 trap sim_processes_cleanup EXIT
-
-# tap_result <status> <n> <what> <file>...: TAP line <n> for a check that
-# exited with <status>; when it failed, the last lines of each file as
-# comments, and $fail set to 1 (the script's exit status).
-fail=0
-tap_result() {
-	local status=$1 n=$2 what=$3
-	shift 3
-	if [ "$status" = 0 ]; then
-		echo "ok $n - $what"
-		return
-	fi
-	echo "not ok $n - $what"
-	for f in "$@"; do sed 's/^/# /' "$f" | tail -n 30; done
-	fail=1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # wait_for <pattern> <file>: true once a line of the file matches (60 s:
 # a guest's start, with four testpmds and the backend polling on two

@@ -11,17 +11,7 @@ set -u
 src="$1"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-n=0
-failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-	fi
-}
+. "$(dirname "$0")/../common/tap.sh"
 
 cd "$src" || exit 1
 sphinx-build -W --keep-going -b html doc/guides "$out/doc" > "$out/log" 2>&1
@@ -37,5 +27,4 @@ done
 [ -z "$missing" ] || echo "# no page for:$missing"
 tap "$([ -z "$missing" ] && echo 0 || echo 1)" "a page for each .rst file"
 
-echo "1..$n"
-exit $failed
+tap_done

@@ -24,12 +24,7 @@ inst="install-$$"
 trap 'rm -rf "$stage" "/dev/shm/xsim-$inst"' EXIT
 chmod 700 "$stage"
 
-n=0
-fail=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+. "$(dirname "$0")/../common/tap.sh"
 
 meson install -C "$build" --no-rebuild --quiet --destdir "$stage" >"$stage/install.log" 2>&1
 tap $? "meson install --destdir"
@@ -65,7 +60,7 @@ echo "# unit ${unit#"$stage"}: ExecStart ${prog:-?}"
 [ -n "$prog" ] && [ -x "$stage$prog" ] &&
 	[ "$(basename "$prog")" = xen-adaptive-fwd ]
 tap $? "the systemd unit runs the xen-adaptive-fwd installed with it"
-[ $fail = 0 ] || { sed 's/^/# /' "$stage"/*.log; echo "1..$n"; exit 1; }
+[ $fail = 0 ] || { sed 's/^/# /' "$stage"/*.log; tap_done; }
 
 eal="--no-huge -m 256 --no-pci --no-shconf --log-level=*:warning -d $stage$pmddir"
 for vdev in "net_xen_netback0,domid=1,provider=sim,sim=$inst,group_ethertype=1 -- net_xen_netback0 netback" \
@@ -79,5 +74,4 @@ for vdev in "net_xen_netback0,domid=1,provider=sim,sim=$inst,group_ethertype=1 -
 	tap $status "$3 runs from the installed plugin with the header's names"
 	[ $status = 0 ] || sed 's/^/# /' "$stage/app.log" | tail -n 20
 done
-echo "1..$n"
-exit $fail
+tap_done

@@ -14,9 +14,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail=0
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$here/../common/tap.sh"
 
 # console <file> <seq:rtt ms>...: an iputils ping -D console after ARP
 console() {
@@ -44,32 +42,32 @@ judged() {
 
 console "$work/c1" 1:0.5 2:0.7 3:2500 4:0.6
 judged "$work/c1" 4
-ok $? "every request answered, one 2.5 s late: passes"
+tap $? "every request answered, one 2.5 s late: passes"
 grep -q 'RTT min 0.5 median 0.6 p90 2500 p99 2500 max 2500 ms; >10 ms 1, >100 ms 1, >1 s 1 of 4' "$work/out"
-ok $? "the late reply is in the rtt distribution"
+tap $? "the late reply is in the rtt distribution"
 
 # the guest's steal time around its ping: 250 ticks in 10 s is 25 %
 { echo "DOMU-STEAL before 900 uptime=9.50"; cat "$work/c1"; echo "DOMU-STEAL after 1150 uptime=19.50"; } >"$work/c1s"
 judged "$work/c1s" 4
 grep -q 'of 4; the guest.s vCPU waited for a CPU 25% of the time' "$work/out"
-ok $? "the guest's steal share over its ping is reported"
+tap $? "the guest's steal share over its ping is reported"
 
 console "$work/c2" 1:0.5 2:0.7 4:0.6
 judged "$work/c2" 4
-ok $(($? == 1 ? 0 : 1)) "a request never answered fails"
+tap $(($? == 1 ? 0 : 1)) "a request never answered fails"
 grep -q 'FAIL ours: 3 of 4 requests answered, 0 duplicates (unanswered: 3)' "$work/out"
-ok $? "the failure names the unanswered sequence number"
+tap $? "the failure names the unanswered sequence number"
 
 # the closing line says 4 received: one of them is a duplicate of seq 2
 console "$work/c3" 1:0.5 2:0.7 2:0.9 4:0.6
 judged "$work/c3" 4
-ok $(($? == 1 ? 0 : 1)) "a duplicate reply fails, whatever ping's closing count says"
+tap $(($? == 1 ? 0 : 1)) "a duplicate reply fails, whatever ping's closing count says"
 
 # replies to requests past the count (ping -w resends while it waits) do
 # not stand in for an unanswered one
 console "$work/c4" 1:0.5 2:0.7 4:0.6 5:0.5
 judged "$work/c4" 4
-ok $(($? == 1 ? 0 : 1)) "a reply beyond the count does not stand in for a missing one"
+tap $(($? == 1 ? 0 : 1)) "a reply beyond the count does not stand in for a missing one"
 
 # ping-timeline.awk: Dom0's clock 50 ms behind the guest's; every leg
 # 0.3 ms to the backend, 0.02 in it, 0.4 back, but seq 3 comes back
@@ -98,20 +96,19 @@ DOMU-RESULT arp=ok
 EOF
 timeline() { awk -v table="$work/table" -f "$here/scenarios/ping-timeline.awk" "$@"; }
 timeline "$work/tl" "$work/ct" >"$work/out"
-ok $? "the timeline tool joins a backend's timeline with the guest's ping"
+tap $? "the timeline tool joins a backend's timeline with the guest's ping"
 grep -q 'timeline of 5 replies (clock offset 50.05 ms): median legs to us 0.35, in us 0.02, back 0.35 ms; of 2 over 10 ms, longest leg to us 1, in us 0, back 1 (medians 0.35, 0.02, 0.35 ms), our transmit call over 5 ms in 1;' "$work/out"
-ok $? "it finds the clock offset and which leg made each late reply late"
+tap $? "it finds the clock offset and which leg made each late reply late"
 grep -q 'answered but not received by ping 1, dropped by us 1$' "$work/out"
-ok $? "it counts replies that left the backend but never reached ping, and drops"
+tap $? "it counts replies that left the backend but never reached ping, and drops"
 grep -qx '3 15.32 0.35 0.02 14.95 0.01' "$work/table" && grep -qx '4 12.42 12.05 0.02 0.35 8.00' "$work/table"
-ok $? "its per-reply table cuts each rtt into the three legs"
+tap $? "its per-reply table cuts each rtt into the three legs"
 # the same replies under other sequence numbers: none is the ping's
 awk '{ $2 += 100; print }' "$work/tl" >"$work/tl2"
 timeline "$work/tl2" "$work/ct" >"$work/out"
-ok $(($? == 1 ? 0 : 1)) "a timeline with none of the ping's replies is an error"
+tap $(($? == 1 ? 0 : 1)) "a timeline with none of the ping's replies is an error"
 grep -q "no reply of the guest's ping is in the backend's timeline" "$work/out"
-ok $? "which it says"
+tap $? "which it says"
 
 [ $fail = 0 ] || sed 's/^/# /' "$work/out"
-echo "1..$n"
-exit $fail
+tap_done

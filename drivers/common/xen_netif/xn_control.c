@@ -73,7 +73,7 @@ xn_control_call(struct xn_port *p, void (*fn)(struct xn_port *p))
 static void
 follow_peer(struct xn_port *p)
 {
-	p->ops->update(p);
+	xn_ops_of(p)->update(p);
 }
 
 static void
@@ -102,11 +102,11 @@ static void serve_ctrl(struct xn_port *p, bool event);
 static void
 ctrl_alarm(struct xn_port *p)
 {
-	if (p->ctrl_alarm_serves) {
+	if (p->ctrl_serving.alarm_serves) {
 		serve_ctrl(p, false);
 		return;
 	}
-	p->ctrl_alarm_armed = false;
+	p->ctrl_serving.alarm_armed = false;
 	if (p->ctrl_evtchn != XN_NO_EVTCHN)
 		xa_evtchn_unmask(xa_evtchn(p->xa), p->ctrl_evtchn);
 }
@@ -126,26 +126,28 @@ ctrl_busy_delay(struct xn_port *p)
 {
 	uint64_t now;
 
-	p->ctrl_budget_exhausted++;
-	if (++p->ctrl_busy_turns <= XN_CTRL_BUSY_TURNS) {
-		p->ctrl_backoff_us = 0;
+	p->ctrl_serving.budget_exhausted++;
+	if (++p->ctrl_serving.busy_turns <= XN_CTRL_BUSY_TURNS) {
+		p->ctrl_serving.backoff_us = 0;
 		return XN_CTRL_MORE_US;
 	}
-	p->ctrl_backoff_us =
-		RTE_MIN(RTE_MAX(2 * p->ctrl_backoff_us, 2 * XN_CTRL_MORE_US),
-			XN_CTRL_BUSY_MAX_US);
+	p->ctrl_serving.backoff_us = RTE_MIN(
+		RTE_MAX(2 * p->ctrl_serving.backoff_us, 2 * XN_CTRL_MORE_US),
+		XN_CTRL_BUSY_MAX_US);
 	now = rte_get_timer_cycles();
-	if (p->ctrl_busy_turns == XN_CTRL_BUSY_TURNS + 1 &&
-	    (p->ctrl_busy_logged == 0 ||
-	     now - p->ctrl_busy_logged >=
+	if (p->ctrl_serving.busy_turns == XN_CTRL_BUSY_TURNS + 1 &&
+	    (p->ctrl_serving.busy_logged == 0 ||
+	     now - p->ctrl_serving.busy_logged >=
 		     XN_CTRL_BUSY_LOG_S * rte_get_timer_hz())) {
-		p->ctrl_busy_logged = now;
+		p->ctrl_serving.busy_logged = now;
 		XN_LOG(p, WARNING,
 		       "the peer keeps its control ring's budget full (%" PRIu64
 		       " turns so far, ctrl_budget_exhausted): its turns come up to %u ms apart until it lets up",
-		       p->ctrl_budget_exhausted, XN_CTRL_BUSY_MAX_US / 1000);
+		       p->ctrl_serving.budget_exhausted,
+		       XN_CTRL_BUSY_MAX_US / 1000);
 	}
-	return (uint32_t)p->ctrl_backoff_us; /* at most XN_CTRL_BUSY_MAX_US */
+	/* At most XN_CTRL_BUSY_MAX_US. */
+	return (uint32_t)p->ctrl_serving.backoff_us;
 }
 
 /*
@@ -155,15 +157,15 @@ ctrl_busy_delay(struct xn_port *p)
 static bool
 ctrl_later(struct xn_port *p, uint32_t delay, bool serves)
 {
-	if (p->ctrl_alarm_armed) {
+	if (p->ctrl_serving.alarm_armed) {
 		/* One set only to unmask now serves what waits, too. */
-		p->ctrl_alarm_serves |= serves;
+		p->ctrl_serving.alarm_serves |= serves;
 		return true;
 	}
 	if (rte_eal_alarm_set(delay, on_ctrl_alarm, p) != 0)
 		return false;
-	p->ctrl_alarm_armed = true;
-	p->ctrl_alarm_serves = serves;
+	p->ctrl_serving.alarm_armed = true;
+	p->ctrl_serving.alarm_serves = serves;
 	return true;
 }
 
@@ -179,26 +181,27 @@ serve_ctrl(struct xn_port *p, bool event)
 	uint32_t delay;
 	bool more;
 
-	p->ctrl_alarm_armed = false;
-	found = p->ops->ctrl(p, &more);
+	p->ctrl_serving.alarm_armed = false;
+	found = xn_ops_of(p)->ctrl(p, &more);
 	if (p->ctrl_evtchn != port || port == XN_NO_EVTCHN)
 		return;		/* disconnected meanwhile */
 	if (!more && (found > 0 || !event)) {
 		/* Done, with budget left (or a turn found the rest gone). */
-		p->ctrl_backoff_us = 0;
-		p->ctrl_busy_turns = 0;
+		p->ctrl_serving.backoff_us = 0;
+		p->ctrl_serving.busy_turns = 0;
 		xa_evtchn_unmask(xa_evtchn(p->xa), port);
 		return;
 	}
 	if (more) {
 		delay = ctrl_busy_delay(p);
 	} else {
-		p->ctrl_spurious++;
-		p->ctrl_busy_turns = 0;
-		p->ctrl_backoff_us = RTE_MIN(RTE_MAX(2 * p->ctrl_backoff_us,
-						     XN_CTRL_BACKOFF_MIN_US),
-					     XN_CTRL_BACKOFF_MAX_US);
-		delay = p->ctrl_backoff_us;
+		p->ctrl_serving.spurious++;
+		p->ctrl_serving.busy_turns = 0;
+		p->ctrl_serving.backoff_us =
+			RTE_MIN(RTE_MAX(2 * p->ctrl_serving.backoff_us,
+					XN_CTRL_BACKOFF_MIN_US),
+				XN_CTRL_BACKOFF_MAX_US);
+		delay = p->ctrl_serving.backoff_us;
 	}
 	/*
 	 * The alarm serves or unmasks later: until then the channel stays
@@ -219,9 +222,9 @@ serve_ctrl(struct xn_port *p, bool event)
 static void
 serve_ctrl_event(struct xn_port *p)
 {
-	if (p->ctrl_alarm_armed) {
+	if (p->ctrl_serving.alarm_armed) {
 		rte_eal_alarm_cancel(on_ctrl_alarm, p);
-		p->ctrl_alarm_armed = false;
+		p->ctrl_serving.alarm_armed = false;
 	}
 	serve_ctrl(p, true);
 }
@@ -229,8 +232,8 @@ serve_ctrl_event(struct xn_port *p)
 void
 xn_control_ctrl_connected(struct xn_port *p)
 {
-	p->ctrl_busy_turns = 0;
-	p->ctrl_backoff_us = 0;
+	p->ctrl_serving.busy_turns = 0;
+	p->ctrl_serving.backoff_us = 0;
 }
 
 void
@@ -261,11 +264,12 @@ on_event_channel(void *arg)
 	while (n++ < XN_EVENTS_PER_CALL &&
 	       (port = xa_evtchn_pending(xa_evtchn(p->xa))) >= 0)
 		if ((evtchn_port_t)port == p->ctrl_evtchn) {
-			p->ctrl_events++;
-			ctrl = !p->ctrl_alarm_armed || !p->ctrl_alarm_serves;
+			p->ctrl_serving.events++;
+			ctrl = !p->ctrl_serving.alarm_armed ||
+			       !p->ctrl_serving.alarm_serves;
 		}
 	pthread_mutex_unlock(&p->lock);
-	if (ctrl && p->ops->ctrl != NULL)
+	if (ctrl && xn_ops_of(p)->ctrl != NULL)
 		xn_control_call(p, serve_ctrl_event);
 }
 
@@ -280,7 +284,7 @@ take_failure(struct xn_port *p)
 		return;
 	XN_LOG(p, ERR, "the peer broke the protocol (%s): disconnecting",
 	       why);
-	p->ops->failed(p, why);
+	xn_ops_of(p)->failed(p, why);
 }
 
 static void
@@ -357,5 +361,5 @@ xn_control_stop(struct xn_port *p)
 	unwatch_fd(p, &p->fail_intr, on_failure);
 	/* Waits for a running one; the channel goes with the connection. */
 	rte_eal_alarm_cancel(on_ctrl_alarm, p);
-	p->ctrl_alarm_armed = false;
+	p->ctrl_serving.alarm_armed = false;
 }

@@ -181,7 +181,7 @@ is_shared(const struct xn_devarg *arg)
 
 /* Every key known and given a value, or -EINVAL naming the first that is not. */
 static int
-check_keys(struct rte_kvargs *kv, const struct xn_devarg *own,
+check_keys(const struct rte_kvargs *kv, const struct xn_devarg *own,
 	   unsigned int nb_own, int logtype)
 {
 	char accepted[256];
@@ -210,7 +210,7 @@ check_keys(struct rte_kvargs *kv, const struct xn_devarg *own,
  * the simulator-only keys apply depends on it.
  */
 static int
-process_keys(struct rte_kvargs *kv, const struct xn_devarg *own,
+process_keys(const struct rte_kvargs *kv, const struct xn_devarg *own,
 	     unsigned int nb_own, void *opaque, struct shared_args *shared)
 {
 	unsigned int pass, i;
@@ -237,13 +237,25 @@ process_keys(struct rte_kvargs *kv, const struct xn_devarg *own,
 	return 0;
 }
 
+struct rte_kvargs *
+xn_devargs_split(const char *args, int logtype)
+{
+	struct rte_kvargs *kv;
+
+	/* Keys are checked by the parse, so that an error can name the bad one. */
+	kv = rte_kvargs_parse(args != NULL ? args : "", NULL);
+	if (kv == NULL)
+		ARG_LOG(logtype, "cannot parse \"%s\": expected key=value pairs separated by ','",
+			args);
+	return kv;
+}
+
 int
-xn_devargs_parse(const char *args, const struct xn_devarg *own,
+xn_devargs_parse(const struct rte_kvargs *kv, const struct xn_devarg *own,
 		 unsigned int nb_own, void *opaque, struct xn_devargs *cfg,
 		 int logtype)
 {
 	struct shared_args shared = { cfg, logtype };
-	struct rte_kvargs *kv;
 	int ret;
 
 	*cfg = (struct xn_devargs){
@@ -252,17 +264,9 @@ xn_devargs_parse(const char *args, const struct xn_devarg *own,
 		.batch = NETIF_BATCH_DEFAULT,
 	};
 	strlcpy(cfg->sim_instance, "default", sizeof(cfg->sim_instance));
-	/* Keys are checked here, so that an error can name the bad one. */
-	kv = rte_kvargs_parse(args != NULL ? args : "", NULL);
-	if (kv == NULL) {
-		ARG_LOG(logtype, "cannot parse \"%s\": expected key=value pairs separated by ','",
-			args);
-		return -EINVAL;
-	}
 	ret = check_keys(kv, own, nb_own, logtype);
 	if (ret == 0)
 		ret = process_keys(kv, own, nb_own, opaque, &shared);
-	rte_kvargs_free(kv);
 	if (ret != 0)
 		return -EINVAL;
 	if (cfg->group_ethertype) {

@@ -56,14 +56,22 @@ struct xn_devarg {
 };
 
 /*
- * Parse @args: the shared keys into @cfg (defaults first), the PMD's
+ * A probe's devargs @args (NULL: none) cut into key=value pairs, the one
+ * time they are read as text: what the probe hands on to
+ * xn_devargs_parse(). NULL, with a log line at @logtype, when they are not
+ * key=value pairs. rte_kvargs_free() it.
+ */
+struct rte_kvargs *xn_devargs_split(const char *args, int logtype);
+
+/*
+ * Parse @kv: the shared keys into @cfg (defaults first), the PMD's
  * @own[@nb_own] through their handlers with @opaque. Refuses, with a log
  * line at @logtype naming the key and the accepted values: an unknown key,
  * a key without a value, a value out of its rule, a simulator-only key
  * (sim= or an own key marked so) without provider=sim. Registers the
  * single-EtherType mbuf flag when grouping is asked for. 0 or -EINVAL.
  */
-int xn_devargs_parse(const char *args, const struct xn_devarg *own,
+int xn_devargs_parse(const struct rte_kvargs *kv, const struct xn_devarg *own,
 		     unsigned int nb_own, void *opaque, struct xn_devargs *cfg,
 		     int logtype);
 

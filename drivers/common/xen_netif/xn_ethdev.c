@@ -29,7 +29,7 @@ configured(struct xn_port *p)
 {
 	p->configured = true;
 	xn_port_apply_rx_offloads(p);
-	p->ops->update(p);
+	xn_ops_of(p)->update(p);
 }
 
 /*
@@ -130,8 +130,8 @@ stop(struct xn_port *p)
 {
 	p->started = false;
 	xn_port_refresh(p);
-	if (p->ops->stopped != NULL)
-		p->ops->stopped(p);
+	if (xn_ops_of(p)->stopped != NULL)
+		xn_ops_of(p)->stopped(p);
 }
 
 /* Refused, naming the queue, until every configured queue is set up. */
@@ -186,7 +186,7 @@ xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 
 	netif_rx_stash_flush(&q->batching.stash);
 	q->mp = mp;
-	p->ops->rx_setup(p, qid, mp);
+	xn_ops_of(p)->rx_setup(p, qid, mp);
 	dev->data->rx_queues[qid] = q;
 	return 0;
 }
@@ -237,8 +237,8 @@ xn_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	/* Held packets go back to their pool while it still exists. */
 	netif_rx_stash_flush(&q->batching.stash);
 	q->mp = NULL;
-	if (p->ops->rx_release != NULL)
-		p->ops->rx_release(p, qid);
+	if (xn_ops_of(p)->rx_release != NULL)
+		xn_ops_of(p)->rx_release(p, qid);
 	dev->data->rx_queues[qid] = NULL;
 }
 
@@ -258,8 +258,9 @@ xn_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 {
 	const struct xn_rxq *q = dev->data->rx_queues[qid];
 	struct xn_port *p = xn_port(dev);
+	const struct xn_port_ops *ops = xn_ops_of(p);
 
-	info->mp = p->ops->rx_pool != NULL ? p->ops->rx_pool(p, qid) : NULL;
+	info->mp = ops->rx_pool != NULL ? ops->rx_pool(p, qid) : NULL;
 	if (info->mp == NULL)
 		info->mp = q->mp;
 	info->nb_desc = NETIF_RX_RING_SIZE;
@@ -286,7 +287,7 @@ xn_dev_close(struct rte_eth_dev *dev)
 		return 0;	/* closed already, or never opened */
 	xn_control_stop(p);
 	xn_intr_uninstall(p);
-	p->ops->uninit(p);
+	xn_ops_of(p)->uninit(p);
 	/* As ethdev does: release the queues that were set up. */
 	for (i = 0; i < d->nb_rx_queues; i++)
 		if (d->rx_queues[i] != NULL)
@@ -353,14 +354,14 @@ rx_filter(struct rte_eth_dev *dev, bool promiscuous, bool all_multicast,
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
-	p->promiscuous = promiscuous;
-	p->all_multicast = all_multicast;
+	p->filter.promiscuous = promiscuous;
+	p->filter.all_multicast = all_multicast;
 	if (mc != NULL) {
-		memcpy(p->mc, mc, nb_mc * sizeof(*mc));
-		p->nb_mc = nb_mc;
+		memcpy(p->filter.mc, mc, nb_mc * sizeof(*mc));
+		p->filter.nb_mc = nb_mc;
 	}
-	if (p->ops->rx_filter != NULL)
-		ret = p->ops->rx_filter(p);
+	if (xn_ops_of(p)->rx_filter != NULL)
+		ret = xn_ops_of(p)->rx_filter(p);
 	pthread_mutex_unlock(&p->lock);
 	return ret;
 }
@@ -396,7 +397,7 @@ xn_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *mc,
 	struct xn_port *p = xn_port(dev);
 	uint32_t i;
 
-	if (p->ops->rx_filter == NULL)
+	if (xn_ops_of(p)->rx_filter == NULL)
 		return -ENOTSUP;
 	if (nb_mc > XN_MAX_MC_ADDRS) {
 		XN_LOG(p, ERR, "%u multicast groups: a vif filters at most %u",
@@ -407,9 +408,8 @@ xn_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *mc,
 		if (!rte_is_multicast_ether_addr(&mc[i]) ||
 		    rte_is_broadcast_ether_addr(&mc[i]))
 			return -EINVAL;
-	return rx_filter(dev, dev->data->promiscuous,
-			 dev->data->all_multicast, mc != NULL ? mc : p->mc,
-			 nb_mc);
+	return rx_filter(dev, dev->data->promiscuous, dev->data->all_multicast,
+			 mc != NULL ? mc : p->filter.mc, nb_mc);
 }
 
 static const struct eth_dev_ops xn_ops = {
@@ -464,15 +464,6 @@ static const struct eth_dev_ops xn_secondary_ops = {
 	.xstats_get_names = xn_xstats_get_names,
 };
 
-/* Each port's PMD in this process (see xn_pmd_of()). */
-static const struct xn_pmd *local_pmd[RTE_MAX_ETHPORTS];
-
-const struct xn_pmd *
-xn_pmd_of(const struct rte_eth_dev *dev)
-{
-	return local_pmd[dev->data->port_id];
-}
-
 struct xn_port *
 xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd)
 {
@@ -481,7 +472,7 @@ xn_port_by_id(uint16_t port_id, const struct xn_pmd *pmd)
 	if (!rte_eth_dev_is_valid_port(port_id))
 		return NULL;
 	dev = &rte_eth_devices[port_id];
-	if (dev->dev_ops != &xn_ops || xn_port(dev)->pmd != pmd)
+	if (dev->dev_ops != &xn_ops || xn_pmd_of(dev) != pmd)
 		return NULL;
 	return xn_port(dev);
 }
@@ -529,11 +520,9 @@ allocate(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	dev->dev_ops = &xn_ops;
 	dev->rx_pkt_burst = xn_rx_burst;
 	dev->tx_pkt_burst = xn_tx_burst;
-	local_pmd[dev->data->port_id] = pmd;
+	xn_pmd_bind(dev, pmd);
 	p = dev->data->dev_private;
 	p->dev = dev;
-	p->pmd = pmd;
-	p->ops = pmd->ops;
 	p->logtype = *pmd->logtype;
 	p->fail_fd = -1;
 	p->ctrl_evtchn = XN_NO_EVTCHN;
@@ -567,7 +556,7 @@ probe_secondary(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 	dev->dev_ops = &xn_secondary_ops;
 	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
 	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
-	local_pmd[dev->data->port_id] = pmd;
+	xn_pmd_bind(dev, pmd);
 	rte_eth_dev_probing_finish(dev);
 	rte_log(RTE_LOG_NOTICE, *pmd->logtype,
 		"%s: port %u seen from a secondary process: information and statistics; its data path and configuration are the primary's\n",
@@ -578,6 +567,21 @@ probe_secondary(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 int
 xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 {
+	struct rte_kvargs *kv;
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev, pmd);
+	kv = xn_devargs_split(rte_vdev_device_args(vdev), *pmd->logtype);
+	ret = xn_probe_kv(vdev, pmd, kv);
+	rte_kvargs_free(kv);
+	return ret;
+}
+
+int
+xn_probe_kv(struct rte_vdev_device *vdev, const struct xn_pmd *pmd,
+	    const struct rte_kvargs *kv)
+{
 	struct xa_open_args args;
 	struct rte_eth_dev *dev;
 	struct xn_port *p;
@@ -585,14 +589,16 @@ xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return probe_secondary(vdev, pmd);
+	if (kv == NULL)
+		return -EINVAL;
 	dev = allocate(vdev, pmd);
 	if (dev == NULL)
 		return -ENOMEM;
 	p = xn_port(dev);
-	if (p->ops->defaults != NULL)
-		p->ops->defaults(p);
-	ret = xn_devargs_parse(rte_vdev_device_args(vdev), pmd->args,
-			       pmd->nb_args, p, &p->cfg, p->logtype);
+	if (xn_ops_of(p)->defaults != NULL)
+		xn_ops_of(p)->defaults(p);
+	ret = xn_devargs_parse(kv, pmd->args, pmd->nb_args, p, &p->cfg,
+			       p->logtype);
 	if (ret == 0)
 		ret = xn_provider_choose(&p->cfg, pmd->role, p->logtype,
 					 rte_vdev_device_name(vdev));
@@ -602,13 +608,13 @@ xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd)
 		.provider = p->cfg.provider,
 		.sim_instance = p->cfg.sim_instance,
 	};
-	ret = p->ops->configure(p, &args);
+	ret = xn_ops_of(p)->configure(p, &args);
 	if (ret != 0)
 		goto fail;
 	ret = xn_port_open(p, &args);
 	if (ret != 0)
 		goto fail;
-	ret = p->ops->init(p);
+	ret = xn_ops_of(p)->init(p);
 	if (ret == 0)
 		ret = xn_control_start(p);
 	if (ret != 0) {

@@ -22,6 +22,14 @@
  * control thread, as @pmd says. 0 or -errno, with a log line saying why.
  */
 int xn_probe(struct rte_vdev_device *vdev, const struct xn_pmd *pmd);
+
+/*
+ * xn_probe() for a PMD whose own probe has cut @vdev's devargs into @kv
+ * already (xn_devargs_split(); NULL when that failed), so that they are
+ * read as text once.
+ */
+int xn_probe_kv(struct rte_vdev_device *vdev, const struct xn_pmd *pmd,
+		const struct rte_kvargs *kv);
 /* Stop, close and release the port of @vdev. */
 int xn_remove(struct rte_vdev_device *vdev);
 

@@ -66,8 +66,8 @@ xn_info_port(struct xn_port *p, struct xn_info *w, bool rings)
 	w->u64(w, "numa_node", p->dev->data->numa_node);
 	w->u64(w, "queue_pairs_connected", p->connected ? p->nb_pairs : 0);
 	w->u64(w, "mtu", p->dev->data->mtu);
-	if (p->ops->info != NULL)
-		p->ops->info(p, w);
+	if (xn_ops_of(p)->info != NULL)
+		xn_ops_of(p)->info(p, w);
 	if (!rings || !p->connected)
 		return;
 	for (i = 0; i < p->nb_pairs; i++) {

@@ -116,27 +116,6 @@ fail:
 	return ret;
 }
 
-static void
-kick(struct xn_rxq *q)
-{
-	uint64_t one = 1;
-
-	/* A full counter is still readable: nothing is lost. */
-	if (write(q->kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		XN_LOG(q->q.port, ERR, "Rx queue %u: cannot wake its sleeper: %s",
-		       q->q.queue_id, strerror(errno));
-}
-
-void
-xn_intr_wake_all(struct xn_port *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->cfg.queues; i++)
-		if (rxq_of(p, i)->kick_fd >= 0)
-			kick(rxq_of(p, i));
-}
-
 /* Events a drain takes at most: a guest's storm cannot hold its caller. */
 #define XN_INTR_DRAIN_MAX 64
 
@@ -198,7 +177,7 @@ xn_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 	pthread_mutex_lock(&p->lock);
 	rxq_drain(q);
 	if (rxq_arm(q))
-		kick(q);
+		xn_rxq_kick(q);
 	pthread_mutex_unlock(&p->lock);
 	return 0;
 }

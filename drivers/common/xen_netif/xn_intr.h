@@ -35,7 +35,4 @@ void xn_intr_uninstall(struct xn_port *p);
 int xn_intr_enable(struct rte_eth_dev *dev, uint16_t qid);
 int xn_intr_disable(struct rte_eth_dev *dev, uint16_t qid);
 
-/* Under the lock, the gate just opened: wake every sleeping Rx queue. */
-void xn_intr_wake_all(struct xn_port *p);
-
 #endif /* XN_INTR_H */

@@ -15,9 +15,23 @@
 #include <rte_pause.h>
 
 #include "netif_offload.h"
-#include "xn_intr.h"
 #include "xn_port.h"
 #include "xenbus.h"
+
+/* Each port's PMD in this process (see xn_pmd_of()). */
+static const struct xn_pmd *local_pmd[RTE_MAX_ETHPORTS];
+
+void
+xn_pmd_bind(const struct rte_eth_dev *dev, const struct xn_pmd *pmd)
+{
+	local_pmd[dev->data->port_id] = pmd;
+}
+
+const struct xn_pmd *
+xn_pmd_of(const struct rte_eth_dev *dev)
+{
+	return local_pmd[dev->data->port_id];
+}
 
 uint32_t
 xn_rx_offloads(const struct xn_port *p)
@@ -136,6 +150,7 @@ xn_queue_pair_init(struct xn_port *p, uint16_t qid, struct xn_rxq *rxq,
 int
 xn_port_open(struct xn_port *p, const struct xa_open_args *args)
 {
+	size_t pair_size = xn_pmd_of(p->dev)->pair_size;
 	unsigned int i;
 	int ret;
 
@@ -145,14 +160,14 @@ xn_port_open(struct xn_port *p, const struct xa_open_args *args)
 	 * lcores touch on every burst.
 	 */
 	for (i = 0; i < p->cfg.queues; i++) {
-		p->pairs[i] = rte_zmalloc_socket("xn_pair", p->pmd->pair_size,
+		p->pairs[i] = rte_zmalloc_socket("xn_pair", pair_size,
 						 RTE_CACHE_LINE_SIZE,
 						 p->dev->data->numa_node);
 		if (p->pairs[i] == NULL) {
 			ret = -ENOMEM;
 			XN_LOG(p, ERR,
 			       "no memory for queue pair %u (%zu bytes)", i,
-			       p->pmd->pair_size);
+			       pair_size);
 			goto fail;
 		}
 	}
@@ -220,6 +235,31 @@ xn_port_pause(struct xn_port *p)
 }
 
 void
+xn_rxq_kick(struct xn_rxq *q)
+{
+	uint64_t one = 1;
+
+	/* A full counter is still readable: nothing is lost. */
+	if (write(q->kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		XN_LOG(q->q.port, ERR, "Rx queue %u: cannot wake its sleeper: %s",
+		       q->q.queue_id, strerror(errno));
+}
+
+/* The gate just opened: wake every Rx queue sleeping on its interrupt. */
+static void
+wake_sleepers(struct xn_port *p)
+{
+	struct xn_rxq *q;
+	unsigned int i;
+
+	for (i = 0; i < p->cfg.queues; i++) {
+		q = (struct xn_rxq *)p->rxq[i];
+		if (q->kick_fd >= 0)
+			xn_rxq_kick(q);
+	}
+}
+
+void
 xn_port_refresh(struct xn_port *p)
 {
 	uint32_t ready = p->started && p->connected;
@@ -233,7 +273,7 @@ xn_port_refresh(struct xn_port *p)
 		while (queues_busy(p))
 			rte_pause();
 	else
-		xn_intr_wake_all(p);
+		wake_sleepers(p);
 	if (ready && p->peer_ready && !p->no_carrier) {
 		link.link_status = RTE_ETH_LINK_UP;
 		link.link_speed = RTE_ETH_SPEED_NUM_10G;

@@ -174,17 +174,47 @@ struct xn_pmd {
 };
 
 /*
+ * The application's receive filter, as xn_ethdev.c keeps it for the PMD's
+ * ops->rx_filter to read: a vif filters no unicast address.
+ */
+struct xn_rx_filter {
+	bool promiscuous;
+	bool all_multicast;
+	unsigned int nb_mc;
+	struct rte_ether_addr mc[XN_MAX_MC_ADDRS];
+};
+
+/*
+ * How the control thread serves the control ring's channel, xn_control.c's
+ * alone (xn_stats.c reads the counters as xstats): its events (xstats
+ * ctrl_events, ctrl_spurious_events), its turns that spent their whole
+ * budget with requests still waiting (ctrl_budget_exhausted) and how many
+ * in a row, and the delay before a channel whose last event found
+ * nothing, or a ring that keeps its budget full, is heard again
+ * (ctrl_backoff_us, a gauge); an alarm unmasks it or serves what waits.
+ */
+struct xn_ctrl_serving {
+	uint64_t events;
+	uint64_t spurious;
+	uint64_t budget_exhausted;
+	uint64_t backoff_us;
+	uint32_t busy_turns;
+	uint64_t busy_logged;		/* timer cycles of the last line */
+	bool alarm_armed;
+	bool alarm_serves;		/* a turn, else only an unmask */
+};
+
+/*
  * The port: ethdev's dev_private, in memory secondary processes share.
  * Every pointer in it is the primary's (a secondary may have mapped the
  * same things elsewhere, or not at all): only the primary follows them,
- * and what a secondary may call reads numbers and finds the PMD with
- * xn_pmd_of().
+ * and what a secondary may call reads numbers. Nothing here points into
+ * the PMD, which each process may have loaded at its own address (-d):
+ * every process reaches it with xn_pmd_of().
  */
 struct xn_port {
 	struct rte_eth_dev *dev;
-	const struct xn_pmd *pmd;
-	const struct xn_port_ops *ops;	/* pmd->ops */
-	int logtype;			/* *pmd->logtype */
+	int logtype;			/* *xn_pmd_of()->logtype */
 	struct xn_devargs cfg;
 	struct xa_handle *xa;
 	domid_t self;			/* the domain we run in */
@@ -212,11 +242,7 @@ struct xn_port {
 	bool configured;
 	/* rte_eth_dev_set_mtu() was called: the vif's mtu key is ignored. */
 	bool mtu_chosen;
-	/* The application's receive filter (ops->rx_filter). */
-	bool promiscuous;
-	bool all_multicast;
-	unsigned int nb_mc;
-	struct rte_ether_addr mc[XN_MAX_MC_ADDRS];
+	struct xn_rx_filter filter;
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
@@ -229,22 +255,7 @@ struct xn_port {
 	bool removal_told;
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
-	/*
-	 * Its events (xstats ctrl_events, ctrl_spurious_events), its turns
-	 * that spent their whole budget with requests still waiting
-	 * (ctrl_budget_exhausted) and how many in a row, and the delay before
-	 * a channel whose last event found nothing, or a ring that keeps its
-	 * budget full, is heard again (ctrl_backoff_us, a gauge;
-	 * xn_control.c); an alarm unmasks it or serves what waits.
-	 */
-	uint64_t ctrl_events;
-	uint64_t ctrl_spurious;
-	uint64_t ctrl_budget_exhausted;
-	uint64_t ctrl_backoff_us;
-	uint32_t ctrl_busy_turns;
-	uint64_t ctrl_busy_logged; /* timer cycles of the last line */
-	bool ctrl_alarm_armed;
-	bool ctrl_alarm_serves; /* a turn, else only an unmask */
+	struct xn_ctrl_serving ctrl_serving;
 	struct rte_intr_handle *xs_intr;
 	struct rte_intr_handle *evtchn_intr;
 	struct rte_intr_handle *fail_intr;
@@ -259,11 +270,21 @@ xn_port(const struct rte_eth_dev *dev)
 
 /*
  * @dev's PMD as this process knows it. The port is shared with secondary
- * processes, but its pointers into the PMD (pmd, ops) hold the primary's
- * addresses, and a secondary may have loaded the PMD elsewhere (-d): what
- * a secondary may call reaches the PMD through this instead.
+ * processes, and a secondary may have loaded the PMD elsewhere (-d): so
+ * the port holds no pointer into the PMD, and every process, the primary
+ * too, reaches the PMD through this.
  */
 const struct xn_pmd *xn_pmd_of(const struct rte_eth_dev *dev);
+
+/* Record @pmd as @dev's in this process, at probe (primary or secondary). */
+void xn_pmd_bind(const struct rte_eth_dev *dev, const struct xn_pmd *pmd);
+
+/* The operations of @p's PMD, in this process (xn_pmd_of()). */
+static inline const struct xn_port_ops *
+xn_ops_of(const struct xn_port *p)
+{
+	return xn_pmd_of(p->dev)->ops;
+}
 
 /*
  * Enter a queue only while the control plane allows it: it withdraws
@@ -390,6 +411,12 @@ void xn_port_close(struct xn_port *p);
  */
 void xn_port_connected(struct xn_port *p, unsigned int nb_pairs);
 void xn_port_disconnected(struct xn_port *p);
+
+/*
+ * Wake @q's sleeper (rte_eth_dev_rx_intr_enable()'s fd reads ready): its
+ * kick_fd, which xn_intr.c opens, is the port's to write.
+ */
+void xn_rxq_kick(struct xn_rxq *q);
 
 /*
  * Bring the gate and the link in line with started, connected and

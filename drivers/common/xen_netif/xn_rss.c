@@ -69,7 +69,7 @@ current(struct xn_port *p, struct netif_hash_config *cfg)
 
 	*cfg = (struct netif_hash_config){ .alg = 0 };
 	pthread_mutex_lock(&p->lock);
-	on = p->ops->rss(p, cfg);
+	on = xn_ops_of(p)->rss(p, cfg);
 	pthread_mutex_unlock(&p->lock);
 	return on;
 }
@@ -110,7 +110,7 @@ set(struct xn_port *p, const struct netif_hash_config *cfg)
 	int ret;
 
 	pthread_mutex_lock(&p->lock);
-	ret = p->ops->rss_set(p, cfg);
+	ret = xn_ops_of(p)->rss_set(p, cfg);
 	pthread_mutex_unlock(&p->lock);
 	return ret;
 }
@@ -124,7 +124,7 @@ xn_rss_configure(struct xn_port *p)
 	unsigned int i;
 	int ret;
 
-	if (p->ops->rss_set == NULL)
+	if (xn_ops_of(p)->rss_set == NULL)
 		return 0;
 	memcpy(cfg.key, default_key, sizeof(cfg.key));
 	cfg.size = NETIF_HASH_MAPPING_MAX;
@@ -147,7 +147,7 @@ xn_rss_hash_update(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 	int ret;
 
 	/* A netback's hash is its guest's to choose. */
-	if (p->ops->rss_set == NULL)
+	if (xn_ops_of(p)->rss_set == NULL)
 		return -ENOTSUP;
 	current(p, &cfg);
 	ret = take_conf(p, &cfg, conf->rss_hf, conf->rss_key,
@@ -160,7 +160,7 @@ xn_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
 {
 	struct netif_hash_config cfg;
 
-	if (xn_port(dev)->ops->rss == NULL)
+	if (xn_pmd_of(dev)->ops->rss == NULL)
 		return -ENOTSUP;
 	if (!current(xn_port(dev), &cfg)) {
 		conf->rss_hf = 0;
@@ -188,7 +188,7 @@ xn_reta_update(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *reta,
 	struct netif_hash_config cfg;
 	unsigned int i;
 
-	if (p->ops->rss_set == NULL)
+	if (xn_ops_of(p)->rss_set == NULL)
 		return -ENOTSUP;
 	if (reta_size != NETIF_HASH_MAPPING_MAX)
 		return -EINVAL;
@@ -220,7 +220,7 @@ xn_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *reta,
 	struct netif_hash_config cfg;
 	unsigned int i;
 
-	if (p->ops->rss == NULL)
+	if (xn_ops_of(p)->rss == NULL)
 		return -ENOTSUP;
 	if (reta_size != NETIF_HASH_MAPPING_MAX)
 		return -EINVAL;

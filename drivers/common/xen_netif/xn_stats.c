@@ -47,13 +47,14 @@ shared_stat(unsigned int s)
 /* The port's own counters, after every queue's, named without a prefix. */
 static const struct xn_stat port_stats[] = {
 	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_EVENTS,
-	  offsetof(struct xn_port, ctrl_events), XN_BASIC_NONE },
+	  offsetof(struct xn_port, ctrl_serving.events), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_SPURIOUS_EVENTS,
-	  offsetof(struct xn_port, ctrl_spurious), XN_BASIC_NONE },
+	  offsetof(struct xn_port, ctrl_serving.spurious), XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_BUDGET_EXHAUSTED,
-	  offsetof(struct xn_port, ctrl_budget_exhausted), XN_BASIC_NONE },
+	  offsetof(struct xn_port, ctrl_serving.budget_exhausted),
+	  XN_BASIC_NONE },
 	{ RTE_PMD_XEN_NETIF_XSTAT_CTRL_BACKOFF_US,
-	  offsetof(struct xn_port, ctrl_backoff_us), XN_BASIC_NONE },
+	  offsetof(struct xn_port, ctrl_serving.backoff_us), XN_BASIC_NONE },
 };
 
 /* The counter @s of a queue or, for port_stats, of the port @base. */

@@ -79,6 +79,67 @@ struct nb_config {
 	bool remove_with_vif;
 	/* static_grants_max=, static_grants_process_max= (netif_statics.h). */
 	struct netif_statics_limits statics_limits;
+	/* vifs=: a watcher's guest name pattern (nb_watch.h); no port has it. */
+	char vifs[NB_DOMAIN_NAME_MAX + 1];
+};
+
+/* The watch on the guest's RX rings for stalls: nb_carrier.c's alone. */
+struct nb_carrier {
+	unsigned int stalled_queues;
+	bool armed;			/* its alarm is set */
+};
+
+/*
+ * The wait before a failing frontend is offered InitWait again:
+ * nb_backoff.c's alone.
+ */
+struct nb_backoff {
+	unsigned int failures;		/* in a row */
+	uint64_t connected_at;		/* timer cycles; 0: not connected */
+	uint64_t retry_at;		/* timer cycles */
+	bool armed;			/* its alarm is set */
+};
+
+/*
+ * The vif's rate limit: its `rate` key as last read (nb_xenbus.c), and the
+ * credit its guest RX queues share (netif_credit.h).
+ */
+struct nb_rate {
+	char text[XENBUS_PATH_MAX];	/* "" when none */
+	struct netif_credit credit;
+};
+
+/*
+ * The guest's multicast filter, which its queues share, and whether it
+ * asks for it (request-multicast-control, nb_xenbus.c).
+ */
+struct nb_mcast {
+	struct netif_mcast filter;
+	bool on;
+};
+
+/*
+ * The headroom left for the guest's XDP program, and its changes, with
+ * the rate limit of their log lines: nb_xenbus.c's alone.
+ */
+struct nb_xdp {
+	uint16_t headroom;
+	bool refused;			/* the key's value was not usable */
+	uint64_t reconfigurations;
+	uint64_t window;		/* timer cycles: its lines' window */
+	unsigned int lines;		/* lines in that window */
+};
+
+/*
+ * The guest's static grants, asked for over its control ring, and the
+ * log of the ones a limit refused: nb_ctrl_ring.c's alone.
+ */
+struct nb_statics {
+	struct netif_statics map;
+	/* ADDs refused by a limit when last logged, and when (timer cycles). */
+	uint64_t over_limit_logged;
+	uint64_t over_limit_log_at;
+	bool reap_armed;	/* nb_ctrl_ring_reap() will look again */
 };
 
 struct nb_port {
@@ -99,34 +160,16 @@ struct nb_port {
 	/* The frontend's control ring, mapped while connected, or NULL. */
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	struct netif_ctrl_back ctrl;
-	struct netif_statics statics;
-	/* Quiesces of the request being answered (nb_ctrl.c). */
+	struct nb_statics statics;
+	/* Quiesces of the request being answered (nb_ctrl_ring.c). */
 	uint32_t ctrl_quiesces;
-	/* ADDs refused by a limit when last logged, and when (timer cycles). */
-	uint64_t over_limit_logged;
-	uint64_t over_limit_log_at;
 	/* The guest's hash, configured over its control ring. */
 	struct netif_hash hash;
-	bool reap_armed;		/* nb_ctrl_reap() will look again */
-	/* The vif's `rate` as last read ("" when none), and its limit. */
-	char rate[XENBUS_PATH_MAX];
-	struct netif_credit credit;
-	/* The guest's multicast filter, and whether it asks for it. */
-	struct netif_mcast mcast;
-	bool mcast_on;
-	/* The headroom left for the guest's XDP program, and its changes. */
-	uint16_t xdp_headroom;
-	bool xdp_headroom_refused;	/* the key's value was not usable */
-	uint64_t reconfigurations;
-	uint64_t reconfig_window;	/* timer cycles: its lines' window */
-	unsigned int reconfig_lines;	/* lines in that window */
-	unsigned int stalled_queues;	/* nb_carrier.c */
-	bool carrier_armed;
-	/* nb_backoff.c: failures in a row, when to offer InitWait again. */
-	unsigned int failures;
-	uint64_t connected_at;		/* timer cycles; 0: not connected */
-	uint64_t retry_at;
-	bool backoff_armed;
+	struct nb_rate rate;
+	struct nb_mcast mcast;
+	struct nb_xdp xdp;
+	struct nb_carrier carrier;
+	struct nb_backoff backoff;
 };
 
 static inline struct nb_port *
@@ -154,7 +197,7 @@ int nb_xenbus_init(struct nb_port *p);
 /* Disconnect, tell the frontend we are gone; the control thread stopped. */
 void nb_xenbus_uninit(struct nb_port *p);
 /* xn_port_ops.update: bring our state in line with the frontend's. */
-void nb_xenbus_step(struct xn_port *xn);
+void nb_xenbus_update(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the frontend misbehaving. */
 void nb_xenbus_frontend_failed(struct xn_port *xn, const char *why);
 /* xn_port_ops.info: see xn_info.h. */
@@ -171,6 +214,8 @@ void nb_backoff_failed(struct nb_port *p, const char *why);
 bool nb_backoff_wait(struct nb_port *p);
 /* The port closes: no alarm left. */
 void nb_backoff_uninit(struct nb_port *p);
+/* Its part of the port's description (xn_info.h). */
+void nb_backoff_info(const struct nb_port *p, struct xn_info *w);
 
 /* nb_carrier.c */
 /*
@@ -181,26 +226,26 @@ void nb_carrier_watch(struct nb_port *p);
 /* The port closes, disconnected: no more watching. */
 void nb_carrier_uninit(struct nb_port *p);
 
-/* nb_ctrl.c */
+/* nb_ctrl_ring.c */
 /*
  * Map and bind the frontend's control ring when it has one, and serve
  * what it queued already; false (logged) when it is unusable.
  */
-bool nb_ctrl_connect(struct nb_port *p);
+bool nb_ctrl_ring_connect(struct nb_port *p);
 /* Probe: where the guest's hash is read from and who waits for it. */
-void nb_ctrl_init(struct nb_port *p);
+void nb_ctrl_ring_init(struct nb_port *p);
 /* xn_port_ops.rss: the hash the guest configured, if it did. */
-bool nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg);
+bool nb_ctrl_ring_rss(struct xn_port *xn, struct netif_hash_config *cfg);
 /* Unmap the static grants and the ring; the gate is closed. */
-void nb_ctrl_release(struct nb_port *p);
+void nb_ctrl_ring_release(struct nb_port *p);
 /* xn_port_ops.ctrl: serve the control ring. */
-unsigned int nb_ctrl_serve(struct xn_port *xn, bool *more);
+unsigned int nb_ctrl_ring_serve(struct xn_port *xn, bool *more);
 /*
  * Unmap the static grants the application gave back; while it holds some,
  * look again later (under the lock).
  */
-void nb_ctrl_reap(struct nb_port *p);
+void nb_ctrl_ring_reap(struct nb_port *p);
 /* The port closes: stop looking; log what the application still holds. */
-void nb_ctrl_uninit(struct nb_port *p);
+void nb_ctrl_ring_uninit(struct nb_port *p);
 
 #endif /* NB_H */

@@ -21,7 +21,7 @@
 
 /* Between 10 ms and 1 s, four looks per timeout. */
 static uint64_t
-period_us(const struct nb_port *p)
+nb_carrier_period_us(const struct nb_port *p)
 {
 	return RTE_MIN(RTE_MAX(p->cfg.stall_timeout_ms * 1000ull / 4,
 			       10000ull), 1000000ull);
@@ -29,12 +29,12 @@ period_us(const struct nb_port *p)
 
 /* Under the lock: the link follows the stalled queues. */
 static void
-look(struct nb_port *p)
+nb_carrier_look(struct nb_port *p)
 {
 	uint64_t timeout = p->cfg.stall_timeout_ms * rte_get_timer_hz() /
 			   1000;
 	uint64_t now = rte_get_timer_cycles();
-	unsigned int i, stalled = p->stalled_queues;
+	unsigned int i, stalled = p->carrier.stalled_queues;
 
 	for (i = 0; i < p->xn.nb_pairs; i++) {
 		struct nb_pair *pr = nb_pair(p, i);
@@ -43,15 +43,15 @@ look(struct nb_port *p)
 		    netif_back_rx_stalled(&pr->txq.ring, now, timeout)) {
 			pr->stalled = true;
 			pr->txq.stalls++;
-			p->stalled_queues++;
+			p->carrier.stalled_queues++;
 		} else if (pr->stalled && netif_back_rx_ready(&pr->txq.ring)) {
 			pr->stalled = false;
-			p->stalled_queues--;
+			p->carrier.stalled_queues--;
 		}
 	}
-	if ((stalled == 0) == (p->stalled_queues == 0))
+	if ((stalled == 0) == (p->carrier.stalled_queues == 0))
 		return;
-	p->xn.no_carrier = p->stalled_queues > 0;
+	p->xn.no_carrier = p->carrier.stalled_queues > 0;
 	NB_LOG(NOTICE, "%s: guest RX %s: link %s", p->be_dir,
 	       p->xn.no_carrier ? "stalled" : "ready",
 	       p->xn.no_carrier ? "down" : "up");
@@ -66,9 +66,9 @@ nb_carrier_alarm(void *arg)
 
 	pthread_mutex_lock(&p->xn.lock);
 	was_up = xn_port_link_up(&p->xn);
-	p->carrier_armed = false;
+	p->carrier.armed = false;
 	if (p->xn.connected) {
-		look(p);
+		nb_carrier_look(p);
 		nb_carrier_watch(p);
 	}
 	pthread_mutex_unlock(&p->xn.lock);
@@ -83,15 +83,16 @@ nb_carrier_watch(struct nb_port *p)
 	if (!p->xn.connected) {
 		for (i = 0; i < p->xn.cfg.queues; i++)
 			nb_pair(p, i)->stalled = false;
-		p->stalled_queues = 0;
+		p->carrier.stalled_queues = 0;
 		p->xn.no_carrier = false;
 		return;
 	}
-	if (p->carrier_armed || p->cfg.stall_timeout_ms == 0 ||
+	if (p->carrier.armed || p->cfg.stall_timeout_ms == 0 ||
 	    !p->fe.rx_notify)
 		return;
-	if (rte_eal_alarm_set(period_us(p), nb_carrier_alarm, p) == 0)
-		p->carrier_armed = true;
+	if (rte_eal_alarm_set(nb_carrier_period_us(p), nb_carrier_alarm, p) ==
+	    0)
+		p->carrier.armed = true;
 	else
 		NB_LOG(WARNING, "%s: cannot arm the alarm that watches guest RX for stalls: the link stays up",
 		       p->be_dir);

@@ -17,7 +17,7 @@
 
 /* A directory entry that is a guest's domain id, or 0. */
 static domid_t
-parse_domid(const char *s)
+nb_parse_domid(const char *s)
 {
 	unsigned long v;
 	char *end;
@@ -48,7 +48,7 @@ nb_domain_name(struct xa_handle *xa, domid_t domid)
 }
 
 static bool
-domain_has_name(struct nb_port *p, domid_t domid)
+nb_domain_has_name(struct nb_port *p, domid_t domid)
 {
 	char *name = nb_domain_name(p->xn.xa, domid);
 	bool match = name != NULL && strcmp(name, p->cfg.domain) == 0;
@@ -84,10 +84,9 @@ nb_claim_by_name(struct nb_port *p)
 	if (ids == NULL)
 		return false;	/* no vif yet: the watch on vif_root tells us */
 	for (i = 0; i < n && domid == 0; i++) {
-		domid_t d = parse_domid(ids[i]);
+		domid_t d = nb_parse_domid(ids[i]);
 
-		if (d != 0 && nb_vif_present(p, d) &&
-		    domain_has_name(p, d))
+		if (d != 0 && nb_vif_present(p, d) && nb_domain_has_name(p, d))
 			domid = d;
 	}
 	free(ids);

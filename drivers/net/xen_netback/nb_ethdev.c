@@ -47,7 +47,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
 
 static int
-arg_domid(const char *key, const char *value, void *opaque)
+nb_arg_domid(const char *key, const char *value, void *opaque)
 {
 	struct nb_port *p = opaque;
 	unsigned long v;
@@ -64,7 +64,7 @@ arg_domid(const char *key, const char *value, void *opaque)
  * xenstore paths.
  */
 static int
-guest_name(const char *key, const char *value, char *out)
+nb_guest_name(const char *key, const char *value, char *out)
 {
 	size_t len = strlen(value);
 	size_t i;
@@ -83,20 +83,21 @@ guest_name(const char *key, const char *value, char *out)
 }
 
 static int
-arg_domain(const char *key, const char *value, void *opaque)
+nb_arg_domain(const char *key, const char *value, void *opaque)
 {
-	return guest_name(key, value, ((struct nb_port *)opaque)->cfg.domain);
+	return nb_guest_name(key, value,
+			     ((struct nb_port *)opaque)->cfg.domain);
 }
 
 static int
-arg_zero_copy(const char *key, const char *value, void *opaque)
+nb_arg_zero_copy(const char *key, const char *value, void *opaque)
 {
 	return xn_devarg_flag(nb_logtype, key, value,
 			      &((struct nb_port *)opaque)->cfg.zero_copy);
 }
 
 static int
-arg_stall_timeout(const char *key, const char *value, void *opaque)
+nb_arg_stall_timeout(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -109,7 +110,7 @@ arg_stall_timeout(const char *key, const char *value, void *opaque)
 
 /* Linux's fatal_skb_slots: from "fatal past 18 slots" to our most. */
 static int
-arg_fatal_slots(const char *key, const char *value, void *opaque)
+nb_arg_fatal_slots(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -121,7 +122,7 @@ arg_fatal_slots(const char *key, const char *value, void *opaque)
 }
 
 static int
-arg_fail_backoff(const char *key, const char *value, void *opaque)
+nb_arg_fail_backoff(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -134,7 +135,7 @@ arg_fail_backoff(const char *key, const char *value, void *opaque)
 
 /* What closing the port tells the guest: "close" (as Linux) or nothing. */
 static int
-arg_on_close(const char *key, const char *value, void *opaque)
+nb_arg_on_close(const char *key, const char *value, void *opaque)
 {
 	struct nb_port *p = opaque;
 
@@ -148,7 +149,7 @@ arg_on_close(const char *key, const char *value, void *opaque)
 
 /* What the vif's removal does to the port: wait for the next, or remove it. */
 static int
-arg_on_removal(const char *key, const char *value, void *opaque)
+nb_arg_on_removal(const char *key, const char *value, void *opaque)
 {
 	struct nb_port *p = opaque;
 
@@ -166,7 +167,7 @@ arg_on_removal(const char *key, const char *value, void *opaque)
  * against its own value; give every port the same). 0 maps none.
  */
 static int
-arg_statics_max(const char *key, const char *value, void *opaque)
+nb_arg_statics_max(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -178,7 +179,7 @@ arg_statics_max(const char *key, const char *value, void *opaque)
 }
 
 static int
-arg_statics_process_max(const char *key, const char *value, void *opaque)
+nb_arg_statics_process_max(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
@@ -189,17 +190,24 @@ arg_statics_process_max(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+nb_arg_vifs(const char *key, const char *value, void *opaque)
+{
+	return nb_guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
+}
+
 static const struct xn_devarg nb_args[] = {
-	{ ARG_DOMID, arg_domid, false },
-	{ ARG_DOMAIN, arg_domain, false },
-	{ ARG_ZERO_COPY, arg_zero_copy, false },
-	{ ARG_STALL_TIMEOUT, arg_stall_timeout, false },
-	{ ARG_FATAL_SLOTS, arg_fatal_slots, false },
-	{ ARG_FAIL_BACKOFF, arg_fail_backoff, false },
-	{ ARG_ON_CLOSE, arg_on_close, false },
-	{ ARG_ON_REMOVAL, arg_on_removal, false },
-	{ ARG_STATICS_MAX, arg_statics_max, false },
-	{ ARG_STATICS_PROCESS_MAX, arg_statics_process_max, false },
+	{ ARG_DOMID, nb_arg_domid, false },
+	{ ARG_DOMAIN, nb_arg_domain, false },
+	{ ARG_ZERO_COPY, nb_arg_zero_copy, false },
+	{ ARG_STALL_TIMEOUT, nb_arg_stall_timeout, false },
+	{ ARG_FATAL_SLOTS, nb_arg_fatal_slots, false },
+	{ ARG_FAIL_BACKOFF, nb_arg_fail_backoff, false },
+	{ ARG_ON_CLOSE, nb_arg_on_close, false },
+	{ ARG_ON_REMOVAL, nb_arg_on_removal, false },
+	{ ARG_STATICS_MAX, nb_arg_statics_max, false },
+	{ ARG_STATICS_PROCESS_MAX, nb_arg_statics_process_max, false },
+	{ ARG_VIFS, nb_arg_vifs, false },
 };
 
 static void
@@ -277,21 +285,21 @@ nb_init(struct xn_port *xn)
 					 NETIF_RING_BACK_RX, &pr->txq.ring);
 		if (ret != 0)
 			return ret;
-		pr->rxq.ring.credit = &p->credit;
-		pr->rxq.ring.mcast = &p->mcast;
-		pr->txq.ring.mcast = &p->mcast;
+		pr->rxq.ring.credit = &p->rate.credit;
+		pr->rxq.ring.mcast = &p->mcast.filter;
+		pr->txq.ring.mcast = &p->mcast.filter;
 	}
-	netif_mcast_reset(&p->mcast);
+	netif_mcast_reset(&p->mcast.filter);
 	/* It tells of its removal (nb_xenbus.c): ethdev's removal event. */
 	if (p->cfg.remove_with_vif)
 		xn->dev->data->dev_flags |= RTE_ETH_DEV_INTR_RMV;
-	nb_ctrl_init(p);
-	netif_credit_init(&p->credit, rte_get_timer_hz());
+	nb_ctrl_ring_init(p);
+	netif_credit_init(&p->rate.credit, rte_get_timer_hz());
 	ret = nb_lend_init(p);
 	if (ret == 0) {
 		ret = nb_xenbus_init(p);
 		if (ret != 0)
-			nb_ctrl_uninit(p);
+			nb_ctrl_ring_uninit(p);
 	}
 	return ret;
 }
@@ -317,7 +325,7 @@ nb_uninit(struct xn_port *xn)
 	nb_xenbus_uninit(nb_port(xn));
 	nb_backoff_uninit(nb_port(xn));
 	nb_carrier_uninit(nb_port(xn));
-	nb_ctrl_uninit(nb_port(xn));
+	nb_ctrl_ring_uninit(nb_port(xn));
 }
 
 static const struct xn_port_ops nb_ops = {
@@ -327,10 +335,10 @@ static const struct xn_port_ops nb_ops = {
 	.uninit = nb_uninit,
 	.rx_setup = nb_rx_setup,
 	.rx_release = nb_rx_release,
-	.update = nb_xenbus_step,
+	.update = nb_xenbus_update,
 	.failed = nb_xenbus_frontend_failed,
-	.ctrl = nb_ctrl_serve,
-	.rss = nb_ctrl_rss,
+	.ctrl = nb_ctrl_ring_serve,
+	.rss = nb_ctrl_ring_rss,
 	.info = nb_xenbus_info,
 };
 
@@ -420,18 +428,14 @@ static const char *const nb_port_own_keys[] = {
 };
 
 /*
- * A watcher's devargs but vifs=: each of its ports' (@out), checked once
- * here as a port would check them, and where Xen is (@xa_args, @sim),
- * chosen and logged for watcher @name as for a port.
+ * A watcher's devargs but vifs=, as each of its ports gets them (@out): a
+ * port's own keys are refused, for it gets its own.
  */
 static int
-watch_port_args(const char *name, const struct rte_kvargs *kv, char *out,
-		size_t size, struct xa_open_args *xa_args, char *sim)
+nb_watcher_port_args(const struct rte_kvargs *kv, char *out, size_t size)
 {
-	struct nb_port *scratch;
 	unsigned int i, k;
 	size_t len = 0;
-	int ret;
 
 	out[0] = '\0';
 	for (i = 0; i < kv->count; i++) {
@@ -454,55 +458,66 @@ watch_port_args(const char *name, const struct rte_kvargs *kv, char *out,
 		       size - 1);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * The watcher @vdev, its devargs cut into @kv: checked once here as each
+ * of its ports would check them, and where Xen is chosen and logged for
+ * the watcher as for a port.
+ */
+static int
+nb_watcher_probe(struct rte_vdev_device *vdev, const struct rte_kvargs *kv)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	char args[NB_WATCH_ARGS_MAX];
+	struct xa_open_args xa_args;
+	struct nb_port *scratch;
+	int ret;
+
+	if (rte_kvargs_count(kv, ARG_VIFS) != 1) {
+		NB_LOG(ERR, "%s= is given more than once", ARG_VIFS);
+		return -EINVAL;
+	}
+	ret = nb_watcher_port_args(kv, args, sizeof(args));
+	if (ret != 0)
+		return ret;
 	scratch = calloc(1, sizeof(*scratch));
 	if (scratch == NULL)
 		return -ENOMEM;
 	nb_defaults(&scratch->xn);
-	ret = xn_devargs_parse(out, nb_args, RTE_DIM(nb_args), scratch,
+	ret = xn_devargs_parse(kv, nb_args, RTE_DIM(nb_args), scratch,
 			       &scratch->xn.cfg, nb_logtype);
 	if (ret == 0)
 		ret = xn_provider_choose(&scratch->xn.cfg, XA_ROLE_BACKEND,
 					 nb_logtype, name);
 	if (ret == 0) {
-		strcpy(sim, scratch->xn.cfg.sim_instance);
-		*xa_args = (struct xa_open_args){
+		xa_args = (struct xa_open_args){
 			.provider = scratch->xn.cfg.provider,
-			.sim_instance = sim,
+			.sim_instance = scratch->xn.cfg.sim_instance,
 		};
+		ret = nb_watch_probe(vdev, scratch->cfg.vifs, args, &xa_args);
 	}
 	free(scratch);
 	return ret;
 }
 
-/* vifs=<pattern> makes the vdev a watcher (nb_watch.h), not a port. */
+/*
+ * vifs=<pattern> makes the vdev a watcher (nb_watch.h), not a port. Its
+ * devargs are cut into pairs once, here, for either.
+ */
 static int
 nb_probe(struct rte_vdev_device *vdev)
 {
-	char pattern[NB_DOMAIN_NAME_MAX + 1], args[NB_WATCH_ARGS_MAX];
-	char sim[XA_SIM_INSTANCE_MAX + 1];
-	const char *devargs = rte_vdev_device_args(vdev);
-	struct xa_open_args xa_args;
 	struct rte_kvargs *kv;
-	const char *vifs;
 	int ret;
 
-	kv = devargs != NULL ? rte_kvargs_parse(devargs, NULL) : NULL;
-	vifs = kv != NULL ? rte_kvargs_get(kv, ARG_VIFS) : NULL;
-	if (vifs == NULL) {
-		rte_kvargs_free(kv);
-		return xn_probe(vdev, &nb_pmd);
-	}
-	ret = rte_kvargs_count(kv, ARG_VIFS) == 1 ? 0 : -EINVAL;
-	if (ret != 0)
-		NB_LOG(ERR, "%s= is given more than once", ARG_VIFS);
-	if (ret == 0)
-		ret = guest_name(ARG_VIFS, vifs, pattern);
-	if (ret == 0)
-		ret = watch_port_args(rte_vdev_device_name(vdev), kv, args,
-				      sizeof(args), &xa_args, sim);
+	kv = xn_devargs_split(rte_vdev_device_args(vdev), nb_logtype);
+	if (kv != NULL && rte_kvargs_get(kv, ARG_VIFS) != NULL)
+		ret = nb_watcher_probe(vdev, kv);
+	else
+		ret = xn_probe_kv(vdev, &nb_pmd, kv);
 	rte_kvargs_free(kv);
-	if (ret == 0)
-		ret = nb_watch_probe(vdev, pattern, args, &xa_args);
 	return ret;
 }
 

@@ -66,7 +66,7 @@ struct nb_watch {
 	 * The vifs whose port failed in its probe: EAL keeps such a vdev,
 	 * unprobed, in the bus's list for good (rte_dev_probe() does not
 	 * take it out, and no call removes an unprobed device), where it
-	 * would look like a probe in progress to vdev_probe_running().
+	 * would look like a probe in progress to nb_watch_vdev_probe_running().
 	 * The list lives as long as those vdevs: the watcher's life.
 	 */
 	struct nb_watch_vif *failed;
@@ -85,7 +85,7 @@ static TAILQ_HEAD(, nb_watch) watchers = TAILQ_HEAD_INITIALIZER(watchers);
 static pthread_mutex_t watchers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
-count(uint64_t *counter)
+nb_watch_count(uint64_t *counter)
 {
 	pthread_mutex_lock(&watchers_lock);
 	(*counter)++;
@@ -94,7 +94,7 @@ count(uint64_t *counter)
 
 /* A decimal directory entry within [@min, @max], or -1. */
 static long
-parse_entry(const char *s, unsigned long min, unsigned long max)
+nb_watch_parse_entry(const char *s, unsigned long min, unsigned long max)
 {
 	unsigned long v;
 	char *end;
@@ -108,7 +108,7 @@ parse_entry(const char *s, unsigned long min, unsigned long max)
 }
 
 static bool
-name_matches(struct nb_watch *w, domid_t domid)
+nb_watch_name_matches(struct nb_watch *w, domid_t domid)
 {
 	char *name = nb_domain_name(w->xa, domid);
 	bool match = name != NULL && fnmatch(w->pattern, name, 0) == 0;
@@ -119,8 +119,8 @@ name_matches(struct nb_watch *w, domid_t domid)
 
 /* Remember vif @v in @now, grown as needed; false without memory. */
 static bool
-remember(struct nb_watch_vif **now, unsigned int *n, unsigned int *cap,
-	 struct nb_watch_vif v)
+nb_watch_remember(struct nb_watch_vif **now, unsigned int *n, unsigned int *cap,
+		  struct nb_watch_vif v)
 {
 	struct nb_watch_vif *grown;
 
@@ -136,8 +136,8 @@ remember(struct nb_watch_vif **now, unsigned int *n, unsigned int *cap,
 }
 
 static bool
-has_vif(const struct nb_watch_vif *vifs, unsigned int n, domid_t domid,
-	uint16_t handle)
+nb_watch_has_vif(const struct nb_watch_vif *vifs, unsigned int n, domid_t domid,
+		 uint16_t handle)
 {
 	unsigned int i;
 
@@ -148,7 +148,7 @@ has_vif(const struct nb_watch_vif *vifs, unsigned int n, domid_t domid,
 }
 
 static void
-spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
+nb_watch_spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 {
 	char devargs[RTE_DEV_NAME_MAX_LEN + 128 + NB_WATCH_ARGS_MAX];
 	const char *name = rte_vdev_device_name(w->vdev);
@@ -159,7 +159,7 @@ spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 	 * failed probe would leave its vdev behind.
 	 */
 	if (rte_eth_dev_count_total() >= RTE_MAX_ETHPORTS) {
-		count(&w->failures);
+		nb_watch_count(&w->failures);
 		NB_LOG(ERR,
 		       "%s: vif %u/%u gets no port: the process holds RTE_MAX_ETHPORTS (%d) ports; the next new vif after one is removed gets it",
 		       name, domid, handle, RTE_MAX_ETHPORTS);
@@ -171,16 +171,17 @@ spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 		 w->port_args);
 	ret = rte_dev_probe(devargs);
 	if (ret == 0) {
-		count(&w->ports);
+		nb_watch_count(&w->ports);
 		NB_LOG(INFO, "%s: vif %u/%u: port net_xen_netback_vif%u.%u",
 		       name, domid, handle, domid, handle);
 		return;
 	}
 	/* Without memory to remember it, the watcher waits for it. */
-	if (ret != -EEXIST && !has_vif(w->failed, w->nb_failed, domid, handle))
-		remember(&w->failed, &w->nb_failed, &w->cap_failed,
-			 (struct nb_watch_vif){ domid, handle });
-	count(&w->failures);
+	if (ret != -EEXIST &&
+	    !nb_watch_has_vif(w->failed, w->nb_failed, domid, handle))
+		nb_watch_remember(&w->failed, &w->nb_failed, &w->cap_failed,
+				  (struct nb_watch_vif){ domid, handle });
+	nb_watch_count(&w->failures);
 	NB_LOG(ERR, "%s: vif %u/%u gets no port: %s%s", name, domid, handle,
 	       rte_strerror(-ret),
 	       ret == -EEXIST ?
@@ -189,7 +190,7 @@ spawn(struct nb_watch *w, domid_t domid, uint16_t handle)
 }
 
 static bool
-key_exists(struct nb_watch *w, const char *path)
+nb_watch_key_exists(struct nb_watch *w, const char *path)
 {
 	unsigned int len;
 	void *v = xa_xs_read(w->xa, XBT_NULL, path, &len);
@@ -205,7 +206,7 @@ key_exists(struct nb_watch *w, const char *path)
  * port's first look at it must find it.
  */
 static void
-look(struct nb_watch *w)
+nb_watch_look(struct nb_watch *w)
 {
 	char path[sizeof(w->vif_root) + sizeof("/65535/65535/frontend")];
 	unsigned int i, j, nd = 0, nh, n = 0, cap = 0;
@@ -215,7 +216,8 @@ look(struct nb_watch *w)
 
 	domids = xa_xs_directory(w->xa, XBT_NULL, w->vif_root, &nd);
 	for (i = 0; ok && i < nd; i++) {
-		long domid = parse_entry(domids[i], 1, DOMID_FIRST_RESERVED - 1);
+		long domid = nb_watch_parse_entry(domids[i], 1,
+						  DOMID_FIRST_RESERVED - 1);
 
 		if (domid < 0)
 			continue;
@@ -224,20 +226,22 @@ look(struct nb_watch *w)
 		nh = 0;
 		handles = xa_xs_directory(w->xa, XBT_NULL, path, &nh);
 		for (j = 0; ok && j < nh; j++) {
-			long handle = parse_entry(handles[j], 0, UINT16_MAX);
+			long handle =
+				nb_watch_parse_entry(handles[j], 0, UINT16_MAX);
 			struct nb_watch_vif v = { domid, handle };
 
 			if (handle < 0)
 				continue;
 			snprintf(path, sizeof(path), "%s/%u/%u/frontend",
 				 w->vif_root, v.domid, v.handle);
-			if (!key_exists(w, path))
+			if (!nb_watch_key_exists(w, path))
 				continue;
-			ok = remember(&now, &n, &cap, v);
+			ok = nb_watch_remember(&now, &n, &cap, v);
 			if (ok &&
-			    !has_vif(w->seen, w->nb_seen, v.domid, v.handle) &&
-			    name_matches(w, v.domid))
-				spawn(w, v.domid, v.handle);
+			    !nb_watch_has_vif(w->seen, w->nb_seen, v.domid,
+					      v.handle) &&
+			    nb_watch_name_matches(w, v.domid))
+				nb_watch_spawn(w, v.domid, v.handle);
 		}
 		free(handles);
 	}
@@ -262,7 +266,7 @@ look(struct nb_watch *w)
  * or a vif's frontend key. Not the keys the ports write in their vifs.
  */
 static bool
-may_add_or_remove(const struct nb_watch *w, const char *path)
+nb_watch_may_add_or_remove(const struct nb_watch *w, const char *path)
 {
 	size_t len = strlen(w->vif_root);
 	const char *rest, *third;
@@ -285,18 +289,18 @@ may_add_or_remove(const struct nb_watch *w, const char *path)
  * race it. The vdevs of our ports that failed are no probe.
  */
 static bool
-failed_port(const struct nb_watch *w, const struct rte_device *dev)
+nb_watch_failed_port(const struct nb_watch *w, const struct rte_device *dev)
 {
 	unsigned int domid, handle;
 	char end;
 
 	return sscanf(rte_dev_name(dev), "net_xen_netback_vif%u.%u%c", &domid,
 		      &handle, &end) == 2 &&
-	       has_vif(w->failed, w->nb_failed, domid, handle);
+	       nb_watch_has_vif(w->failed, w->nb_failed, domid, handle);
 }
 
 static bool
-vdev_probe_running(const struct nb_watch *w)
+nb_watch_vdev_probe_running(const struct nb_watch *w)
 {
 	struct rte_dev_iterator it;
 	struct rte_device *dev;
@@ -307,25 +311,27 @@ vdev_probe_running(const struct nb_watch *w)
 		return false;
 	for (dev = rte_dev_iterator_next(&it); dev != NULL;
 	     dev = rte_dev_iterator_next(&it))
-		running |= !rte_dev_is_probed(dev) && !failed_port(w, dev);
+		running |= !rte_dev_is_probed(dev) &&
+			   !nb_watch_failed_port(w, dev);
 	return running;
 }
 
 /* Now, or once no vdev is being probed. */
 static void
-look_when_free(void *arg)
+nb_watch_look_when_free(void *arg)
 {
 	struct nb_watch *w = arg;
 
-	if (!vdev_probe_running(w))
-		look(w);
-	else if (rte_eal_alarm_set(NB_WATCH_BUSY_US, look_when_free, w) != 0)
+	if (!nb_watch_vdev_probe_running(w))
+		nb_watch_look(w);
+	else if (rte_eal_alarm_set(NB_WATCH_BUSY_US, nb_watch_look_when_free,
+				   w) != 0)
 		NB_LOG(ERR, "%s: cannot set an alarm: new vifs wait for the next change",
 		       rte_vdev_device_name(w->vdev));
 }
 
 static void
-on_xenstore(void *arg)
+nb_watch_on_xenstore(void *arg)
 {
 	struct nb_watch *w = arg;
 	bool changed = false;
@@ -334,22 +340,23 @@ on_xenstore(void *arg)
 
 	while (n++ < NB_WATCH_EVENTS_PER_CALL &&
 	       (ev = xa_xs_check_watch(w->xa)) != NULL) {
-		changed |= may_add_or_remove(w, ev[XS_WATCH_PATH]);
+		changed |= nb_watch_may_add_or_remove(w, ev[XS_WATCH_PATH]);
 		free(ev);
 	}
 	if (changed)
-		look_when_free(w);
+		nb_watch_look_when_free(w);
 }
 
 static void
-watch_free(struct nb_watch *w)
+nb_watch_free(struct nb_watch *w)
 {
 	if (w->intr != NULL) {
 		/* Waits for a running callback to return. */
-		rte_intr_callback_unregister_sync(w->intr, on_xenstore, w);
+		rte_intr_callback_unregister_sync(w->intr, nb_watch_on_xenstore,
+						  w);
 		rte_intr_instance_free(w->intr);
 	}
-	rte_eal_alarm_cancel(look_when_free, w);
+	rte_eal_alarm_cancel(nb_watch_look_when_free, w);
 	xa_close(w->xa);
 	free(w->seen);
 	free(w->failed);
@@ -358,7 +365,7 @@ watch_free(struct nb_watch *w)
 }
 
 static int
-watch_start(struct nb_watch *w)
+nb_watch_start(struct nb_watch *w)
 {
 	int fd = xa_xs_fileno(w->xa);
 
@@ -371,7 +378,7 @@ watch_start(struct nb_watch *w)
 	w->intr = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
 	if (w->intr == NULL || rte_intr_fd_set(w->intr, fd) != 0 ||
 	    rte_intr_type_set(w->intr, RTE_INTR_HANDLE_EXT) != 0 ||
-	    rte_intr_callback_register(w->intr, on_xenstore, w) != 0) {
+	    rte_intr_callback_register(w->intr, nb_watch_on_xenstore, w) != 0) {
 		NB_LOG(ERR, "%s: cannot register with the interrupt thread",
 		       rte_vdev_device_name(w->vdev));
 		rte_intr_instance_free(w->intr);
@@ -403,15 +410,15 @@ nb_watch_probe(const struct rte_vdev_device *vdev, const char *pattern,
 		NB_LOG(ERR, "%s: cannot open the %s provider: %s",
 		       rte_vdev_device_name(vdev),
 		       xa_provider_name(xa_args->provider), strerror(-ret));
-		watch_free(w);
+		nb_watch_free(w);
 		return ret;
 	}
 	snprintf(w->vif_root, sizeof(w->vif_root),
 		 "/local/domain/%u/backend/vif", xa_domid(w->xa));
-	look(w);
-	ret = watch_start(w);
+	nb_watch_look(w);
+	ret = nb_watch_start(w);
 	if (ret != 0) {
-		watch_free(w);
+		nb_watch_free(w);
 		return ret;
 	}
 	pthread_mutex_lock(&watchers_lock);
@@ -423,7 +430,7 @@ nb_watch_probe(const struct rte_vdev_device *vdev, const char *pattern,
 }
 
 static struct nb_watch *
-find(const struct rte_vdev_device *vdev)
+nb_watch_find(const struct rte_vdev_device *vdev)
 {
 	struct nb_watch *w;
 
@@ -436,7 +443,7 @@ find(const struct rte_vdev_device *vdev)
 bool
 nb_watch_remove(const struct rte_vdev_device *vdev)
 {
-	struct nb_watch *w = find(vdev);
+	struct nb_watch *w = nb_watch_find(vdev);
 
 	if (w == NULL)
 		return false;
@@ -445,7 +452,7 @@ nb_watch_remove(const struct rte_vdev_device *vdev)
 	pthread_mutex_unlock(&watchers_lock);
 	NB_LOG(INFO, "%s: stops watching; its %" PRIu64 " ports stay, %" PRIu64 " vifs got none",
 	       rte_vdev_device_name(vdev), w->ports, w->failures);
-	watch_free(w);
+	nb_watch_free(w);
 	return true;
 }
 
@@ -454,8 +461,8 @@ nb_watch_remove(const struct rte_vdev_device *vdev)
  * it saw in its last look, the ports it made and the vifs that got none.
  */
 static int
-tel_watchers(const char *cmd __rte_unused, const char *params __rte_unused,
-	     struct rte_tel_data *d)
+nb_watch_tel_watchers(const char *cmd __rte_unused,
+		   const char *params __rte_unused, struct rte_tel_data *d)
 {
 	struct rte_tel_data *one;
 	struct nb_watch *w;
@@ -484,6 +491,7 @@ tel_watchers(const char *cmd __rte_unused, const char *params __rte_unused,
 
 RTE_INIT(nb_watch_telemetry)
 {
-	rte_telemetry_register_cmd("/xen_netback/watchers", tel_watchers,
+	rte_telemetry_register_cmd(
+		"/xen_netback/watchers", nb_watch_tel_watchers,
 		"Each watcher (vifs=): pattern, vifs seen, ports made, vifs without one. No parameters");
 }

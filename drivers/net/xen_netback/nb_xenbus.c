@@ -19,23 +19,23 @@
 
 /* Without a line: for the steps a guest may repeat at will. */
 static void
-publish_state(struct nb_port *p, enum xenbus_state state)
+nb_publish_state(struct nb_port *p, enum xenbus_state state)
 {
 	xn_port_publish_state(&p->xn, p->be_dir, state);
 	p->state = state;
 }
 
 static void
-set_state(struct nb_port *p, enum xenbus_state state)
+nb_set_state(struct nb_port *p, enum xenbus_state state)
 {
 	NB_LOG(INFO, "%s: %s -> %s", p->be_dir, xenbus_state_name(p->state),
 	       xenbus_state_name(state));
-	publish_state(p, state);
+	nb_publish_state(p, state);
 }
 
 /* The ring of queue @q (the guest's TX ring is our Rx queue's). */
 static void
-unmap_ring(struct nb_port *p, void **ring, struct xn_queue *q)
+nb_unmap_ring(struct nb_port *p, void **ring, struct xn_queue *q)
 {
 	if (*ring == NULL)
 		return;
@@ -45,7 +45,7 @@ unmap_ring(struct nb_port *p, void **ring, struct xn_queue *q)
 }
 
 static void
-release_pair(struct nb_port *p, struct nb_pair *pr)
+nb_release_pair(struct nb_port *p, struct nb_pair *pr)
 {
 	evtchn_port_t tx = pr->rxq.x.q.evtchn, rx = pr->txq.x.evtchn;
 
@@ -54,12 +54,12 @@ release_pair(struct nb_port *p, struct nb_pair *pr)
 	if (tx != XN_NO_EVTCHN)
 		xa_evtchn_unbind(pr->rxq.x.q.endpoint, tx);
 	pr->rxq.x.q.evtchn = pr->txq.x.evtchn = XN_NO_EVTCHN;
-	unmap_ring(p, &pr->tx_sring, &pr->rxq.x.q);
-	unmap_ring(p, &pr->rx_sring, &pr->txq.x);
+	nb_unmap_ring(p, &pr->tx_sring, &pr->rxq.x.q);
+	nb_unmap_ring(p, &pr->rx_sring, &pr->txq.x);
 }
 
 static void
-disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
+nb_disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 {
 	unsigned int i;
 
@@ -68,15 +68,15 @@ disconnect_frontend(struct nb_port *p, unsigned int nb_pairs)
 	/* Closes the gate and waits: no burst touches a ring below. */
 	xn_port_disconnected(&p->xn);
 	nb_carrier_watch(p);
-	nb_ctrl_release(p);
+	nb_ctrl_ring_release(p);
 	for (i = 0; i < nb_pairs; i++)
-		release_pair(p, nb_pair(p, i));
+		nb_release_pair(p, nb_pair(p, i));
 	NB_LOG(INFO, "%s: disconnected from %s", p->be_dir, p->fe_dir);
 }
 
 static void *
-map_ring(struct nb_port *p, grant_ref_t ref, const char *name,
-	 struct xn_queue *q)
+nb_map_ring(struct nb_port *p, grant_ref_t ref, const char *name,
+	    struct xn_queue *q)
 {
 	void *page = xa_gnt_map(p->xn.xa, p->fe_domid, 1, &ref, true);
 
@@ -89,7 +89,7 @@ map_ring(struct nb_port *p, grant_ref_t ref, const char *name,
 
 /* Through the pair's endpoint, as every channel of the pair. */
 static evtchn_port_t
-bind_evtchn(struct nb_port *p, struct nb_pair *pr, evtchn_port_t remote)
+nb_bind_evtchn(struct nb_port *p, struct nb_pair *pr, evtchn_port_t remote)
 {
 	evtchn_port_t port;
 
@@ -105,7 +105,7 @@ bind_evtchn(struct nb_port *p, struct nb_pair *pr, evtchn_port_t remote)
 
 /* What the frontend takes on its RX ring, as lib/netif says it. */
 static uint32_t
-peer_offloads(const struct xenbus_back_frontend *fe)
+nb_peer_offloads(const struct xenbus_back_frontend *fe)
 {
 	return (fe->csum_ipv4 ? NETIF_PEER_CSUM_IPV4 : 0) |
 	       (fe->csum_ipv6 ? NETIF_PEER_CSUM_IPV6 : 0) |
@@ -115,18 +115,20 @@ peer_offloads(const struct xenbus_back_frontend *fe)
 
 /* Map and bind queue pair @i as the frontend's keys say. */
 static bool
-connect_pair(struct nb_port *p, unsigned int i)
+nb_connect_pair(struct nb_port *p, unsigned int i)
 {
 	const struct xenbus_back_queue *q = &p->fe.queue[i];
 	struct nb_pair *pr = nb_pair(p, i);
 
-	pr->tx_sring = map_ring(p, q->tx_ring_ref, "tx-ring-ref", &pr->rxq.x.q);
-	pr->rx_sring = map_ring(p, q->rx_ring_ref, "rx-ring-ref", &pr->txq.x);
+	pr->tx_sring =
+		nb_map_ring(p, q->tx_ring_ref, "tx-ring-ref", &pr->rxq.x.q);
+	pr->rx_sring =
+		nb_map_ring(p, q->rx_ring_ref, "rx-ring-ref", &pr->txq.x);
 	if (pr->tx_sring == NULL || pr->rx_sring == NULL)
 		return false;
 	pr->rxq.ring.gso_offered = p->gso_offered ?
 		NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6 : 0;
-	pr->txq.ring.peer = peer_offloads(&p->fe);
+	pr->txq.ring.peer = nb_peer_offloads(&p->fe);
 	if (netif_back_tx_connect(&pr->rxq.ring, pr->tx_sring, p->xn.xa,
 				  p->fe_domid) != 0 ||
 	    netif_back_rx_connect(&pr->txq.ring, pr->rx_sring, p->xn.xa,
@@ -136,11 +138,12 @@ connect_pair(struct nb_port *p, unsigned int i)
 		return false;
 	}
 	/* The guest's TX ring is our Rx queue's, its RX ring our Tx queue's. */
-	pr->rxq.x.q.evtchn = bind_evtchn(p, pr, q->evtchn_tx);
+	pr->rxq.x.q.evtchn = nb_bind_evtchn(p, pr, q->evtchn_tx);
 	if (pr->rxq.x.q.evtchn == XN_NO_EVTCHN)
 		return false;
-	pr->txq.x.evtchn = q->split_evtchn ? bind_evtchn(p, pr, q->evtchn_rx) :
-					     pr->rxq.x.q.evtchn;
+	pr->txq.x.evtchn = q->split_evtchn ?
+				   nb_bind_evtchn(p, pr, q->evtchn_rx) :
+				   pr->rxq.x.q.evtchn;
 	return pr->txq.x.evtchn != XN_NO_EVTCHN;
 }
 
@@ -149,14 +152,14 @@ connect_pair(struct nb_port *p, unsigned int i)
  * (request-multicast-control), from connect on and whenever it changes.
  */
 static void
-follow_mcast_control(struct nb_port *p)
+nb_follow_mcast_control(struct nb_port *p)
 {
 	bool on = xenbus_back_read_mcast_control(p->xn.xa, p->fe_dir);
 
-	if (on == p->mcast_on)
+	if (on == p->mcast.on)
 		return;
-	p->mcast_on = on;
-	netif_mcast_enable(&p->mcast, on);
+	p->mcast.on = on;
+	netif_mcast_enable(&p->mcast.filter, on);
 	NB_LOG(INFO, "%s: multicast frames %s", p->fe_dir,
 	       on ? "filtered by the guest's groups" : "all delivered");
 }
@@ -170,7 +173,7 @@ follow_mcast_control(struct nb_port *p)
  * through Reconfiguring as often as it likes: its lines are rate-limited.
  */
 static void
-follow_xdp_headroom(struct nb_port *p)
+nb_follow_xdp_headroom(struct nb_port *p)
 {
 	uint64_t now = rte_get_timer_cycles();
 	char why[XENBUS_WHY_MAX];
@@ -185,25 +188,25 @@ follow_xdp_headroom(struct nb_port *p)
 		netif_back_rx_set_xdp_headroom(&nb_pair(p, i)->txq.ring,
 					       headroom);
 	/* Read again on every watch while Reconfigured: said once. */
-	if (headroom == p->xdp_headroom && !valid == p->xdp_headroom_refused)
+	if (headroom == p->xdp.headroom && !valid == p->xdp.refused)
 		return;
-	p->xdp_headroom = headroom;
-	p->xdp_headroom_refused = !valid;
-	if (now - p->reconfig_window >= 5 * rte_get_timer_hz()) {
-		p->reconfig_window = now;
-		p->reconfig_lines = 0;
+	p->xdp.headroom = headroom;
+	p->xdp.refused = !valid;
+	if (now - p->xdp.window >= 5 * rte_get_timer_hz()) {
+		p->xdp.window = now;
+		p->xdp.lines = 0;
 	}
-	if (p->reconfig_lines++ >= RECONFIG_LINES)
+	if (p->xdp.lines++ >= RECONFIG_LINES)
 		return;
 	if (!valid)
 		NB_LOG(WARNING, "%s: %s", p->fe_dir, why);
 	NB_LOG(NOTICE, "%s: frames start %u bytes into their page (xdp-headroom; reconfiguration %" PRIu64 ")",
-	       p->fe_dir, headroom, p->reconfigurations);
+	       p->fe_dir, headroom, p->xdp.reconfigurations);
 }
 
 /* Returns false with everything released when the frontend is unusable. */
 static bool
-connect_frontend(struct nb_port *p)
+nb_connect_frontend(struct nb_port *p)
 {
 	char why[XENBUS_WHY_MAX];
 	unsigned int i;
@@ -214,22 +217,22 @@ connect_frontend(struct nb_port *p)
 		return false;
 	}
 	for (i = 0; i < p->fe.nb_queues; i++)
-		if (!connect_pair(p, i)) {
-			disconnect_frontend(p, i + 1);
+		if (!nb_connect_pair(p, i)) {
+			nb_disconnect_frontend(p, i + 1);
 			return false;
 		}
-	if (!nb_ctrl_connect(p)) {
-		disconnect_frontend(p, p->fe.nb_queues);
+	if (!nb_ctrl_ring_connect(p)) {
+		nb_disconnect_frontend(p, p->fe.nb_queues);
 		return false;
 	}
 	xn_port_apply_rx_offloads(&p->xn);
 	/* A new connection starts with an empty list (the gate is closed). */
-	netif_mcast_reset(&p->mcast);
-	p->mcast_on = false;
-	follow_mcast_control(p);
-	p->xdp_headroom = 0;
-	p->xdp_headroom_refused = false;
-	follow_xdp_headroom(p);
+	netif_mcast_reset(&p->mcast.filter);
+	p->mcast.on = false;
+	nb_follow_mcast_control(p);
+	p->xdp.headroom = 0;
+	p->xdp.refused = false;
+	nb_follow_xdp_headroom(p);
 	/* The guest's MTU, for the application to size its side by. */
 	xn_port_follow_vif_mtu(&p->xn, p->fe_dir);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
@@ -249,7 +252,7 @@ connect_frontend(struct nb_port *p)
  * and leaves the vif unlimited, as in Linux.
  */
 static void
-read_rate(struct nb_port *p)
+nb_read_rate(struct nb_port *p)
 {
 	char path[XENBUS_PATH_MAX + sizeof("/rate")];
 	struct xenbus_back_rate rate;
@@ -262,11 +265,11 @@ read_rate(struct nb_port *p)
 	snprintf(path, sizeof(path), "%s/rate", p->be_dir);
 	value = xa_xs_read(p->xn.xa, XBT_NULL, path, &len);
 	text = value != NULL ? value : "";
-	if (strncmp(text, p->rate, sizeof(p->rate)) == 0) {
+	if (strncmp(text, p->rate.text, sizeof(p->rate.text)) == 0) {
 		free(value);
 		return;		/* unchanged: nothing to log or apply */
 	}
-	snprintf(p->rate, sizeof(p->rate), "%s", text);
+	snprintf(p->rate.text, sizeof(p->rate.text), "%s", text);
 	ok = strlen(text) == (value != NULL ? len : 0);
 	if (!ok)
 		snprintf(why, sizeof(why), "rate: not text");
@@ -276,7 +279,7 @@ read_rate(struct nb_port *p)
 	free(value);
 	if (!ok) {
 		NB_LOG(ERR, "%s: %s (\"%s\"): not limited", p->be_dir, why,
-		       p->rate);
+		       p->rate.text);
 		rate = (struct xenbus_back_rate){ 0 };
 	} else if (rate.bytes != 0) {
 		NB_LOG(INFO, "%s: guest TX limited to %" PRIu64 " bytes per %" PRIu64 " us",
@@ -284,12 +287,12 @@ read_rate(struct nb_port *p)
 	} else {
 		NB_LOG(INFO, "%s: guest TX not limited", p->be_dir);
 	}
-	netif_credit_set(&p->credit, rate.bytes, rate.usec);
+	netif_credit_set(&p->rate.credit, rate.bytes, rate.usec);
 }
 
 /* Find the frontend once the toolstack has written our directory. */
 static bool
-find_frontend(struct nb_port *p)
+nb_find_frontend(struct nb_port *p)
 {
 	char path[XENBUS_PATH_MAX + sizeof("/frontend")];
 	unsigned int len;
@@ -334,10 +337,10 @@ find_frontend(struct nb_port *p)
  * vif to come back, or, when claiming by name, for the guest's next vif.
  */
 static void
-release_vif(struct nb_port *p)
+nb_release_vif(struct nb_port *p)
 {
 	NB_LOG(INFO, "%s: vif removed by the toolstack: released", p->be_dir);
-	disconnect_frontend(p, p->xn.nb_pairs);
+	nb_disconnect_frontend(p, p->xn.nb_pairs);
 	if (!xa_xs_unwatch(p->xn.xa, p->fe_state_path, "fe"))
 		NB_LOG(ERR, "%s: cannot unwatch %s: %s", p->be_dir,
 		       p->fe_state_path, strerror(errno));
@@ -359,7 +362,7 @@ release_vif(struct nb_port *p)
  * saw it: it will serve no other.
  */
 static bool
-claim_vif(struct nb_port *p)
+nb_claim_vif(struct nb_port *p)
 {
 	bool gone;
 
@@ -374,12 +377,12 @@ claim_vif(struct nb_port *p)
 		xn_port_removed(&p->xn);
 	}
 	if (gone && p->fe_watched)
-		release_vif(p);
+		nb_release_vif(p);
 	if (p->xn.removed)
 		return false;
 	if (p->fe_domid == 0 && !nb_claim_by_name(p))
 		return false;
-	return find_frontend(p);
+	return nb_find_frontend(p);
 }
 
 /*
@@ -389,7 +392,7 @@ claim_vif(struct nb_port *p)
  * connect.
  */
 static void
-write_features(struct nb_port *p)
+nb_write_features(struct nb_port *p)
 {
 	p->gso_offered = xn_rx_offloads(&p->xn) & NETIF_RX_LRO;
 	if (!xenbus_back_write_features(p->xn.xa, p->be_dir, p->xn.cfg.queues,
@@ -399,7 +402,7 @@ write_features(struct nb_port *p)
 }
 
 void
-nb_xenbus_step(struct xn_port *xn)
+nb_xenbus_update(struct xn_port *xn)
 {
 	struct nb_port *p = nb_port(xn);
 	enum xenbus_state fe;
@@ -411,7 +414,7 @@ nb_xenbus_step(struct xn_port *xn)
 	 * only 10 s for InitWait, and the application may set the port up
 	 * later (testpmd on "port attach"); it offers what it has by then.
 	 */
-	if ((!p->xn.configured && !p->cfg.remove_with_vif) || !claim_vif(p))
+	if ((!p->xn.configured && !p->cfg.remove_with_vif) || !nb_claim_vif(p))
 		return;
 	/*
 	 * Reconfigured while the frontend has yet to connect: it reads the
@@ -419,54 +422,54 @@ nb_xenbus_step(struct xn_port *xn)
 	 */
 	if (p->state == XenbusStateInitWait &&
 	    p->gso_offered != !!(xn_rx_offloads(&p->xn) & NETIF_RX_LRO))
-		write_features(p);
-	read_rate(p);
+		nb_write_features(p);
+	nb_read_rate(p);
 	if (p->xn.connected)
-		follow_mcast_control(p);
+		nb_follow_mcast_control(p);
 	fe = xenbus_read_state(p->xn.xa, p->fe_dir);
 	switch (xenbus_back_next(p->state, fe)) {
 	case XENBUS_BACK_NONE:
 		break;
 	case XENBUS_BACK_RESET:
-		disconnect_frontend(p, p->xn.nb_pairs);
+		nb_disconnect_frontend(p, p->xn.nb_pairs);
 		/* fall through */
 	case XENBUS_BACK_INIT_WAIT:
 		if (nb_backoff_wait(p))
 			break;
-		write_features(p);
-		set_state(p, XenbusStateInitWait);
+		nb_write_features(p);
+		nb_set_state(p, XenbusStateInitWait);
 		break;
 	case XENBUS_BACK_CONNECT:
-		write_features(p);
-		if (connect_frontend(p)) {
-			set_state(p, XenbusStateConnected);
+		nb_write_features(p);
+		if (nb_connect_frontend(p)) {
+			nb_set_state(p, XenbusStateConnected);
 			nb_backoff_connected(p);
 			xn_port_refresh(&p->xn);
 			/* It reconfigured while we were away: answer now. */
 			if (xenbus_back_next(p->state, fe) ==
 			    XENBUS_BACK_RECONFIGURE)
-				set_state(p, XenbusStateReconfigured);
+				nb_set_state(p, XenbusStateReconfigured);
 		} else {
 			nb_backoff_failed(p, "unusable keys or rings");
-			set_state(p, XenbusStateClosing);
+			nb_set_state(p, XenbusStateClosing);
 		}
 		break;
 	case XENBUS_BACK_CLOSE:
-		disconnect_frontend(p, p->xn.nb_pairs);
-		set_state(p, XenbusStateClosing);
+		nb_disconnect_frontend(p, p->xn.nb_pairs);
+		nb_set_state(p, XenbusStateClosing);
 		break;
 	case XENBUS_BACK_CLOSED:
-		disconnect_frontend(p, p->xn.nb_pairs);
-		set_state(p, XenbusStateClosed);
+		nb_disconnect_frontend(p, p->xn.nb_pairs);
+		nb_set_state(p, XenbusStateClosed);
 		break;
 	case XENBUS_BACK_RECONFIGURE:
 		/* Linux netfront waits for Reconfigured, for ever. */
-		p->reconfigurations++;
-		follow_xdp_headroom(p);
-		publish_state(p, XenbusStateReconfigured);
+		p->xdp.reconfigurations++;
+		nb_follow_xdp_headroom(p);
+		nb_publish_state(p, XenbusStateReconfigured);
 		break;
 	case XENBUS_BACK_RESUME:
-		publish_state(p, XenbusStateConnected);
+		nb_publish_state(p, XenbusStateConnected);
 		break;
 	}
 }
@@ -491,7 +494,7 @@ nb_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->str(w, "state", xenbus_state_name(p->state));
 	w->str(w, "frontend_state",
 	       xenbus_state_name(xenbus_read_state(p->xn.xa, p->fe_dir)));
-	w->u64(w, "failures_in_a_row", p->failures);
+	nb_backoff_info(p, w);
 	if (!p->xn.connected)
 		return;
 	w->str(w, "event_channels",
@@ -503,10 +506,10 @@ nb_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->u64(w, "gso_tcpv4", p->fe.gso_tcpv4);
 	w->u64(w, "gso_tcpv6", p->fe.gso_tcpv6);
 	w->u64(w, "ctrl_ring", p->fe.ctrl_ring);
-	w->u64(w, "multicast_filtered", p->mcast_on);
-	w->u64(w, "xdp_headroom", p->xdp_headroom);
-	w->u64(w, "reconfigurations", p->reconfigurations);
-	w->str(w, "rate", p->rate[0] != '\0' ? p->rate : "none");
+	w->u64(w, "multicast_filtered", p->mcast.on);
+	w->u64(w, "xdp_headroom", p->xdp.headroom);
+	w->u64(w, "reconfigurations", p->xdp.reconfigurations);
+	w->str(w, "rate", p->rate.text[0] != '\0' ? p->rate.text : "none");
 }
 
 /* As Linux: the frontend must go through Closing to reconnect. */
@@ -515,9 +518,9 @@ nb_xenbus_frontend_failed(struct xn_port *xn, const char *why)
 {
 	struct nb_port *p = nb_port(xn);
 
-	disconnect_frontend(p, p->xn.nb_pairs);
+	nb_disconnect_frontend(p, p->xn.nb_pairs);
 	nb_backoff_failed(p, why);
-	set_state(p, XenbusStateClosing);
+	nb_set_state(p, XenbusStateClosing);
 }
 
 int
@@ -545,7 +548,7 @@ void
 nb_xenbus_uninit(struct nb_port *p)
 {
 	pthread_mutex_lock(&p->xn.lock);
-	disconnect_frontend(p, p->xn.nb_pairs);
+	nb_disconnect_frontend(p, p->xn.nb_pairs);
 	if (p->cfg.detach_on_close && (p->state == XenbusStateConnected ||
 				       p->state == XenbusStateReconfigured)) {
 		/*
@@ -557,8 +560,8 @@ nb_xenbus_uninit(struct nb_port *p)
 		       p->be_dir, p->fe_dir);
 	} else if (p->fe_watched && p->state != XenbusStateClosed) {
 		/* Tell the frontend we are gone, as Linux netback does. */
-		set_state(p, XenbusStateClosing);
-		set_state(p, XenbusStateClosed);
+		nb_set_state(p, XenbusStateClosing);
+		nb_set_state(p, XenbusStateClosed);
 	}
 	pthread_mutex_unlock(&p->xn.lock);
 }

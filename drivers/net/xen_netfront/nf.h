@@ -5,7 +5,7 @@
  * probe (nf_ethdev.c) and the control plane that follows the backend
  * through xenstore (nf_xenbus.c). What both Xen netif PMDs share (the
  * port, its queues, the bursts, the statistics walk) is in
- * drivers/common/xen_netif. Every queue pair lives inside the adapter, so
+ * drivers/common/xen_netif. Every queue pair lives inside the port, so
  * that the rings can be connected before the application sets its queues
  * up.
  */
@@ -78,7 +78,31 @@ struct nf_config {
 	bool no_zero_copy;		/* zero_copy=0 */
 };
 
-struct nf_adapter {
+/* Multicast control: what the backend offers and has; nf_mcast.c's alone. */
+struct nf_mcast {
+	bool offered;
+	bool dynamic;
+	bool requested;			/* request-multicast-control we wrote */
+	unsigned int nb_sent;
+	struct rte_ether_addr sent[XN_MAX_MC_ADDRS];
+};
+
+/*
+ * Receive-side scaling: the application's hash, and the pages and
+ * requests that carry it to the backend; nf_rss.c's alone.
+ */
+struct nf_rss {
+	struct netif_hash_config cfg;
+	bool unsent;			/* changed since last sent */
+	bool refused;			/* the backend refused some of it */
+	void *pages;			/* key, then table: read-only grants */
+	grant_ref_t refs[NF_RSS_PAGES];
+	unsigned int nb_ids;		/* requests not answered yet */
+	uint16_t ids[NF_RSS_REQUESTS];
+	uint16_t types[NF_RSS_REQUESTS];
+};
+
+struct nf_port {
 	struct xn_port xn;		/* first: see xn_port() */
 	struct nf_config cfg;
 	char fe_dir[XENBUS_PATH_MAX];
@@ -94,44 +118,28 @@ struct nf_adapter {
 	xen_netif_ctrl_sring_t *ctrl_sring;
 	grant_ref_t ctrl_ref;
 	struct netif_ctrl_front ctrl;
-	/* Multicast control (nf_mcast.c): what the backend offers and has. */
-	bool mcast_offered;
-	bool mcast_dynamic;
-	bool mcast_requested;		/* request-multicast-control we wrote */
-	unsigned int nb_mc_sent;
-	struct rte_ether_addr mc_sent[XN_MAX_MC_ADDRS];
-	/*
-	 * Receive-side scaling (nf_rss.c): the application's hash, and the
-	 * pages and requests that carry it to the backend.
-	 */
-	struct netif_hash_config rss;
-	bool rss_unsent;		/* changed since last sent */
-	bool rss_refused;		/* the backend refused some of it */
-	void *rss_pages;		/* key, then table: read-only grants */
-	grant_ref_t rss_refs[NF_RSS_PAGES];
-	unsigned int nb_rss_ids;	/* requests not answered yet */
-	uint16_t rss_ids[NF_RSS_REQUESTS];
-	uint16_t rss_types[NF_RSS_REQUESTS];
+	struct nf_mcast mcast;
+	struct nf_rss rss;
 };
 
-static inline struct nf_adapter *
-nf_adapter(struct xn_port *xn)
+static inline struct nf_port *
+nf_port(struct xn_port *xn)
 {
-	return (struct nf_adapter *)xn;
+	return (struct nf_port *)xn;
 }
 
 /* Queue pair @i (< xn.cfg.queues), allocated with the port (xn_port_open). */
 static inline struct nf_pair *
-nf_pair(const struct nf_adapter *ad, unsigned int i)
+nf_pair(const struct nf_port *ad, unsigned int i)
 {
 	return ad->xn.pairs[i];
 }
 
 /* nf_xenbus.c */
 /* Watch our device directory; 0 or -errno. */
-int nf_xenbus_init(struct nf_adapter *ad);
+int nf_xenbus_init(struct nf_port *ad);
 /* Disconnect (Closing, then Closed) and release everything. */
-void nf_xenbus_uninit(struct nf_adapter *ad);
+void nf_xenbus_uninit(struct nf_port *ad);
 /* xn_port_ops.update: re-read everything after any event. */
 void nf_xenbus_update(struct xn_port *xn);
 /* xn_port_ops.failed: a burst found the backend misbehaving. */
@@ -146,7 +154,7 @@ void nf_xenbus_drain(struct xn_port *xn);
  * Connecting to backend @be: whether to ask for the multicast filter; the
  * backend has none of our groups yet.
  */
-bool nf_mcast_request(struct nf_adapter *ad,
+bool nf_mcast_request(struct nf_port *ad,
 		      const struct xenbus_front_backend *be);
 /*
  * Under the lock, with the backend connected: bring its groups and the
@@ -154,46 +162,48 @@ bool nf_mcast_request(struct nf_adapter *ad,
  * (xn_port_refresh() resumes them). 0, or -ENOSPC when the TX ring had
  * no room for every change (the rest follow at the next call).
  */
-int nf_mcast_sync(struct nf_adapter *ad);
+int nf_mcast_sync(struct nf_port *ad);
+/* Its part of the port's description (xn_info.h). */
+void nf_mcast_info(const struct nf_port *ad, struct xn_info *w);
 
-/* nf_ctrl.c */
+/* nf_ctrl_ring.c */
 /*
  * Grants the control ring takes, with the static grants of @nb_queues
  * pairs when @statics.
  */
-uint32_t nf_ctrl_grants(unsigned int nb_queues, bool statics);
+uint32_t nf_ctrl_ring_grants(unsigned int nb_queues, bool statics);
 /*
  * Share and bind our control ring; queue, when @statics, an
  * ADD_GREF_MAPPING of each pair's buffer grants (the pairs are shared
  * already), and the application's hash; fill the ring's keys in @keys.
  * False with @why on failure.
  */
-bool nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
-		     bool statics, const char **why);
+bool nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
+			  bool statics, const char **why);
 /* Give back the ring, its channel and the lists; idempotent. */
-void nf_ctrl_release(struct nf_adapter *ad);
+void nf_ctrl_ring_release(struct nf_port *ad);
 /* xn_port_ops.ctrl: collect the backend's answers. */
-unsigned int nf_ctrl_responses(struct xn_port *xn, bool *more);
+unsigned int nf_ctrl_ring_responses(struct xn_port *xn, bool *more);
 
 /* nf_rss.c */
 /*
  * With the control ring attached (nothing published yet): share the hash
  * pages; the hash goes once the backend is Connected (nf_rss_send()).
  */
-bool nf_rss_connect(struct nf_adapter *ad);
+bool nf_rss_connect(struct nf_port *ad);
 /* Give back the hash pages; idempotent. */
-void nf_rss_release(struct nf_adapter *ad);
+void nf_rss_release(struct nf_port *ad);
 /*
  * With the backend Connected: send the hash if it changed since and the
  * ring has room; see nf_rss.c.
  */
-void nf_rss_send(struct nf_adapter *ad);
+void nf_rss_send(struct nf_port *ad);
 /* xn_port_ops.rss: the application's hash. */
 bool nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg);
 /* xn_port_ops.rss_set: take @cfg, and send it if connected. */
 int nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg);
 /* Whether @rsp answers one of the hash requests (then taken). */
-bool nf_rss_answered(struct nf_adapter *ad,
+bool nf_rss_answered(struct nf_port *ad,
 		     const struct xen_netif_ctrl_response *rsp);
 
 #endif /* NF_H */

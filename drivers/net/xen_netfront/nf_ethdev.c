@@ -31,9 +31,9 @@ RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 #define NF_MIN_RX_BUFSIZE 64
 
 static int
-arg_domid(const char *key, const char *value, void *opaque)
+nf_arg_domid(const char *key, const char *value, void *opaque)
 {
-	struct nf_adapter *ad = opaque;
+	struct nf_port *ad = opaque;
 	unsigned long v;
 
 	if (xn_devarg_uint(nf_logtype, key, value, NF_SIM_DOMID_MIN,
@@ -45,7 +45,7 @@ arg_domid(const char *key, const char *value, void *opaque)
 
 /* A switch that is on unless its devarg says 0. */
 static int
-arg_unless_zero(const char *key, const char *value, bool *off)
+nf_arg_unless_zero(const char *key, const char *value, bool *off)
 {
 	bool on;
 
@@ -56,30 +56,30 @@ arg_unless_zero(const char *key, const char *value, bool *off)
 }
 
 static int
-arg_static_grants(const char *key, const char *value, void *opaque)
+nf_arg_static_grants(const char *key, const char *value, void *opaque)
 {
-	return arg_unless_zero(key, value,
-			       &((struct nf_adapter *)opaque)->cfg.no_statics);
+	return nf_arg_unless_zero(key, value,
+				  &((struct nf_port *)opaque)->cfg.no_statics);
 }
 
 static int
-arg_zero_copy(const char *key, const char *value, void *opaque)
+nf_arg_zero_copy(const char *key, const char *value, void *opaque)
 {
-	return arg_unless_zero(key, value,
-			       &((struct nf_adapter *)opaque)->cfg.no_zero_copy);
+	return nf_arg_unless_zero(
+		key, value, &((struct nf_port *)opaque)->cfg.no_zero_copy);
 }
 
 /* On Xen the domain is the one we run in, told by xenstore. */
 static const struct xn_devarg nf_args[] = {
-	{ NF_ARG_DOMID, arg_domid, true },
-	{ NF_ARG_STATIC_GRANTS, arg_static_grants, false },
-	{ NF_ARG_ZERO_COPY, arg_zero_copy, false },
+	{ NF_ARG_DOMID, nf_arg_domid, true },
+	{ NF_ARG_STATIC_GRANTS, nf_arg_static_grants, false },
+	{ NF_ARG_ZERO_COPY, nf_arg_zero_copy, false },
 };
 
 static int
 nf_configure(struct xn_port *xn, struct xa_open_args *args)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 
 	args->sim_domid = ad->cfg.domid != 0 ? ad->cfg.domid :
 			  NF_SIM_DOMID_MIN;
@@ -89,7 +89,7 @@ nf_configure(struct xn_port *xn, struct xa_open_args *args)
 static int
 nf_init(struct xn_port *xn)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 	unsigned int i;
 
 	/* Until the toolstack's mac key says otherwise. */
@@ -111,7 +111,7 @@ nf_init(struct xn_port *xn)
 static void
 nf_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 {
-	netif_front_rx_setup(&nf_pair(nf_adapter(xn), qid)->rxq.ring, mp);
+	netif_front_rx_setup(&nf_pair(nf_port(xn), qid)->rxq.ring, mp);
 }
 
 /* Zero copy: the granted pool the queue receives into (and sends from). */
@@ -119,7 +119,7 @@ static struct rte_mempool *
 nf_rx_pool(struct xn_port *xn, uint16_t qid)
 {
 	const struct netif_front_pool *zc = __atomic_load_n(
-		&nf_pair(nf_adapter(xn), qid)->rxq.ring.zc, __ATOMIC_RELAXED);
+		&nf_pair(nf_port(xn), qid)->rxq.ring.zc, __ATOMIC_RELAXED);
 
 	return zc != NULL ? zc->mp : NULL;
 }
@@ -127,14 +127,14 @@ nf_rx_pool(struct xn_port *xn, uint16_t qid)
 static void
 nf_uninit(struct xn_port *xn)
 {
-	nf_xenbus_uninit(nf_adapter(xn));
+	nf_xenbus_uninit(nf_port(xn));
 }
 
 /* The application's multicast list or modes changed: tell the backend. */
 static int
 nf_rx_filter(struct xn_port *xn)
 {
-	int ret = nf_mcast_sync(nf_adapter(xn));
+	int ret = nf_mcast_sync(nf_port(xn));
 
 	xn_port_refresh(xn);
 	return ret;
@@ -148,7 +148,7 @@ static const struct xn_port_ops nf_ops = {
 	.update = nf_xenbus_update,
 	.failed = nf_xenbus_backend_failed,
 	.stopped = nf_xenbus_drain,
-	.ctrl = nf_ctrl_responses,
+	.ctrl = nf_ctrl_ring_responses,
 	.rx_pool = nf_rx_pool,
 	.rx_filter = nf_rx_filter,
 	.rss = nf_rss_get,
@@ -246,7 +246,7 @@ static const struct xn_stat nf_tx_stats[] = {
 
 static const struct xn_pmd nf_pmd = {
 	.logtype = &nf_logtype,
-	.port_size = sizeof(struct nf_adapter),
+	.port_size = sizeof(struct nf_port),
 	.pair_size = sizeof(struct nf_pair),
 	.args = nf_args,
 	.nb_args = RTE_DIM(nf_args),

@@ -30,34 +30,34 @@
 bool
 nf_rss_get(struct xn_port *xn, struct netif_hash_config *cfg)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 
-	*cfg = ad->rss;
-	return ad->rss.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+	*cfg = ad->rss.cfg;
+	return ad->rss.cfg.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
 }
 
 bool
-nf_rss_connect(struct nf_adapter *ad)
+nf_rss_connect(struct nf_port *ad)
 {
-	ad->rss_pages = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id,
-					     NF_RSS_PAGES, ad->rss_refs, false,
+	ad->rss.pages = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id,
+					     NF_RSS_PAGES, ad->rss.refs, false,
 					     ad->xn.dev->data->numa_node);
-	if (ad->rss_pages == NULL)
+	if (ad->rss.pages == NULL)
 		return false;
-	ad->nb_rss_ids = 0;
-	ad->rss_unsent = ad->rss.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
+	ad->rss.nb_ids = 0;
+	ad->rss.unsent = ad->rss.cfg.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
 	return true;
 }
 
 void
-nf_rss_release(struct nf_adapter *ad)
+nf_rss_release(struct nf_port *ad)
 {
-	if (ad->rss_pages != NULL &&
-	    xa_gnt_unshare(ad->xn.xa, ad->rss_pages, NF_RSS_PAGES) < 0)
+	if (ad->rss.pages != NULL &&
+	    xa_gnt_unshare(ad->xn.xa, ad->rss.pages, NF_RSS_PAGES) < 0)
 		NF_LOG(WARNING, "%s: cannot unshare the hash pages: %s",
 		       ad->fe_dir, strerror(errno));
-	ad->rss_pages = NULL;
-	ad->nb_rss_ids = 0;
+	ad->rss.pages = NULL;
+	ad->rss.nb_ids = 0;
 }
 
 /*
@@ -66,12 +66,12 @@ nf_rss_release(struct nf_adapter *ad)
  * table refused, so such entries fold onto the pairs it serves.
  */
 static void
-write_table(struct nf_adapter *ad, uint32_t *table)
+nf_rss_write_table(struct nf_port *ad, uint32_t *table)
 {
 	unsigned int i, folded = 0;
 
-	for (i = 0; i < ad->rss.size; i++) {
-		table[i] = ad->rss.mapping[i];
+	for (i = 0; i < ad->rss.cfg.size; i++) {
+		table[i] = ad->rss.cfg.mapping[i];
 		if (table[i] >= ad->xn.nb_pairs) {
 			table[i] %= ad->xn.nb_pairs;
 			folded++;
@@ -84,54 +84,55 @@ write_table(struct nf_adapter *ad, uint32_t *table)
 
 /* Queue one request, its id kept to match its answer. */
 static bool
-queue(struct nf_adapter *ad, uint16_t type, uint32_t d0, uint32_t d1,
-      uint32_t d2)
+nf_rss_queue(struct nf_port *ad, uint16_t type, uint32_t d0, uint32_t d1,
+	     uint32_t d2)
 {
 	uint16_t id;
 
 	if (!netif_ctrl_front_queue(&ad->ctrl, type, d0, d1, d2, &id))
 		return false;
-	ad->rss_ids[ad->nb_rss_ids] = id;
-	ad->rss_types[ad->nb_rss_ids++] = type;
+	ad->rss.ids[ad->rss.nb_ids] = id;
+	ad->rss.types[ad->rss.nb_ids++] = type;
 	return true;
 }
 
 void
-nf_rss_send(struct nf_adapter *ad)
+nf_rss_send(struct nf_port *ad)
 {
-	const struct netif_hash_config *h = &ad->rss;
-	uint8_t *key = ad->rss_pages;
+	const struct netif_hash_config *h = &ad->rss.cfg;
+	uint8_t *key = ad->rss.pages;
 	uint32_t *table = (uint32_t *)(key + XA_PAGE_SIZE);
 	bool toeplitz = h->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
 
 	RTE_BUILD_BUG_ON(NETIF_HASH_MAPPING_MAX * sizeof(*table) >
 			 XA_PAGE_SIZE);
-	if (!ad->rss_unsent || ad->rss_pages == NULL || !ad->xn.connected ||
+	if (!ad->rss.unsent || ad->rss.pages == NULL || !ad->xn.connected ||
 	    !ad->xn.peer_ready)
 		return;
 	/* Answers still to come would be taken for this round's. */
-	if (ad->nb_rss_ids > 0)
+	if (ad->rss.nb_ids > 0)
 		return;
 	if (netif_ctrl_front_free(&ad->ctrl) <
 	    (toeplitz ? NF_RSS_REQUESTS : 1))
 		return;	/* sent once answers have made room */
-	ad->rss_unsent = false;
-	ad->rss_refused = false;
+	ad->rss.unsent = false;
+	ad->rss.refused = false;
 	memcpy(key, h->key, NETIF_HASH_KEY_MAX);
-	write_table(ad, table);
+	nf_rss_write_table(ad, table);
 	/*
 	 * In this order: flags need an algorithm, the table a size (which
 	 * also clears it). Queued together, the ring had room for all.
 	 */
-	queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, h->alg, 0, 0);
+	nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, h->alg, 0, 0);
 	if (toeplitz) {
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, h->flags, 0, 0);
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, ad->rss_refs[0],
-		      NETIF_HASH_KEY_MAX, 0);
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, h->size,
-		      0, 0);
-		queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, ad->rss_refs[1],
-		      h->size, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, h->flags,
+			     0, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+			     ad->rss.refs[0], NETIF_HASH_KEY_MAX, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+			     h->size, 0, 0);
+		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+			     ad->rss.refs[1], h->size, 0);
 	}
 	if (netif_ctrl_front_push(&ad->ctrl) &&
 	    xa_evtchn_notify(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
@@ -142,11 +143,11 @@ nf_rss_send(struct nf_adapter *ad)
 int
 nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 
-	ad->rss = *cfg;
-	ad->rss_unsent = true;
-	if (ad->rss_pages != NULL)
+	ad->rss.cfg = *cfg;
+	ad->rss.unsent = true;
+	if (ad->rss.pages != NULL)
 		nf_rss_send(ad);
 	else if (xn->connected &&
 		 cfg->alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
@@ -156,7 +157,7 @@ nf_rss_set(struct xn_port *xn, const struct netif_hash_config *cfg)
 }
 
 static const char *
-type_name(uint16_t type)
+nf_rss_type_name(uint16_t type)
 {
 	switch (type) {
 	case XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM:
@@ -172,31 +173,31 @@ type_name(uint16_t type)
 }
 
 bool
-nf_rss_answered(struct nf_adapter *ad,
-		const struct xen_netif_ctrl_response *rsp)
+nf_rss_answered(struct nf_port *ad, const struct xen_netif_ctrl_response *rsp)
 {
 	unsigned int i;
 
-	for (i = 0; i < ad->nb_rss_ids; i++)
-		if (rsp->id == ad->rss_ids[i] &&
-		    rsp->type == ad->rss_types[i])
+	for (i = 0; i < ad->rss.nb_ids; i++)
+		if (rsp->id == ad->rss.ids[i] &&
+		    rsp->type == ad->rss.types[i])
 			break;
-	if (i == ad->nb_rss_ids)
+	if (i == ad->rss.nb_ids)
 		return false;
 	/* One line per configuration: the first refusal says it all. */
-	if (rsp->status != XEN_NETIF_CTRL_STATUS_SUCCESS && !ad->rss_refused) {
-		ad->rss_refused = true;
-		NF_LOG(NOTICE, "%s: the backend refused %s (status %u): frames come unhashed or hashed otherwise",
-		       ad->fe_dir, type_name(rsp->type), rsp->status);
+	if (rsp->status != XEN_NETIF_CTRL_STATUS_SUCCESS && !ad->rss.refused) {
+		ad->rss.refused = true;
+		NF_LOG(NOTICE,
+		       "%s: the backend refused %s (status %u): frames come unhashed or hashed otherwise",
+		       ad->fe_dir, nf_rss_type_name(rsp->type), rsp->status);
 	}
-	ad->rss_ids[i] = ad->rss_ids[--ad->nb_rss_ids];
-	ad->rss_types[i] = ad->rss_types[ad->nb_rss_ids];
-	if (ad->nb_rss_ids > 0)
+	ad->rss.ids[i] = ad->rss.ids[--ad->rss.nb_ids];
+	ad->rss.types[i] = ad->rss.types[ad->rss.nb_ids];
+	if (ad->rss.nb_ids > 0)
 		return true;
-	if (!ad->rss_refused &&
-	    ad->rss.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+	if (!ad->rss.refused &&
+	    ad->rss.cfg.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
 		NF_LOG(NOTICE, "%s: the backend takes our hash: Toeplitz over hash types 0x%x, our key and table of %u entries",
-		       ad->fe_dir, ad->rss.flags, ad->rss.size);
+		       ad->fe_dir, ad->rss.cfg.flags, ad->rss.cfg.size);
 	/* A change made while this round was out goes now. */
 	nf_rss_send(ad);
 	return true;

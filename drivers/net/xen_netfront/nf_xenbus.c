@@ -36,14 +36,14 @@
 static uint32_t nf_pools_renamed;
 
 static void
-nf_publish(struct nf_adapter *ad, enum xenbus_state state)
+nf_publish(struct nf_port *ad, enum xenbus_state state)
 {
 	xn_port_publish_state(&ad->xn, ad->fe_dir, state);
 	ad->state = state;
 }
 
 static void
-nf_unshare(struct nf_adapter *ad, void **pages, uint32_t count)
+nf_unshare(struct nf_port *ad, void **pages, uint32_t count)
 {
 	if (*pages == NULL)
 		return;
@@ -54,7 +54,7 @@ nf_unshare(struct nf_adapter *ad, void **pages, uint32_t count)
 }
 
 static void
-nf_unbind(struct nf_adapter *ad, struct xn_queue *q)
+nf_unbind(struct nf_port *ad, struct xn_queue *q)
 {
 	evtchn_port_t *port = &q->evtchn;
 
@@ -68,11 +68,11 @@ nf_unbind(struct nf_adapter *ad, struct xn_queue *q)
 
 /* Give back every grant and port of the connection; idempotent. */
 static void
-nf_release(struct nf_adapter *ad)
+nf_release(struct nf_port *ad)
 {
 	unsigned int i;
 
-	nf_ctrl_release(ad);
+	nf_ctrl_ring_release(ad);
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = nf_pair(ad, i);
 
@@ -91,7 +91,7 @@ nf_release(struct nf_adapter *ad)
 
 /* Stop the data path and tell the backend we are going. */
 static void
-nf_begin_close(struct nf_adapter *ad)
+nf_begin_close(struct nf_port *ad)
 {
 	xn_port_disconnected(&ad->xn);
 	if (ad->state != XenbusStateClosing)
@@ -99,8 +99,8 @@ nf_begin_close(struct nf_adapter *ad)
 }
 
 static bool
-nf_share(struct nf_adapter *ad, void **pages, uint32_t count,
-	 grant_ref_t *refs, bool writable)
+nf_share(struct nf_port *ad, void **pages, uint32_t count, grant_ref_t *refs,
+	 bool writable)
 {
 	*pages = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id, count, refs,
 				      writable, ad->xn.dev->data->numa_node);
@@ -109,7 +109,7 @@ nf_share(struct nf_adapter *ad, void **pages, uint32_t count,
 
 /* Through the pair's endpoint, as every channel of the pair. */
 static bool
-nf_bind(struct nf_adapter *ad, struct xn_queue *q)
+nf_bind(struct nf_port *ad, struct xn_queue *q)
 {
 	q->evtchn = xa_evtchn_bind_unbound(q->endpoint, ad->backend_id);
 	return q->evtchn != XN_NO_EVTCHN;
@@ -121,7 +121,7 @@ nf_bind(struct nf_adapter *ad, struct xn_queue *q)
  * domain (the vif moved) stays until the port closes: copies until then.
  */
 static bool
-nf_zero_copy_allowed(const struct nf_adapter *ad, unsigned int i)
+nf_zero_copy_allowed(const struct nf_port *ad, unsigned int i)
 {
 	const struct netif_front_pool *zc = nf_pair(ad, i)->zc;
 
@@ -131,7 +131,7 @@ nf_zero_copy_allowed(const struct nf_adapter *ad, unsigned int i)
 
 /* Whether queue pair @i receives into its pool, created on first use. */
 static bool
-nf_zero_copy(struct nf_adapter *ad, unsigned int i)
+nf_zero_copy(struct nf_port *ad, unsigned int i)
 {
 	struct nf_pair *pr = nf_pair(ad, i);
 	char name[RTE_MEMPOOL_NAMESIZE];
@@ -163,7 +163,7 @@ nf_zero_copy(struct nf_adapter *ad, unsigned int i)
 
 /* Grants queue pair @i shares to connect, beyond any it keeps shared. */
 static uint32_t
-nf_pair_grants(const struct nf_adapter *ad, unsigned int i)
+nf_pair_grants(const struct nf_port *ad, unsigned int i)
 {
 	if (!nf_zero_copy_allowed(ad, i))
 		return NETIF_FRONT_GRANTS_PER_PAIR;
@@ -176,7 +176,7 @@ nf_pair_grants(const struct nf_adapter *ad, unsigned int i)
  * bind its event channels; @why says what failed.
  */
 static bool
-nf_connect_pair(struct nf_adapter *ad, unsigned int i, bool split,
+nf_connect_pair(struct nf_port *ad, unsigned int i, bool split,
 		struct xenbus_front_queue *keys, const char **why)
 {
 	struct nf_pair *pr = nf_pair(ad, i);
@@ -234,10 +234,10 @@ nf_connect_pair(struct nf_adapter *ad, unsigned int i, bool split,
  * otherwise say what to do instead of failing halfway with ENOSPC.
  */
 static bool
-nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool ctrl,
+nf_grant_budget(struct nf_port *ad, unsigned int nb_queues, bool ctrl,
 		bool statics)
 {
-	uint32_t need = ctrl ? nf_ctrl_grants(nb_queues, statics) : 0;
+	uint32_t need = ctrl ? nf_ctrl_ring_grants(nb_queues, statics) : 0;
 	uint32_t limit, used;
 	unsigned int i;
 
@@ -269,7 +269,7 @@ nf_grant_budget(struct nf_adapter *ad, unsigned int nb_queues, bool ctrl,
  * and it serves, then publish the keys.
  */
 static bool
-nf_connect(struct nf_adapter *ad)
+nf_connect(struct nf_port *ad)
 {
 	struct xenbus_front_backend be;
 	struct xenbus_front_keys keys = { 0 };
@@ -309,7 +309,7 @@ nf_connect(struct nf_adapter *ad)
 			(be.gso_tcpv4 ? NETIF_PEER_GSO_TCPV4 : 0) |
 			(be.gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
 	}
-	if (be.ctrl_ring && !nf_ctrl_connect(ad, &keys, statics, &why))
+	if (be.ctrl_ring && !nf_ctrl_ring_connect(ad, &keys, statics, &why))
 		goto fail;
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))
@@ -336,7 +336,7 @@ fail:
  * the backend moves.
  */
 static bool
-nf_step(struct nf_adapter *ad)
+nf_step(struct nf_port *ad)
 {
 	enum xenbus_state be = xenbus_read_state(ad->xn.xa, ad->be_dir);
 	struct xenbus_front_step s = xenbus_front_next(ad->state, be);
@@ -377,7 +377,7 @@ nf_step(struct nf_adapter *ad)
 }
 
 static void
-nf_watch_backend(struct nf_adapter *ad, bool on)
+nf_watch_backend(struct nf_port *ad, bool on)
 {
 	char path[NF_PATH_MAX];
 
@@ -390,7 +390,7 @@ nf_watch_backend(struct nf_adapter *ad, bool on)
 
 /* MAC and MTU the toolstack chose, when it chose valid ones. */
 static void
-nf_read_link_config(struct nf_adapter *ad)
+nf_read_link_config(struct nf_port *ad)
 {
 	struct rte_ether_addr mac;
 	char path[NF_PATH_MAX];
@@ -413,7 +413,7 @@ nf_read_link_config(struct nf_adapter *ad)
 
 /* The toolstack plugged the vif: find its backend. */
 static bool
-nf_plug(struct nf_adapter *ad)
+nf_plug(struct nf_port *ad)
 {
 	char path[NF_PATH_MAX];
 	unsigned long id;
@@ -451,7 +451,7 @@ nf_plug(struct nf_adapter *ad)
 
 /* Follow our device directory appearing and vanishing; true if present. */
 static bool
-nf_track_plug(struct nf_adapter *ad)
+nf_track_plug(struct nf_port *ad)
 {
 	bool present = xenbus_read_state(ad->xn.xa, ad->fe_dir) !=
 		       XenbusStateUnknown;
@@ -473,7 +473,7 @@ nf_track_plug(struct nf_adapter *ad)
 void
 nf_xenbus_update(struct xn_port *xn)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 	unsigned int i;
 
 	/* What we ask the backend for depends on the application's offloads. */
@@ -494,7 +494,7 @@ nf_xenbus_update(struct xn_port *xn)
 void
 nf_xenbus_info(struct xn_port *xn, struct xn_info *w)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 
 	w->str(w, "role", "frontend");
 	w->str(w, "frontend_dir", ad->fe_dir);
@@ -508,16 +508,14 @@ nf_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->u64(w, "ctrl_ring", ad->ctrl_sring != NULL);
 	w->u64(w, "static_grants", !ad->cfg.no_statics);
 	w->u64(w, "zero_copy", !ad->cfg.no_zero_copy);
-	w->u64(w, "multicast_offered", ad->mcast_offered);
-	w->u64(w, "multicast_requested", ad->mcast_requested);
-	w->u64(w, "multicast_groups_sent", ad->nb_mc_sent);
+	nf_mcast_info(ad, w);
 }
 
 /* Close, then follow the backend through its own close. */
 void
 nf_xenbus_backend_failed(struct xn_port *xn, const char *why __rte_unused)
 {
-	nf_begin_close(nf_adapter(xn));
+	nf_begin_close(nf_port(xn));
 	nf_xenbus_update(xn);
 }
 
@@ -527,7 +525,7 @@ nf_xenbus_backend_failed(struct xn_port *xn, const char *why __rte_unused)
  * Runs with the data path closed, so the ring is ours.
  */
 static void
-nf_drain_tx(struct nf_adapter *ad, struct netif_front_tx *tx)
+nf_drain_tx(struct nf_port *ad, struct netif_front_tx *tx)
 {
 	unsigned int waited = 0;
 
@@ -546,7 +544,7 @@ nf_drain_tx(struct nf_adapter *ad, struct netif_front_tx *tx)
 void
 nf_xenbus_drain(struct xn_port *xn)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 	unsigned int i;
 
 	for (i = 0; ad->xn.connected && ad->xn.peer_ready &&
@@ -555,7 +553,7 @@ nf_xenbus_drain(struct xn_port *xn)
 }
 
 int
-nf_xenbus_init(struct nf_adapter *ad)
+nf_xenbus_init(struct nf_port *ad)
 {
 	ad->state = XenbusStateUnknown;
 	snprintf(ad->fe_dir, sizeof(ad->fe_dir),
@@ -573,7 +571,7 @@ nf_xenbus_init(struct nf_adapter *ad)
 
 /* Wait until the backend has dropped its mappings of our pages. */
 static void
-nf_wait_backend_closed(struct nf_adapter *ad)
+nf_wait_backend_closed(struct nf_port *ad)
 {
 	unsigned int waited;
 
@@ -615,7 +613,7 @@ nf_orphan_last(void *arg)
  * application frees frees its pool, and the last pool the handle.
  */
 static void
-nf_free_pools(struct nf_adapter *ad)
+nf_free_pools(struct nf_port *ad)
 {
 	unsigned int i, pools = 0, held = 0;
 	struct nf_orphan *o;
@@ -652,7 +650,7 @@ nf_free_pools(struct nf_adapter *ad)
 }
 
 void
-nf_xenbus_uninit(struct nf_adapter *ad)
+nf_xenbus_uninit(struct nf_port *ad)
 {
 	pthread_mutex_lock(&ad->xn.lock);
 	if (ad->plugged) {

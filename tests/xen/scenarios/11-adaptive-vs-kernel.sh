@@ -61,8 +61,6 @@ pktgenargs="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=0 xdp.pktgen=$SECS:$S
 SAMPLER=
 unpin() { xl vcpu-pin Domain-0 all all 2>/dev/null; }
 trap 'kill $SAMPLER 2>/dev/null; unpin; collect; cleanup; rmmod xen-netback 2>/dev/null' EXIT
-problems=
-problem() { note "PROBLEM: $*"; problems="$problems; $*"; }
 
 # What the scheduler has to share: pCPUs, Dom0's vCPUs, the scheduler and
 # its rate limit (a vCPU runs at least that long once scheduled).
@@ -291,6 +289,6 @@ echo "| backend | guest sent | backend received | received pps (median of 1 s) |
 echo "|---|---|---|---|"
 echo "| ours adaptive (xen-adaptive-fwd rxonly) | ${dp_ours_sent:-0} | ${dp_ours_got:-0} | ${dp_ours_pps:-0} |"
 echo "| kernel xen-netback | ${dp_kern_sent:-0} | ${dp_kern_got:-0} | ${dp_kern_pps:-0} |"
-[ -z "$problems" ] || fail "${problems#; }"
+[ -z "$problems" ] || fail "$problems"
 ratio=$(awk "BEGIN{printf \"%.2f\", ($ours_rx / $ours_usec) / ($kern_rx / $kern_usec)}")
 pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); replies over 10 ms by longest leg (to us/in us/back): polling $poll_legs, adaptive $adapt_legs; idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen $ratio, DPDK guest $(ratio $dp_ours_pps $dp_kern_pps)"

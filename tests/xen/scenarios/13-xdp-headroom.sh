@@ -21,8 +21,6 @@
 N=${XDP_S13_PINGS:-20}
 args="xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=5 xdp.interval=0.1 xdp.xdp=$N"
 trap 'collect; cleanup; rmmod xen-netback 2>/dev/null' EXIT
-problems=
-problem() { note "PROBLEM: $*"; problems="$problems; $*"; }
 
 # received <tag>: replies the guest's pingrun <tag> counted
 received() { sed -n "s/.*DOMU-RESULT $1 .*received=\([0-9]*\).*/\1/p" $con | head -1; }
@@ -79,5 +77,5 @@ echo "XDP in the guest's netfront (replies of N = $N echo requests):"
 echo "| backend | attach pass rc | through XDP_PASS 56 B | 1400 B | attach drop-ICMP rc | through drop-ICMP (want 0) | ARP | detach rc | after detach |"
 echo "|---|---|---|---|---|---|---|---|---|"
 cat $S/xdp.md
-[ -z "$problems" ] || fail "${problems#; }"
+[ -z "$problems" ] || fail "$problems"
 pass "a Linux guest's XDP programs run on our netback's frames: $N/$N through XDP_PASS (56 and 1400 B), 0/$N through the ICMP-dropping one, ARP passing, $N/$N after detaching"

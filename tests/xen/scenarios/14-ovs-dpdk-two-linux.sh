@@ -29,11 +29,7 @@ SECS=${XDP_IPERF_SECS:-10}
 COUNT=${XDP_PING_COUNT:-20}
 mac_a=00:16:3e:00:00:02 mac_b=00:16:3e:00:00:03
 OVS_LOG=/var/log/openvswitch/ovs-vswitchd.log
-errors=
 trap 'collect; cp $OVS_LOG /var/log/xen/vif-ovs-dpdk.log $S/ 2>/dev/null; cleanup; ovs_stop; ip link del xenbr0 2>/dev/null; rmmod xen-netback 2>/dev/null' EXIT
-
-# error <text>: a failure, reported at the end
-error() { note "ERROR: $*"; errors="$errors${errors:+; }$*"; }
 
 # OVS-DPDK as an operator starts it without systemd: the database, then
 # ovs-vswitchd with DPDK and our watcher, and the bridge (whose own port
@@ -75,9 +71,9 @@ ports_are() {
 		> $S/telemetry-$step.txt 2>&1
 	n=$(sed -n 's/.*"\/ethdev\/list": \[\([0-9, ]*\)\].*/\1/p' $S/telemetry-$step.txt | tr ',' '\n' | grep -c '[0-9]')
 	note "$step: OVS ports [$have], DPDK ports $n, $(grep watchers $S/telemetry-$step.txt)"
-	[ "$have" = "$want" ] || error "$step: OVS ports [$have], want [$want]"
-	[ "$n" = $# ] || error "$step: OVS's DPDK has $n ports for $# guests"
-	grep -q '"no_port": 0' $S/telemetry-$step.txt || error "$step: a vif got no port"
+	[ "$have" = "$want" ] || problem "$step: OVS ports [$have], want [$want]"
+	[ "$n" = $# ] || problem "$step: OVS's DPDK has $n ports for $# guests"
+	grep -q '"no_port": 0' $S/telemetry-$step.txt || problem "$step: a vif got no port"
 }
 
 # pinged <guest> <what> <n>: the guest's <n>th ping result answered all
@@ -85,14 +81,14 @@ ports_are() {
 pinged() {
 	r=$(grep 'DOMU-RESULT ping' $CONSOLE_DIR/guest-$1.log | sed -n "$3p")
 	rtt=$(grep 'round-trip' $CONSOLE_DIR/guest-$1.log | sed -n "$3p" | cut -d/ -f4)
-	echo "$r" | grep -q "transmitted=$COUNT received=$COUNT" || error "$2: ${r:-no ping result}"
+	echo "$r" | grep -q "transmitted=$COUNT received=$COUNT" || problem "$2: ${r:-no ping result}"
 }
 # sent <guest> <what> <n>: the guest's <n>th iperf3 send completed; the
 # receiver's Mbit/s into $mbits
 sent() {
 	r=$(grep 'DOMU-RESULT iperf-send' $CONSOLE_DIR/guest-$1.log | sed -n "$3p")
 	mbits=$(echo "$r" | sed -n 's/.* rc=0 .*_\([0-9.]*\)_Mbits\/sec.*/\1/p')
-	[ -n "$mbits" ] || { error "$2: ${r:-no iperf3 result}"; mbits=-; }
+	[ -n "$mbits" ] || { problem "$2: ${r:-no iperf3 result}"; mbits=-; }
 }
 # wait_done <guest> <n>: the guest's console says DOMU-DONE for the <n>th
 # time
@@ -125,7 +121,7 @@ ovs_start
 pair ours s14-a "$(ovs_vif $mac_a)" s14-b "$(ovs_vif $mac_b)"
 ports_are 1-two-guests s14-a s14-b
 
-t=$(up); timeout 60 xl destroy s14-a || error "xl destroy s14-a"
+t=$(up); timeout 60 xl destroy s14-a || problem "xl destroy s14-a"
 guest_cfg s14-a2 initrd.gz 128 "$(ovs_vif $mac_a)" \
 	"xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.3 xdp.count=$COUNT xdp.interval=0.2 xdp.iperfd=$((SECS + 300))"
 create_guest s14-a2
@@ -136,7 +132,7 @@ ports_are 2-a-destroyed-a2-created s14-a2 s14-b
 # The new domain's console goes to a new log: the first one is set aside.
 d1=$(xl domid s14-b)
 mv $CONSOLE_DIR/guest-s14-b.log $CONSOLE_DIR/guest-s14-b-boot1.log
-xl reboot s14-b || error "xl reboot s14-b"
+xl reboot s14-b || problem "xl reboot s14-b"
 d2=$(wait_domid_change s14-b $d1) || fail "s14-b did not come back after xl reboot"
 note "s14-b rebooted: domain $d1 -> $d2 after $(since $t)s"
 wait_done s14-b 1
@@ -146,8 +142,8 @@ pinged s14-b "rebooted B->A2" 1; b2_rtt=$rtt
 sent s14-b "rebooted B->A2 iperf3" 1; b2_mbits=$mbits
 ports_are 3-b-rebooted s14-a2 s14-b
 
-timeout 60 xl destroy s14-a2 || error "xl destroy s14-a2"
-timeout 60 xl destroy s14-b || error "xl destroy s14-b"
+timeout 60 xl destroy s14-a2 || problem "xl destroy s14-a2"
+timeout 60 xl destroy s14-b || problem "xl destroy s14-b"
 sleep 2
 ports_are 4-all-destroyed
 note "ours (OVS-DPDK): $(since $t)s of lifecycle"
@@ -167,5 +163,5 @@ echo "| ours in OVS-DPDK | $ours_rtt | $ours_mbits |"
 echo "| ours in OVS-DPDK, new A2->B | $a2_rtt | - |"
 echo "| ours in OVS-DPDK, rebooted B->A2 | $b2_rtt | $b2_mbits |"
 figures="ping B->A avg ${ours_rtt}/${kernel_rtt} ms, iperf3 B->A ${ours_mbits}/${kernel_mbits} Mbit/s (ours/kernel, $(ratio $ours_mbits $kernel_mbits)x)"
-[ -z "$errors" ] || fail "$errors; $figures"
+[ -z "$problems" ] || fail "$problems; $figures"
 pass "OVS-DPDK: 2 guests, A destroyed, A2 created, B rebooted, all destroyed: ports followed, $((COUNT * 3))/$((COUNT * 3)) pings, $figures (TCG speed)"

@@ -53,8 +53,6 @@ trap 'kill $SAMPLER 2>/dev/null; collect; cleanup' EXIT
 NB_X=rx_q0_packets,rx_q0_static_packets,rx_q0_static_grants,rx_q0_static_grant_maps,rx_q0_grant_copy_calls,rx_q0_notifications_sent,tx_q0_packets,tx_q0_static_packets,tx_q0_grant_copy_calls,tx_q0_notifications_sent
 # and the netfront's, shown by the guest's testpmd (DOMU-XSTAT lines)
 NF_X=rx_q0_packets,rx_q0_zero_copy_packets,rx_q0_static_grants,tx_q0_packets,tx_q0_zero_copy_packets
-problems=
-problem() { note "PROBLEM: $*"; problems="$problems; $*"; }
 
 # xstat <log> <name> [max]: the last (with max: the largest) value of an
 # xstat in testpmd's periodic statistics (0 when never shown)
@@ -307,5 +305,5 @@ echo "| ours, zero_copy=1 | $zc1_pps | $zc1_avg | $zc1_sent | $zc1_got | $zc1_zc
 echo "| ours, zero_copy=0 | $zc0_pps | $zc0_avg | $zc0_sent | $zc0_got | $zc0_zc / $zc0_pk / $zc0_static | $zc0_slots | $(ratio $zc1_pps $zc0_pps) |"
 
 sum="64 B pps (Dom0, median of 1 s): guest->Dom0 static $on_f2b_pps, no-static $off_f2b_pps (x$(ratio $on_f2b_pps $off_f2b_pps)), kernel netback DPDK guest $kd_pps (static/kernel x$(ratio $on_f2b_pps $kd_pps)), kernel netback pktgen $kp_pps (x$(ratio $on_f2b_pps $kp_pps)); Dom0->guest static $on_b2f_pps, no-static $off_b2f_pps (x$(ratio $on_b2f_pps $off_b2f_pps)), kernel netback -> Linux guest $ke_pps (static/kernel x$(ratio $on_b2f_pps $ke_pps)); netback static_packets/packets $on_f2b_static/$on_f2b_pk and $on_b2f_static/$on_b2f_pk, grant_copy_calls $on_f2b_gcc and $on_b2f_gcc (no-static: $off_f2b_gcc, $off_b2f_gcc), hcall/pkt $(per $((on_f2b_gcc + on_f2b_ns)) $on_f2b_pk) vs $(per $((off_f2b_gcc + off_f2b_ns)) $off_f2b_pk); $ZSIZE B guest->Dom0: netback zero_copy=1 $zc1_pps, zero_copy=0 $zc0_pps (x$(ratio $zc1_pps $zc0_pps)), zero_copy_packets/packets/static_packets $zc1_zc/$zc1_pk/$zc1_static and $zc0_zc/$zc0_pk/$zc0_static; TCG"
-[ -z "$problems" ] || fail "${problems#; } | $sum"
+[ -z "$problems" ] || fail "$problems | $sum"
 pass "$sum"

@@ -39,44 +39,40 @@
 . /host/scenarios/lib.sh
 SECS=${XDP_IPERF_SECS:-10}
 mac_a=00:16:3e:00:00:02 mac_b=00:16:3e:00:00:03
-errors=
 trap 'collect; cleanup; kill $IPERF_PID 2>/dev/null; ip link del xenbr0 2>/dev/null; rmmod xen-netback 2>/dev/null' EXIT
 
-# error <text>: a failure, reported after the table
-error() { note "ERROR: $*"; errors="$errors${errors:+; }$*"; }
-
 # result <guest> <tag> <var>: from the guest's "DOMU-RESULT <tag>" line, the
-# receiver's Mbit/s into $<var> ("-" and an error if the run did not
+# receiver's Mbit/s into $<var> ("-" and a problem if the run did not
 # complete), the guest's bytes per packet sent and received into $<var>_tx
 # and $<var>_rx
 result() {
 	r=$(grep "DOMU-RESULT $2 " $CONSOLE_DIR/guest-$1.log | tail -1)
 	m=$(echo "$r" | sed -n 's/.* rc=0 .*_\([0-9.]*\)_Mbits\/sec.*/\1/p')
-	[ -n "$m" ] || { error "$1 $2: ${r:-no result}"; m=-; }
+	[ -n "$m" ] || { problem "$1 $2: ${r:-no result}"; m=-; }
 	eval "$3=$m ${3}_tx=$(echo "$r" | sed -n 's/.*tx_avg=\([0-9]*\).*/\1/p')" \
 		"${3}_rx=$(echo "$r" | sed -n 's/.*rx_avg=\([0-9]*\).*/\1/p')"
 }
 
 # features <backend> <guest>: the offload keys of both ends of the guest's
-# vif, as rows of $S/features.txt; with ours, an error unless GSO was
+# vif, as rows of $S/features.txt; with ours, a problem unless GSO was
 # negotiated
 features() {
 	d=$(xl domid $2)
 	vif_offloads $d | sed "s/^/| $1 | $2 /" >> $S/features.txt
-	[ $1 = kernel ] || gso_negotiated $d || error "$2: GSO not negotiated with our backend (feature-gso-tcpv4)"
+	[ $1 = kernel ] || gso_negotiated $d || problem "$2: GSO not negotiated with our backend (feature-gso-tcpv4)"
 }
 
-# intact <guest>: an error unless the guest's count of packets dropped for a
+# intact <guest>: a problem unless the guest's count of packets dropped for a
 # bad checksum is 0 (data the backend or the next hop corrupted, or
 # offloads that did not agree)
 intact() {
 	n=$(sed -n 's/.*DOMU-STAT csum_errors=\([0-9]*\).*/\1/p' $CONSOLE_DIR/guest-$1.log)
-	[ "${n:-none}" = 0 ] || error "$1: ${n:-no count of} packets dropped for a bad checksum"
+	[ "${n:-none}" = 0 ] || problem "$1: ${n:-no count of} packets dropped for a bad checksum"
 }
 # dom0_intact <backend> <count before>: the same for Dom0's count
 dom0_intact() {
 	n=$(($(csum_errors) - $2))
-	[ $n = 0 ] || error "$1: Dom0 dropped $n packets for a bad checksum"
+	[ $n = 0 ] || problem "$1: Dom0 dropped $n packets for a bad checksum"
 }
 
 # to_dom0 <backend> <guest> <vif line>: the guest's iperf3 client to Dom0's
@@ -161,5 +157,5 @@ echo "(B/packet: bytes per packet of the guest's vif, sent for guest->Dom0, rece
 ratios="ours/kernel: guest->Dom0 $(ratio $ours_g2d $kernel_g2d) ($ours_g2d/$kernel_g2d Mbit/s),\
  Dom0->guest $(ratio $ours_d2g $kernel_d2g) ($ours_d2g/$kernel_d2g),\
  guest->guest $(ratio $ours_g2g $kernel_g2g) ($ours_g2g/$kernel_g2g)"
-[ -z "$errors" ] || fail "$errors; $ratios"
+[ -z "$problems" ] || fail "$problems; $ratios"
 pass "iperf3 ${SECS}s, $ratios; GSO negotiated with ours (TCG speed)"

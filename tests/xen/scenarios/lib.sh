@@ -16,6 +16,10 @@ since() { awk "BEGIN{printf \"%.1f\", $(up)-$1}"; }
 note() { echo "[$(up)] $NAME: $*"; }
 pass() { echo "SCENARIO-RESULT $NAME PASS $*"; exit 0; }
 fail() { echo "SCENARIO-RESULT $NAME FAIL $*"; exit 1; }
+# problem <text>: a failed check the scenario goes on past, to report the
+# rest of its figures; it fails at the end with $problems, all of them.
+problems=
+problem() { note "PROBLEM: $*"; problems="$problems${problems:+; }$*"; }
 
 # The vif line an operator would use (config/xen/vif-dpdk.cfg.example), with
 # the MAC address $1 instead of the example's when given (guests that talk

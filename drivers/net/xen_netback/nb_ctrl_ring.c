@@ -52,8 +52,8 @@ nb_statics_pages(const struct nb_port *p)
 	uint64_t n = 0;
 	unsigned int i;
 
-	for (i = 0; i < p->statics.nb_queues; i++)
-		n += p->statics.q[i]->pages;
+	for (i = 0; i < p->statics.map.nb_queues; i++)
+		n += p->statics.map.q[i]->pages;
 	return n;
 }
 
@@ -61,19 +61,19 @@ nb_statics_pages(const struct nb_port *p)
  * Answer one request; *@ops: the pages it mapped or unmapped (a DEL that
  * empties a batch unmaps all of it) and its waits for the queues, for the
  * turn's budget. A batch the application still holds pages of is
- * unmapped later by nb_ctrl_reap(), when the application, not the guest,
+ * unmapped later by nb_ctrl_ring_reap(), when the application, not the guest,
  * gives them back: not charged to the guest's turn.
  */
 static bool
-nb_ctrl_request(void *opaque, const struct xen_netif_ctrl_request *req,
-		struct xen_netif_ctrl_response *rsp, uint32_t *ops)
+nb_ctrl_ring_request(void *opaque, const struct xen_netif_ctrl_request *req,
+		     struct xen_netif_ctrl_response *rsp, uint32_t *ops)
 {
 	struct nb_port *p = opaque;
 	uint64_t before = nb_statics_pages(p), after;
 	bool ours;
 
 	p->ctrl_quiesces = 0;
-	ours = netif_statics_serve(&p->statics, req, rsp) ||
+	ours = netif_statics_serve(&p->statics.map, req, rsp) ||
 	       netif_hash_serve(&p->hash, req, rsp);
 	after = nb_statics_pages(p);
 	*ops = (uint32_t)RTE_MIN(
@@ -105,7 +105,7 @@ nb_hash_quiesce(void *opaque)
 }
 
 bool
-nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg)
+nb_ctrl_ring_rss(struct xn_port *xn, struct netif_hash_config *cfg)
 {
 	const struct netif_hash_config *on = nb_port(xn)->hash.active;
 
@@ -116,7 +116,7 @@ nb_ctrl_rss(struct xn_port *xn, struct netif_hash_config *cfg)
 }
 
 void
-nb_ctrl_init(struct nb_port *p)
+nb_ctrl_ring_init(struct nb_port *p)
 {
 	unsigned int i;
 
@@ -134,27 +134,28 @@ nb_ctrl_init(struct nb_port *p)
  * second, since the guest decides how often it asks.
  */
 static void
-nb_ctrl_log_over_limit(struct nb_port *p)
+nb_ctrl_ring_log_over_limit(struct nb_port *p)
 {
 	uint64_t refused = 0, now = rte_get_timer_cycles();
 	unsigned int i;
 
 	for (i = 0; i < p->xn.cfg.queues; i++)
 		refused += nb_pair(p, i)->rxq.statics.over_limit;
-	if (refused < p->over_limit_logged) /* the counters were reset */
-		p->over_limit_logged = 0;
-	if (refused == p->over_limit_logged ||
-	    now - p->over_limit_log_at < rte_get_timer_hz())
+	/* The counters were reset. */
+	if (refused < p->statics.over_limit_logged)
+		p->statics.over_limit_logged = 0;
+	if (refused == p->statics.over_limit_logged ||
+	    now - p->statics.over_limit_log_at < rte_get_timer_hz())
 		return;
 	NB_LOG(WARNING,
 	       "%s: refused %" PRIu64
 	       " static grant lists past the limits on mapped pages (queue pair %u, vif %u, process %u; %" PRIu64
 	       " mapped by the process)",
-	       p->fe_dir, refused - p->over_limit_logged,
-	       p->statics.limits.queue, p->statics.limits.vif,
-	       p->statics.limits.process, netif_statics_process_pages());
-	p->over_limit_logged = refused;
-	p->over_limit_log_at = now;
+	       p->fe_dir, refused - p->statics.over_limit_logged,
+	       p->statics.map.limits.queue, p->statics.map.limits.vif,
+	       p->statics.map.limits.process, netif_statics_process_pages());
+	p->statics.over_limit_logged = refused;
+	p->statics.over_limit_log_at = now;
 }
 
 /*
@@ -162,9 +163,9 @@ nb_ctrl_log_over_limit(struct nb_port *p)
  * false when the frontend corrupted the ring.
  */
 static bool
-nb_ctrl_answer(struct nb_port *p)
+nb_ctrl_ring_answer(struct nb_port *p)
 {
-	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_request, p,
+	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_ring_request, p,
 				  NETIF_CTRL_BACK_BUDGET) &&
 	    xa_evtchn_notify(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
@@ -173,24 +174,24 @@ nb_ctrl_answer(struct nb_port *p)
 }
 
 unsigned int
-nb_ctrl_serve(struct xn_port *xn, bool *more)
+nb_ctrl_ring_serve(struct xn_port *xn, bool *more)
 {
 	struct nb_port *p = nb_port(xn);
 	uint64_t before = p->ctrl.requests;
 
 	*more = false;
 	if (p->ctrl_sring != NULL) {
-		if (!nb_ctrl_answer(p)) {
+		if (!nb_ctrl_ring_answer(p)) {
 			NB_LOG(ERR, "%s: the frontend broke the protocol (%s): disconnecting",
 			       p->fe_dir, p->ctrl.error);
-			nb_xenbus_frontend_failed(xn, p->ctrl.error);
+			xn_ops_of(xn)->failed(xn, p->ctrl.error);
 		} else {
 			*more = p->ctrl.more;
 		}
-		nb_ctrl_log_over_limit(p);
+		nb_ctrl_ring_log_over_limit(p);
 	}
 	/* A DEL may have left a lent page to unmap later. */
-	nb_ctrl_reap(p);
+	nb_ctrl_ring_reap(p);
 	return p->ctrl.requests - before;
 }
 
@@ -200,18 +201,18 @@ nb_reap_alarm(void *arg)
 	struct nb_port *p = arg;
 
 	pthread_mutex_lock(&p->xn.lock);
-	p->reap_armed = false;
-	nb_ctrl_reap(p);
+	p->statics.reap_armed = false;
+	nb_ctrl_ring_reap(p);
 	pthread_mutex_unlock(&p->xn.lock);
 }
 
 void
-nb_ctrl_reap(struct nb_port *p)
+nb_ctrl_ring_reap(struct nb_port *p)
 {
-	if (netif_statics_reap(&p->statics) == 0 || p->reap_armed)
+	if (netif_statics_reap(&p->statics.map) == 0 || p->statics.reap_armed)
 		return;
 	if (rte_eal_alarm_set(NB_REAP_PERIOD_US, nb_reap_alarm, p) == 0)
-		p->reap_armed = true;
+		p->statics.reap_armed = true;
 	else
 		NB_LOG(WARNING, "%s: cannot arm the alarm that unmaps lent pages: they stay mapped until the next disconnect",
 		       p->be_dir);
@@ -256,7 +257,7 @@ nb_orphan(struct nb_port *p)
 	if (o == NULL)
 		return false;
 	o->xa = p->xn.xa;
-	o->statics = p->statics;
+	o->statics = p->statics.map;
 	o->statics.xa = o->xa;
 	for (i = 0; i < XN_MAX_QUEUES; i++)
 		o->statics.q[i] = &o->q[i];
@@ -275,14 +276,14 @@ nb_orphan(struct nb_port *p)
 }
 
 void
-nb_ctrl_uninit(struct nb_port *p)
+nb_ctrl_ring_uninit(struct nb_port *p)
 {
 	unsigned int i, held = 0, waiting;
 
 	rte_eal_alarm_cancel(nb_reap_alarm, p);
 	pthread_mutex_lock(&p->xn.lock);
-	p->reap_armed = true;	/* no more alarms */
-	waiting = netif_statics_reap(&p->statics);
+	p->statics.reap_armed = true;	/* no more alarms */
+	waiting = netif_statics_reap(&p->statics.map);
 	pthread_mutex_unlock(&p->xn.lock);
 	if (waiting > 0 && !nb_orphan(p)) {
 		NB_LOG(ERR, "%s: out of memory: the guest's pages the application holds stay mapped for good",
@@ -299,7 +300,7 @@ nb_ctrl_uninit(struct nb_port *p)
 }
 
 bool
-nb_ctrl_connect(struct nb_port *p)
+nb_ctrl_ring_connect(struct nb_port *p)
 {
 	struct netif_statics_queue *queues[NETIF_STATICS_MAX_QUEUES];
 	grant_ref_t ref = p->fe.ctrl_ring_ref;
@@ -340,15 +341,15 @@ nb_ctrl_connect(struct nb_port *p)
 		pr->rxq.ring.statics = &pr->rxq.statics.map;
 		pr->txq.ring.statics = &pr->rxq.statics.map;
 	}
-	p->statics.quiesce = nb_statics_quiesce;
-	p->statics.opaque = p;
-	netif_statics_connect(&p->statics, p->xn.xa, p->fe_domid,
+	p->statics.map.quiesce = nb_statics_quiesce;
+	p->statics.map.opaque = p;
+	netif_statics_connect(&p->statics.map, p->xn.xa, p->fe_domid,
 			      p->fe.nb_queues, queues, &p->cfg.statics_limits);
 	/*
 	 * What the frontend queued before we were there waits for no event;
 	 * what this turn's budget leaves, for a turn of its own.
 	 */
-	if (nb_ctrl_answer(p)) {
+	if (nb_ctrl_ring_answer(p)) {
 		if (p->ctrl.more)
 			xn_control_ctrl_more(&p->xn);
 		return true;
@@ -358,11 +359,11 @@ nb_ctrl_connect(struct nb_port *p)
 }
 
 void
-nb_ctrl_release(struct nb_port *p)
+nb_ctrl_ring_release(struct nb_port *p)
 {
 	unsigned int i;
 
-	netif_statics_release(&p->statics);
+	netif_statics_release(&p->statics.map);
 	for (i = 0; i < p->xn.cfg.queues; i++)
 		nb_pair(p, i)->rxq.ring.statics =
 			nb_pair(p, i)->txq.ring.statics = NULL;
@@ -374,5 +375,5 @@ nb_ctrl_release(struct nb_port *p)
 	if (p->ctrl_sring != NULL)
 		xa_gnt_unmap(p->xn.xa, p->ctrl_sring, 1);
 	p->ctrl_sring = NULL;
-	nb_ctrl_reap(p);
+	nb_ctrl_ring_reap(p);
 }

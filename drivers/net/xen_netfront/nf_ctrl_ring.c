@@ -19,7 +19,7 @@
 #include "xn_control.h"
 
 uint32_t
-nf_ctrl_grants(unsigned int nb_queues, bool statics)
+nf_ctrl_ring_grants(unsigned int nb_queues, bool statics)
 {
 	/* The ring's page, the hash's, and each pair's list pages. */
 	return 1 + NF_RSS_PAGES +
@@ -32,7 +32,7 @@ nf_ctrl_grants(unsigned int nb_queues, bool statics)
  * into them; one request per list page.
  */
 static bool
-nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
+nf_ctrl_ring_queue_add(struct nf_port *ad, unsigned int i, const char **why)
 {
 	const uint32_t per_list = XA_PAGE_SIZE / sizeof(struct xen_netif_gref);
 	struct nf_pair *pr = nf_pair(ad, i);
@@ -74,8 +74,8 @@ nf_ctrl_queue_add(struct nf_adapter *ad, unsigned int i, const char **why)
 }
 
 bool
-nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
-		bool statics, const char **why)
+nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
+		     bool statics, const char **why)
 {
 	unsigned int i;
 
@@ -93,7 +93,7 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 	xn_control_ctrl_connected(&ad->xn);
 	netif_ctrl_front_attach(&ad->ctrl, ad->ctrl_sring);
 	for (i = 0; statics && i < keys->nb_queues; i++)
-		if (!nf_ctrl_queue_add(ad, i, why))
+		if (!nf_ctrl_ring_queue_add(ad, i, why))
 			return false;
 	*why = "cannot share the hash pages";
 	if (!nf_rss_connect(ad))
@@ -107,7 +107,7 @@ nf_ctrl_connect(struct nf_adapter *ad, struct xenbus_front_keys *keys,
 }
 
 void
-nf_ctrl_release(struct nf_adapter *ad)
+nf_ctrl_ring_release(struct nf_port *ad)
 {
 	unsigned int i;
 
@@ -137,8 +137,8 @@ nf_ctrl_release(struct nf_adapter *ad)
 
 /* The answer @rsp to list @k of pair @i's ADD_GREF_MAPPING requests. */
 static void
-nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
-	      const struct xen_netif_ctrl_response *rsp)
+nf_ctrl_ring_added(struct nf_port *ad, unsigned int i, unsigned int k,
+		   const struct xen_netif_ctrl_response *rsp)
 {
 	struct nf_pair *pr = nf_pair(ad, i);
 
@@ -154,9 +154,9 @@ nf_ctrl_added(struct nf_adapter *ad, unsigned int i, unsigned int k,
 }
 
 unsigned int
-nf_ctrl_responses(struct xn_port *xn, bool *more)
+nf_ctrl_ring_responses(struct xn_port *xn, bool *more)
 {
-	struct nf_adapter *ad = nf_adapter(xn);
+	struct nf_port *ad = nf_port(xn);
 	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
 	unsigned int i, j, k;
 	int n;
@@ -167,7 +167,7 @@ nf_ctrl_responses(struct xn_port *xn, bool *more)
 		return 0;
 	n = netif_ctrl_front_responses(&ad->ctrl, rsp, RTE_DIM(rsp));
 	if (n < 0) {
-		nf_xenbus_backend_failed(xn, ad->ctrl.error);
+		xn_ops_of(xn)->failed(xn, ad->ctrl.error);
 		return 0;
 	}
 	/* Answers may come in any order: matched by id. */
@@ -181,7 +181,7 @@ nf_ctrl_responses(struct xn_port *xn, bool *more)
 					    nf_pair(ad, i)->statics_ids[k] &&
 				    rsp[j].type ==
 					    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
-					nf_ctrl_added(ad, i, k, &rsp[j]);
+					nf_ctrl_ring_added(ad, i, k, &rsp[j]);
 	}
 	return n;
 }
