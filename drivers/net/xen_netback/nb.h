@@ -142,6 +142,17 @@ struct nb_statics {
 	bool reap_armed;	/* nb_ctrl_ring_reap() will look again */
 };
 
+/*
+ * The frontend's control ring, mapped while connected, and the waits for
+ * the queues the request being answered made (its cost in the turn's
+ * budget): nb_ctrl_ring.c's alone.
+ */
+struct nb_ctrl_ring {
+	xen_netif_ctrl_sring_t *sring;	/* NULL while not mapped */
+	struct netif_ctrl_back back;
+	uint32_t quiesces;		/* of the request being answered */
+};
+
 struct nb_port {
 	struct xn_port xn;		/* first: see xn_port() */
 	struct nb_config cfg;
@@ -157,12 +168,8 @@ struct nb_port {
 	bool gso_offered;		/* the feature-gso-* keys we wrote */
 	enum xenbus_state state;
 	struct xenbus_back_frontend fe;
-	/* The frontend's control ring, mapped while connected, or NULL. */
-	xen_netif_ctrl_sring_t *ctrl_sring;
-	struct netif_ctrl_back ctrl;
+	struct nb_ctrl_ring ctrl_ring;
 	struct nb_statics statics;
-	/* Quiesces of the request being answered (nb_ctrl_ring.c). */
-	uint32_t ctrl_quiesces;
 	/* The guest's hash, configured over its control ring. */
 	struct netif_hash hash;
 	struct nb_rate rate;

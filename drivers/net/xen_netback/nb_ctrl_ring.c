@@ -42,7 +42,7 @@ nb_statics_quiesce(void *opaque, unsigned int q)
 
 	xn_queue_quiesce(&pr->rxq.x.q);
 	xn_queue_quiesce(&pr->txq.x);
-	p->ctrl_quiesces++;
+	p->ctrl_ring.quiesces++;
 }
 
 /* Static grant pages the vif keeps mapped now, lent ones included. */
@@ -72,13 +72,13 @@ nb_ctrl_ring_request(void *opaque, const struct xen_netif_ctrl_request *req,
 	uint64_t before = nb_statics_pages(p), after;
 	bool ours;
 
-	p->ctrl_quiesces = 0;
+	p->ctrl_ring.quiesces = 0;
 	ours = netif_statics_serve(&p->statics.map, req, rsp) ||
 	       netif_hash_serve(&p->hash, req, rsp);
 	after = nb_statics_pages(p);
 	*ops = (uint32_t)RTE_MIN(
 		(after > before ? after - before : before - after) +
-			(uint64_t)p->ctrl_quiesces * NB_QUIESCE_OPS,
+			(uint64_t)p->ctrl_ring.quiesces * NB_QUIESCE_OPS,
 		UINT32_MAX);
 	return ours;
 }
@@ -101,7 +101,7 @@ nb_hash_quiesce(void *opaque)
 
 	for (i = 0; i < p->xn.nb_pairs; i++)
 		xn_queue_quiesce(&nb_pair(p, i)->txq.x);
-	p->ctrl_quiesces++;
+	p->ctrl_ring.quiesces++;
 }
 
 bool
@@ -159,40 +159,40 @@ nb_ctrl_ring_log_over_limit(struct nb_port *p)
 }
 
 /*
- * Answer what waits, a turn's budget of it (p->ctrl.more: some is left);
- * false when the frontend corrupted the ring.
+ * Answer what waits, a turn's budget of it (p->ctrl_ring.back.more: some
+ * is left); false when the frontend corrupted the ring.
  */
 static bool
 nb_ctrl_ring_answer(struct nb_port *p)
 {
-	if (netif_ctrl_back_serve(&p->ctrl, nb_ctrl_ring_request, p,
+	if (netif_ctrl_back_serve(&p->ctrl_ring.back, nb_ctrl_ring_request, p,
 				  NETIF_CTRL_BACK_BUDGET) &&
 	    xa_evtchn_notify(xa_evtchn(p->xn.xa), p->xn.ctrl_evtchn) < 0)
 		NB_LOG(WARNING, "%s: cannot notify the control ring: %s",
 		       p->be_dir, strerror(errno));
-	return p->ctrl.error == NULL;
+	return p->ctrl_ring.back.error == NULL;
 }
 
 unsigned int
 nb_ctrl_ring_serve(struct xn_port *xn, bool *more)
 {
 	struct nb_port *p = nb_port(xn);
-	uint64_t before = p->ctrl.requests;
+	uint64_t before = p->ctrl_ring.back.requests;
 
 	*more = false;
-	if (p->ctrl_sring != NULL) {
+	if (p->ctrl_ring.sring != NULL) {
 		if (!nb_ctrl_ring_answer(p)) {
 			NB_LOG(ERR, "%s: the frontend broke the protocol (%s): disconnecting",
-			       p->fe_dir, p->ctrl.error);
-			xn_ops_of(xn)->failed(xn, p->ctrl.error);
+			       p->fe_dir, p->ctrl_ring.back.error);
+			xn_ops_of(xn)->failed(xn, p->ctrl_ring.back.error);
 		} else {
-			*more = p->ctrl.more;
+			*more = p->ctrl_ring.back.more;
 		}
 		nb_ctrl_ring_log_over_limit(p);
 	}
 	/* A DEL may have left a lent page to unmap later. */
 	nb_ctrl_ring_reap(p);
-	return p->ctrl.requests - before;
+	return p->ctrl_ring.back.requests - before;
 }
 
 static void
@@ -312,13 +312,14 @@ nb_ctrl_ring_connect(struct nb_port *p)
 	netif_hash_reset(&p->hash, p->fe.nb_queues);
 	if (!p->fe.ctrl_ring)
 		return true;
-	p->ctrl_sring = xa_gnt_map(p->xn.xa, p->fe_domid, 1, &ref, true);
-	if (p->ctrl_sring == NULL) {
+	p->ctrl_ring.sring = xa_gnt_map(p->xn.xa, p->fe_domid, 1, &ref, true);
+	if (p->ctrl_ring.sring == NULL) {
 		NB_LOG(ERR, "%s: cannot map ctrl-ring-ref (grant %u of domain %u): %s",
 		       p->fe_dir, ref, p->fe_domid, strerror(errno));
 		return false;
 	}
-	if (netif_ctrl_back_attach(&p->ctrl, p->ctrl_sring) != 0) {
+	if (netif_ctrl_back_attach(&p->ctrl_ring.back,
+				   p->ctrl_ring.sring) != 0) {
 		NB_LOG(ERR, "%s: refusing frontend: control ring indexes beyond the ring",
 		       p->fe_dir);
 		return false;
@@ -350,11 +351,12 @@ nb_ctrl_ring_connect(struct nb_port *p)
 	 * what this turn's budget leaves, for a turn of its own.
 	 */
 	if (nb_ctrl_ring_answer(p)) {
-		if (p->ctrl.more)
+		if (p->ctrl_ring.back.more)
 			xn_control_ctrl_more(&p->xn);
 		return true;
 	}
-	NB_LOG(ERR, "%s: refusing frontend: %s", p->fe_dir, p->ctrl.error);
+	NB_LOG(ERR, "%s: refusing frontend: %s", p->fe_dir,
+	       p->ctrl_ring.back.error);
 	return false;
 }
 
@@ -372,8 +374,8 @@ nb_ctrl_ring_release(struct nb_port *p)
 		NB_LOG(WARNING, "%s: cannot unbind event-channel-ctrl: %s",
 		       p->be_dir, strerror(errno));
 	p->xn.ctrl_evtchn = XN_NO_EVTCHN;
-	if (p->ctrl_sring != NULL)
-		xa_gnt_unmap(p->xn.xa, p->ctrl_sring, 1);
-	p->ctrl_sring = NULL;
+	if (p->ctrl_ring.sring != NULL)
+		xa_gnt_unmap(p->xn.xa, p->ctrl_ring.sring, 1);
+	p->ctrl_ring.sring = NULL;
 	nb_ctrl_ring_reap(p);
 }
