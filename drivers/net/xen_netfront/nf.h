@@ -102,6 +102,16 @@ struct nf_rss {
 	uint16_t types[NF_RSS_REQUESTS];
 };
 
+/*
+ * Our control ring, shared while connected with a backend that offers
+ * one, and its grant: nf_ctrl_ring.c's alone (nf_rss.c queues through it).
+ */
+struct nf_ctrl_ring {
+	xen_netif_ctrl_sring_t *sring;	/* NULL while not shared */
+	grant_ref_t ref;
+	struct netif_ctrl_front front;
+};
+
 struct nf_port {
 	struct xn_port xn;		/* first: see xn_port() */
 	struct nf_config cfg;
@@ -114,10 +124,7 @@ struct nf_port {
 	char be_dir[XENBUS_PATH_MAX];
 	domid_t backend_id;
 	enum xenbus_state state;	/* what we published */
-	/* Our control ring while connected with one, else NULL. */
-	xen_netif_ctrl_sring_t *ctrl_sring;
-	grant_ref_t ctrl_ref;
-	struct netif_ctrl_front ctrl;
+	struct nf_ctrl_ring ctrl_ring;
 	struct nf_mcast mcast;
 	struct nf_rss rss;
 };
@@ -184,6 +191,15 @@ bool nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 void nf_ctrl_ring_release(struct nf_port *ad);
 /* xn_port_ops.ctrl: collect the backend's answers. */
 unsigned int nf_ctrl_ring_responses(struct xn_port *xn, bool *more);
+/* Queue a request of @type; its id in *@id. False when the ring is full. */
+bool nf_ctrl_ring_queue(struct nf_port *ad, uint16_t type, uint32_t d0,
+			uint32_t d1, uint32_t d2, uint16_t *id);
+/* How many requests may be queued before answers make room. */
+unsigned int nf_ctrl_ring_free(const struct nf_port *ad);
+/* Publish what was queued and, if the backend needs it, notify it. */
+void nf_ctrl_ring_kick(struct nf_port *ad);
+/* Its part of the port's description (xn_info.h). */
+void nf_ctrl_ring_info(const struct nf_port *ad, struct xn_info *w);
 
 /* nf_rss.c */
 /*

@@ -3,13 +3,14 @@
 /*
  * The control ring of xen_netfront, on the control thread: connected with
  * every backend that offers feature-ctrl-ring, for static grants and for
- * the application's hash (nf_rss.c). Static grants: each queue pair asks
- * the backend to keep the pair's buffer pages mapped (ADD_GREF_MAPPING: TX
- * pages read-only, RX pages writable), so that our own netback serves the
- * pair with plain memory copies and no hypercall per packet. A backend
- * that does not keep them (Linux netback answers NOT_SUPPORTED) goes on
- * with grant copies, as before: the answer changes nothing on our side but
- * the static_grants counter.
+ * the application's hash (nf_rss.c, which queues its requests through
+ * this file's functions: the ring is this file's alone). Static grants:
+ * each queue pair asks the backend to keep the pair's buffer pages mapped
+ * (ADD_GREF_MAPPING: TX pages read-only, RX pages writable), so that our
+ * own netback serves the pair with plain memory copies and no hypercall
+ * per packet. A backend that does not keep them (Linux netback answers
+ * NOT_SUPPORTED) goes on with grant copies, as before: the answer changes
+ * nothing on our side but the static_grants counter.
  */
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #include "nf.h"
 #include "xn_control.h"
+#include "xn_info.h"
 
 uint32_t
 nf_ctrl_ring_grants(unsigned int nb_queues, bool statics)
@@ -63,7 +65,7 @@ nf_ctrl_ring_queue_add(struct nf_port *ad, unsigned int i, const char **why)
 		pr->statics_entries[k] = n > k * per_list ?
 			RTE_MIN(n - k * per_list, per_list) : 0;
 		if (pr->statics_entries[k] > 0 &&
-		    !netif_ctrl_front_queue(&ad->ctrl,
+		    !netif_ctrl_front_queue(&ad->ctrl_ring.front,
 					    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING,
 					    i, pr->statics_list_refs[k],
 					    pr->statics_entries[k],
@@ -80,10 +82,10 @@ nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 	unsigned int i;
 
 	*why = "cannot share the control ring";
-	ad->ctrl_sring = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id, 1,
-					      &ad->ctrl_ref, true,
-					      ad->xn.dev->data->numa_node);
-	if (ad->ctrl_sring == NULL)
+	ad->ctrl_ring.sring = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id,
+						   1, &ad->ctrl_ring.ref, true,
+						   ad->xn.dev->data->numa_node);
+	if (ad->ctrl_ring.sring == NULL)
 		return false;
 	*why = "cannot allocate the control event channel";
 	ad->xn.ctrl_evtchn = xa_evtchn_bind_unbound(xa_evtchn(ad->xn.xa),
@@ -91,7 +93,7 @@ nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 	if (ad->xn.ctrl_evtchn == XN_NO_EVTCHN)
 		return false;
 	xn_control_ctrl_connected(&ad->xn);
-	netif_ctrl_front_attach(&ad->ctrl, ad->ctrl_sring);
+	netif_ctrl_front_attach(&ad->ctrl_ring.front, ad->ctrl_ring.sring);
 	for (i = 0; statics && i < keys->nb_queues; i++)
 		if (!nf_ctrl_ring_queue_add(ad, i, why))
 			return false;
@@ -99,9 +101,9 @@ nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 	if (!nf_rss_connect(ad))
 		return false;
 	/* Not connected yet: the backend answers what waits when it is. */
-	netif_ctrl_front_push(&ad->ctrl);
+	netif_ctrl_front_push(&ad->ctrl_ring.front);
 	keys->ctrl_ring = true;
-	keys->ctrl_ring_ref = ad->ctrl_ref;
+	keys->ctrl_ring_ref = ad->ctrl_ring.ref;
 	keys->evtchn_ctrl = ad->xn.ctrl_evtchn;
 	return true;
 }
@@ -128,11 +130,40 @@ nf_ctrl_ring_release(struct nf_port *ad)
 		NF_LOG(WARNING, "%s: cannot unbind the control channel: %s",
 		       ad->fe_dir, strerror(errno));
 	ad->xn.ctrl_evtchn = XN_NO_EVTCHN;
-	if (ad->ctrl_sring != NULL &&
-	    xa_gnt_unshare(ad->xn.xa, ad->ctrl_sring, 1) < 0)
+	if (ad->ctrl_ring.sring != NULL &&
+	    xa_gnt_unshare(ad->xn.xa, ad->ctrl_ring.sring, 1) < 0)
 		NF_LOG(WARNING, "%s: cannot unshare the control ring: %s",
 		       ad->fe_dir, strerror(errno));
-	ad->ctrl_sring = NULL;
+	ad->ctrl_ring.sring = NULL;
+}
+
+bool
+nf_ctrl_ring_queue(struct nf_port *ad, uint16_t type, uint32_t d0,
+		   uint32_t d1, uint32_t d2, uint16_t *id)
+{
+	return netif_ctrl_front_queue(&ad->ctrl_ring.front, type, d0, d1, d2,
+				      id);
+}
+
+unsigned int
+nf_ctrl_ring_free(const struct nf_port *ad)
+{
+	return netif_ctrl_front_free(&ad->ctrl_ring.front);
+}
+
+void
+nf_ctrl_ring_kick(struct nf_port *ad)
+{
+	if (netif_ctrl_front_push(&ad->ctrl_ring.front) &&
+	    xa_evtchn_notify(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
+		NF_LOG(WARNING, "%s: cannot notify the control channel: %s",
+		       ad->fe_dir, strerror(errno));
+}
+
+void
+nf_ctrl_ring_info(const struct nf_port *ad, struct xn_info *w)
+{
+	w->u64(w, "ctrl_ring", ad->ctrl_ring.sring != NULL);
 }
 
 /* The answer @rsp to list @k of pair @i's ADD_GREF_MAPPING requests. */
@@ -163,11 +194,12 @@ nf_ctrl_ring_responses(struct xn_port *xn, bool *more)
 
 	/* Answers only to what we asked: never more than a ring holds. */
 	*more = false;
-	if (ad->ctrl_sring == NULL)
+	if (ad->ctrl_ring.sring == NULL)
 		return 0;
-	n = netif_ctrl_front_responses(&ad->ctrl, rsp, RTE_DIM(rsp));
+	n = netif_ctrl_front_responses(&ad->ctrl_ring.front, rsp,
+				       RTE_DIM(rsp));
 	if (n < 0) {
-		xn_ops_of(xn)->failed(xn, ad->ctrl.error);
+		xn_ops_of(xn)->failed(xn, ad->ctrl_ring.front.error);
 		return 0;
 	}
 	/* Answers may come in any order: matched by id. */

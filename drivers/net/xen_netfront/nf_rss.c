@@ -89,7 +89,7 @@ nf_rss_queue(struct nf_port *ad, uint16_t type, uint32_t d0, uint32_t d1,
 {
 	uint16_t id;
 
-	if (!netif_ctrl_front_queue(&ad->ctrl, type, d0, d1, d2, &id))
+	if (!nf_ctrl_ring_queue(ad, type, d0, d1, d2, &id))
 		return false;
 	ad->rss.ids[ad->rss.nb_ids] = id;
 	ad->rss.types[ad->rss.nb_ids++] = type;
@@ -112,8 +112,7 @@ nf_rss_send(struct nf_port *ad)
 	/* Answers still to come would be taken for this round's. */
 	if (ad->rss.nb_ids > 0)
 		return;
-	if (netif_ctrl_front_free(&ad->ctrl) <
-	    (toeplitz ? NF_RSS_REQUESTS : 1))
+	if (nf_ctrl_ring_free(ad) < (toeplitz ? NF_RSS_REQUESTS : 1))
 		return;	/* sent once answers have made room */
 	ad->rss.unsent = false;
 	ad->rss.refused = false;
@@ -134,10 +133,7 @@ nf_rss_send(struct nf_port *ad)
 		nf_rss_queue(ad, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 			     ad->rss.refs[1], h->size, 0);
 	}
-	if (netif_ctrl_front_push(&ad->ctrl) &&
-	    xa_evtchn_notify(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
-		NF_LOG(WARNING, "%s: cannot notify the control channel: %s",
-		       ad->fe_dir, strerror(errno));
+	nf_ctrl_ring_kick(ad);
 }
 
 int

@@ -505,7 +505,7 @@ nf_xenbus_info(struct xn_port *xn, struct xn_info *w)
 	w->str(w, "backend_dir", ad->be_dir);
 	w->str(w, "backend_state",
 	       xenbus_state_name(xenbus_read_state(xn->xa, ad->be_dir)));
-	w->u64(w, "ctrl_ring", ad->ctrl_sring != NULL);
+	nf_ctrl_ring_info(ad, w);
 	w->u64(w, "static_grants", !ad->cfg.no_statics);
 	w->u64(w, "zero_copy", !ad->cfg.no_zero_copy);
 	nf_mcast_info(ad, w);
