@@ -3,7 +3,8 @@
 /*
  * A port's life as both PMDs share it (see xn_port.h): opening its Xen
  * access, the queues it registers, the gate and the link that follow the
- * connection, and the data plane's report of a protocol violation.
+ * connection, the data plane's report of a protocol violation, and the
+ * port's removal once its peer is gone for good.
  */
 
 #include <errno.h>
@@ -302,7 +303,13 @@ xn_port_lsc(struct xn_port *p, bool was_up)
 void
 xn_port_removed(struct xn_port *p)
 {
-	p->removed = true;
+	p->removal.gone = true;
+}
+
+bool
+xn_port_is_removed(const struct xn_port *p)
+{
+	return p->removal.gone;
 }
 
 void
@@ -312,9 +319,9 @@ xn_port_announce_removal(struct xn_port *p)
 
 	pthread_mutex_lock(&p->lock);
 	/* Not before probing ends: the application has no such port yet. */
-	tell = p->removed && !p->removal_told &&
+	tell = p->removal.gone && !p->removal.told &&
 	       p->dev->state == RTE_ETH_DEV_ATTACHED;
-	p->removal_told |= tell;
+	p->removal.told |= tell;
 	pthread_mutex_unlock(&p->lock);
 	if (tell)
 		rte_eth_dev_callback_process(p->dev, RTE_ETH_EVENT_INTR_RMV,

@@ -212,6 +212,15 @@ struct xn_ctrl_serving {
  * the PMD, which each process may have loaded at its own address (-d):
  * every process reaches it with xn_pmd_of().
  */
+/*
+ * The peer is gone for good (xn_port_removed()): the application is told
+ * once, RTE_ETH_EVENT_INTR_RMV, and removes the port; xn_port.c's alone.
+ */
+struct xn_removal {
+	bool gone;
+	bool told;			/* the application was told */
+};
+
 struct xn_port {
 	struct rte_eth_dev *dev;
 	int logtype;			/* *xn_pmd_of()->logtype */
@@ -247,12 +256,7 @@ struct xn_port {
 	bool connected;			/* the rings are attached */
 	bool peer_ready;		/* the peer serves them: link up */
 	bool no_carrier;		/* the peer stalled: link down still */
-	/*
-	 * The peer is gone for good (xn_port_removed()): the application is
-	 * told once, RTE_ETH_EVENT_INTR_RMV, and removes the port.
-	 */
-	bool removed;
-	bool removal_told;
+	struct xn_removal removal;
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
 	struct xn_ctrl_serving ctrl_serving;
@@ -440,6 +444,8 @@ void xn_port_lsc(struct xn_port *p, bool was_up);
  * callback removes the port (testpmd does, with rte_dev_remove()).
  */
 void xn_port_removed(struct xn_port *p);
+/* Under the lock: whether xn_port_removed() was called. */
+bool xn_port_is_removed(const struct xn_port *p);
 void xn_port_announce_removal(struct xn_port *p);
 
 #endif /* XN_PORT_H */

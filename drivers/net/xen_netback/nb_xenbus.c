@@ -366,7 +366,7 @@ nb_claim_vif(struct nb_port *p)
 {
 	bool gone;
 
-	if (p->xn.removed)
+	if (xn_port_is_removed(&p->xn))
 		return false;
 	gone = (p->fe_watched || (p->cfg.remove_with_vif &&
 				  p->cfg.frontend_domid != 0)) &&
@@ -378,7 +378,7 @@ nb_claim_vif(struct nb_port *p)
 	}
 	if (gone && p->fe_watched)
 		nb_release_vif(p);
-	if (p->xn.removed)
+	if (xn_port_is_removed(&p->xn))
 		return false;
 	if (p->fe_domid == 0 && !nb_claim_by_name(p))
 		return false;
