@@ -12,7 +12,14 @@
  * between that poll and arming, while it arms, after it sleeps),
  * XEN_TEST_CYCLES cycles (10^5 by default) in each direction. Every cycle
  * must end with its packet taken by that last poll or by the first burst
- * after one wakeup: none is lost, none waits for a later wakeup.
+ * after one wakeup: none is lost, none waits for a later wakeup. One
+ * early wakeup is the protocol's own: the sender publishes a packet, then
+ * notifies; when the receiver took packet i-1 before that notification
+ * was sent (by its last poll, or after a wakeup by arming's final check),
+ * the notification may arrive once cycle i sleeps, before packet i is
+ * sent. Such a stale event, which Linux's netfront and netback take too,
+ * is counted apart: allowed only while the sender had not finished
+ * sending packet i-1 when the receiver went to sleep.
  * An idle queue sleeps: with nothing sent, the wait times out. Of two
  * queue pairs, a packet wakes the sleeper of its own queue only. A sleeper
  * whose peer reconnects is woken and receives from the new connection.
@@ -96,6 +103,7 @@ struct sender {
 	uint16_t port;
 	uint64_t cycles;
 	uint64_t armed;		/* receiver: the cycle it is about to sleep in */
+	uint64_t done;		/* sender: the last cycle whose burst returned */
 	uint64_t refused;	/* bursts the ring did not take */
 	bool failed;
 };
@@ -134,6 +142,8 @@ send_cycles(void *arg)
 			s->refused++;
 			rte_pause();
 		}
+		/* Published and, if the receiver asked, notified. */
+		__atomic_store_n(&s->done, i, __ATOMIC_RELEASE);
 	}
 	return NULL;
 }
@@ -163,10 +173,11 @@ static void
 cycles(uint16_t tx, uint16_t rx, const char *what)
 {
 	struct sender s = { .port = tx, .cycles = cycles_wanted() };
-	uint64_t i, timeouts = 0, late = 0, lost = 0, polled = 0;
+	uint64_t i, timeouts = 0, late = 0, stale = 0, lost = 0, polled = 0;
 	uint64_t recv0 = pair_xstat(rx, "rx_q0_notifications_received");
 	struct rte_mbuf *pkts[4];
 	pthread_t thread;
+	uint64_t done;
 	uint16_t n;
 
 	REQUIRE(register_queue(rx));
@@ -176,6 +187,7 @@ cycles(uint16_t tx, uint16_t rx, const char *what)
 		__atomic_store_n(&s.armed, i, __ATOMIC_RELEASE);
 		/* The last poll before sleeping, racing with the sender. */
 		n = rte_eth_rx_burst(rx, 0, pkts, RTE_DIM(pkts));
+		done = __atomic_load_n(&s.done, __ATOMIC_ACQUIRE);
 		if (n > 0) {
 			polled++;
 		} else if (sleep_on_queue(rx, WAKE_TIMEOUT_MS) != 1) {
@@ -186,8 +198,15 @@ cycles(uint16_t tx, uint16_t rx, const char *what)
 		} else {
 			n = rte_eth_rx_burst(rx, 0, pkts, RTE_DIM(pkts));
 			if (n == 0) {
-				/* Woken before its packet: it comes late. */
-				late++;
+				/*
+				 * Woken before its packet: by packet i-1's
+				 * notification if it was still to come, else
+				 * too early.
+				 */
+				if (done < i - 1)
+					stale++;
+				else
+					late++;
 				do
 					n = rte_eth_rx_burst(rx, 0, pkts,
 							     RTE_DIM(pkts));
@@ -202,9 +221,10 @@ cycles(uint16_t tx, uint16_t rx, const char *what)
 	unregister_queue(rx);
 	printf("# %s: %" PRIu64 " cycles, %" PRIu64 " taken by the last poll, %"
 	       PRIu64 " timed out, %" PRIu64 " woken early, %" PRIu64
+	       " woken by a stale event, %" PRIu64
 	       " lost or out of order, %" PRIu64 " events taken, %" PRIu64
 	       " full-ring retries\n", what, s.cycles, polled, timeouts, late,
-	       lost,
+	       stale, lost,
 	       pair_xstat(rx, "rx_q0_notifications_received") - recv0,
 	       s.refused);
 	CHECK(timeouts == 0);
