@@ -148,6 +148,11 @@ on_port_event(uint16_t port, enum rte_eth_event_type type,
 
 	if (port >= RTE_MAX_ETHPORTS)
 		return 0;
+	/* Released: an announcement still kept would wait for it forever. */
+	if (type == RTE_ETH_EVENT_DESTROY) {
+		__atomic_store_n(&announced[port], false, __ATOMIC_RELAXED);
+		return 0;
+	}
 	__atomic_store_n(&noted[port], true, __ATOMIC_RELAXED);
 	__atomic_store_n(&changed, true, __ATOMIC_RELEASE);
 	ports_wake();
@@ -174,6 +179,10 @@ ports_open(struct rte_mempool *mp)
 		ret = rte_eth_dev_callback_register(RTE_ETH_ALL,
 						    RTE_ETH_EVENT_INTR_RMV,
 						    on_port_event, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_callback_register(RTE_ETH_ALL,
+						    RTE_ETH_EVENT_DESTROY,
+						    on_port_event, NULL);
 	RTE_ETH_FOREACH_DEV (port) {
 		if (ret != 0)
 			break;
@@ -187,6 +196,7 @@ ports_open(struct rte_mempool *mp)
 void
 ports_update(void)
 {
+	bool again = false;
 	uint64_t wakeups;
 	uint16_t port;
 	ssize_t n;
@@ -205,14 +215,29 @@ ports_update(void)
 			port_remove(port);
 			continue;
 		}
-		if (!__atomic_exchange_n(&announced[port], false,
-					 __ATOMIC_RELAXED) ||
-		    serving[port] != 0 || !rte_eth_dev_is_valid_port(port))
+		if (!__atomic_load_n(&announced[port], __ATOMIC_RELAXED))
+			continue;
+		/*
+		 * ethdev announces a port before it marks it attached
+		 * (rte_eth_dev_probing_finish()): until then the port is
+		 * not valid, and the announcement is kept for the next
+		 * call, which comes at once.
+		 */
+		if (!rte_eth_dev_is_valid_port(port)) {
+			again = true;
+			continue;
+		}
+		__atomic_store_n(&announced[port], false, __ATOMIC_RELAXED);
+		if (serving[port] != 0)
 			continue;
 		ret = port_start(port);
 		if (ret != 0)
 			printf("port %u: not served: %s\n", port,
 			       strerror(-ret));
+	}
+	if (again) {
+		__atomic_store_n(&changed, true, __ATOMIC_RELEASE);
+		ports_wake();
 	}
 }
 
