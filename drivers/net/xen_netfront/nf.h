@@ -182,15 +182,23 @@ uint32_t nf_ctrl_ring_grants(unsigned int nb_queues, bool statics);
 /*
  * Share and bind our control ring; queue, when @statics, an
  * ADD_GREF_MAPPING of each pair's buffer grants (the pairs are shared
- * already), and the application's hash; fill the ring's keys in @keys.
- * False with @why on failure.
+ * already); fill the ring's keys in @keys. False with @why on failure.
  */
 bool nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 			  bool statics, const char **why);
 /* Give back the ring, its channel and the lists; idempotent. */
 void nf_ctrl_ring_release(struct nf_port *ad);
-/* xn_port_ops.ctrl: collect the backend's answers. */
-unsigned int nf_ctrl_ring_responses(struct xn_port *xn, bool *more);
+/*
+ * Up to @max of the backend's answers into @rsp, in the order it gave
+ * them (any order: matched by id); 0 when the ring is broken, which is
+ * reported to the port as its failure.
+ */
+unsigned int nf_ctrl_ring_take(struct nf_port *ad,
+			       struct xen_netif_ctrl_response *rsp,
+			       unsigned int max);
+/* @rsp, when it answers one of the static grants' requests. */
+void nf_ctrl_ring_answered(struct nf_port *ad,
+			   const struct xen_netif_ctrl_response *rsp);
 /* Queue a request of @type; its id in *@id. False when the ring is full. */
 bool nf_ctrl_ring_queue(struct nf_port *ad, uint16_t type, uint32_t d0,
 			uint32_t d1, uint32_t d2, uint16_t *id);
@@ -203,8 +211,8 @@ void nf_ctrl_ring_info(const struct nf_port *ad, struct xn_info *w);
 
 /* nf_rss.c */
 /*
- * With the control ring attached (nothing published yet): share the hash
- * pages; the hash goes once the backend is Connected (nf_rss_send()).
+ * With the control ring attached: share the hash pages; the hash goes
+ * once the backend is Connected (nf_rss_send()).
  */
 bool nf_rss_connect(struct nf_port *ad);
 /* Give back the hash pages; idempotent. */

@@ -97,9 +97,6 @@ nf_ctrl_ring_connect(struct nf_port *ad, struct xenbus_front_keys *keys,
 	for (i = 0; statics && i < keys->nb_queues; i++)
 		if (!nf_ctrl_ring_queue_add(ad, i, why))
 			return false;
-	*why = "cannot share the hash pages";
-	if (!nf_rss_connect(ad))
-		return false;
 	/* Not connected yet: the backend answers what waits when it is. */
 	netif_ctrl_front_push(&ad->ctrl_ring.front);
 	keys->ctrl_ring = true;
@@ -113,7 +110,6 @@ nf_ctrl_ring_release(struct nf_port *ad)
 {
 	unsigned int i;
 
-	nf_rss_release(ad);
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = nf_pair(ad, i);
 
@@ -185,35 +181,31 @@ nf_ctrl_ring_added(struct nf_port *ad, unsigned int i, unsigned int k,
 }
 
 unsigned int
-nf_ctrl_ring_responses(struct xn_port *xn, bool *more)
+nf_ctrl_ring_take(struct nf_port *ad, struct xen_netif_ctrl_response *rsp,
+		  unsigned int max)
 {
-	struct nf_port *ad = nf_port(xn);
-	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
-	unsigned int i, j, k;
 	int n;
 
-	/* Answers only to what we asked: never more than a ring holds. */
-	*more = false;
 	if (ad->ctrl_ring.sring == NULL)
 		return 0;
-	n = netif_ctrl_front_responses(&ad->ctrl_ring.front, rsp,
-				       RTE_DIM(rsp));
+	n = netif_ctrl_front_responses(&ad->ctrl_ring.front, rsp, max);
 	if (n < 0) {
-		xn_ops_of(xn)->failed(xn, ad->ctrl_ring.front.error);
+		xn_ops_of(&ad->xn)->failed(&ad->xn, ad->ctrl_ring.front.error);
 		return 0;
 	}
-	/* Answers may come in any order: matched by id. */
-	for (j = 0; j < (unsigned int)n; j++) {
-		if (nf_rss_answered(ad, &rsp[j]))
-			continue;
-		for (i = 0; i < xn->nb_pairs; i++)
-			for (k = 0; k < NF_STATICS_LISTS; k++)
-				if (nf_pair(ad, i)->statics_entries[k] > 0 &&
-				    rsp[j].id ==
-					    nf_pair(ad, i)->statics_ids[k] &&
-				    rsp[j].type ==
-					    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
-					nf_ctrl_ring_added(ad, i, k, &rsp[j]);
-	}
 	return n;
+}
+
+void
+nf_ctrl_ring_answered(struct nf_port *ad,
+		      const struct xen_netif_ctrl_response *rsp)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < ad->xn.nb_pairs; i++)
+		for (k = 0; k < NF_STATICS_LISTS; k++)
+			if (nf_pair(ad, i)->statics_entries[k] > 0 &&
+			    rsp->id == nf_pair(ad, i)->statics_ids[k] &&
+			    rsp->type == XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
+				nf_ctrl_ring_added(ad, i, k, rsp);
 }

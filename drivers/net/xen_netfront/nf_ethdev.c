@@ -140,6 +140,23 @@ nf_rx_filter(struct xn_port *xn)
 	return ret;
 }
 
+/* xn_port_ops.ctrl: each of the backend's answers to what asked it. */
+static unsigned int
+nf_ctrl_answers(struct xn_port *xn, bool *more)
+{
+	struct xen_netif_ctrl_response rsp[NETIF_CTRL_RING_SIZE];
+	struct nf_port *ad = nf_port(xn);
+	unsigned int j, n;
+
+	/* Answers only to what we asked: never more than a ring holds. */
+	*more = false;
+	n = nf_ctrl_ring_take(ad, rsp, RTE_DIM(rsp));
+	for (j = 0; j < n; j++)
+		if (!nf_rss_answered(ad, &rsp[j]))
+			nf_ctrl_ring_answered(ad, &rsp[j]);
+	return n;
+}
+
 static const struct xn_port_ops nf_ops = {
 	.configure = nf_configure,
 	.init = nf_init,
@@ -148,7 +165,7 @@ static const struct xn_port_ops nf_ops = {
 	.update = nf_xenbus_update,
 	.failed = nf_xenbus_backend_failed,
 	.stopped = nf_xenbus_drain,
-	.ctrl = nf_ctrl_ring_responses,
+	.ctrl = nf_ctrl_answers,
 	.rx_pool = nf_rx_pool,
 	.rx_filter = nf_rx_filter,
 	.rss = nf_rss_get,

@@ -72,6 +72,7 @@ nf_release(struct nf_port *ad)
 {
 	unsigned int i;
 
+	nf_rss_release(ad);
 	nf_ctrl_ring_release(ad);
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = nf_pair(ad, i);
@@ -310,6 +311,9 @@ nf_connect(struct nf_port *ad)
 			(be.gso_tcpv6 ? NETIF_PEER_GSO_TCPV6 : 0);
 	}
 	if (be.ctrl_ring && !nf_ctrl_ring_connect(ad, &keys, statics, &why))
+		goto fail;
+	why = "cannot share the hash pages";
+	if (be.ctrl_ring && !nf_rss_connect(ad))
 		goto fail;
 	why = "cannot write the connection keys";
 	if (!xenbus_front_write_keys(ad->xn.xa, ad->fe_dir, &keys))
