@@ -93,18 +93,52 @@ struct netif_ring_ops {
 };
 
 /*
- * Define @name, the move of a kind whose ring is a struct @type, by its
- * burst function @fn: it also reports the ring's first protocol violation.
+ * Define the table @ops of a kind whose ring is a struct @type (its Xen
+ * ring in field `ring`), moved by its burst function @fn, and its view
+ * of the indexes @prod_pvt and @cons of that ring, named @what. The move
+ * also reports the ring's first protocol violation. A kind that receives
+ * (NETIF_RING_PULL) is armed by @arm and keeps the application's Rx
+ * offloads in field `offloads`; one that sends (NETIF_RING_PUSH) keeps
+ * its segmenter in field `gso`.
  */
-#define NETIF_RING_MOVE(name, type, fn) \
+#define NETIF_RING_KIND_(ops, type, fn, what, backend, prod_pvt, cons) \
 static uint16_t \
-name(void *ring, struct rte_mbuf **pkts, uint16_t n, struct netif_moved *m) \
+ops##_move(void *ring, struct rte_mbuf **pkts, uint16_t n, \
+	   struct netif_moved *m) \
 { \
 	struct type *r = ring; \
 \
 	n = fn(r, pkts, n, &m->doorbell); \
 	m->error = r->error; \
 	return n; \
+} \
+\
+static bool \
+ops##_view(const void *ring, struct netif_ring_view *v) \
+{ \
+	const struct type *r = ring; \
+\
+	return netif_ring_view_fill(v, what, backend, &r->ring.prod_pvt, \
+				    &r->ring.cons, r->ring.sring == NULL ? \
+				    NULL : &r->ring.sring->req_prod); \
+}
+
+#define NETIF_RING_PULL(ops, type, fn, arm_fn, what, backend, prod_pvt, cons) \
+NETIF_RING_KIND_(ops, type, fn, what, backend, prod_pvt, cons) \
+const struct netif_ring_ops ops = { \
+	.receives = true, \
+	.move = ops##_move, \
+	.arm = arm_fn, \
+	.view = ops##_view, \
+	.offloads = offsetof(struct type, offloads), \
+}
+
+#define NETIF_RING_PUSH(ops, type, fn, what, backend, prod_pvt, cons) \
+NETIF_RING_KIND_(ops, type, fn, what, backend, prod_pvt, cons) \
+const struct netif_ring_ops ops = { \
+	.move = ops##_move, \
+	.view = ops##_view, \
+	.gso = offsetof(struct type, gso), \
 }
 
 extern const struct netif_ring_ops netif_back_tx_ops;
