@@ -48,6 +48,17 @@ struct nf_txq {
 /* The hash's pages on the control ring: the key's, then the table's. */
 #define NF_RSS_PAGES 2
 
+/*
+ * The lists of a pair's buffer grants that ADD_GREF_MAPPING names:
+ * nf_ctrl_ring.c's alone.
+ */
+struct nf_pair_statics {
+	struct xen_netif_gref *list;
+	grant_ref_t list_refs[NF_STATICS_LISTS];
+	uint16_t ids[NF_STATICS_LISTS];		/* the requests' ids */
+	uint16_t entries[NF_STATICS_LISTS];
+};
+
 /* One queue pair: its queues, and what it shares with the backend. */
 struct nf_pair {
 	struct nf_rxq rxq;
@@ -64,11 +75,7 @@ struct nf_pair {
 	 * holds; granted to @zc->backend.
 	 */
 	struct netif_front_pool *zc;
-	/* The lists of its buffer grants that ADD_GREF_MAPPING names. */
-	struct xen_netif_gref *statics_list;
-	grant_ref_t statics_list_refs[NF_STATICS_LISTS];
-	uint16_t statics_ids[NF_STATICS_LISTS];	/* the requests' ids */
-	uint16_t statics_entries[NF_STATICS_LISTS];
+	struct nf_pair_statics statics;
 };
 
 /* The devargs of the netfront's own. */

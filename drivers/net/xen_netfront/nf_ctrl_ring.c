@@ -46,11 +46,11 @@ nf_ctrl_ring_queue_add(struct nf_port *ad, unsigned int i, const char **why)
 			 NF_STATICS_LISTS * XA_PAGE_SIZE / sizeof(*list));
 	*why = "cannot share the static grants' lists";
 	list = xa_gnt_share_on_node(ad->xn.xa, ad->backend_id, NF_STATICS_LISTS,
-				    pr->statics_list_refs, true,
+				    pr->statics.list_refs, true,
 				    ad->xn.dev->data->numa_node);
 	if (list == NULL)
 		return false;
-	pr->statics_list = list;
+	pr->statics.list = list;
 	for (k = 0; k < NETIF_TX_RING_SIZE; k++)
 		list[n++] = (struct xen_netif_gref){
 			.ref = pr->tx_refs[k],
@@ -62,14 +62,14 @@ nf_ctrl_ring_queue_add(struct nf_port *ad, unsigned int i, const char **why)
 		};
 	*why = "control ring full";
 	for (k = 0; k < NF_STATICS_LISTS; k++) {
-		pr->statics_entries[k] = n > k * per_list ?
+		pr->statics.entries[k] = n > k * per_list ?
 			RTE_MIN(n - k * per_list, per_list) : 0;
-		if (pr->statics_entries[k] > 0 &&
+		if (pr->statics.entries[k] > 0 &&
 		    !netif_ctrl_front_queue(&ad->ctrl_ring.front,
 					    XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING,
-					    i, pr->statics_list_refs[k],
-					    pr->statics_entries[k],
-					    &pr->statics_ids[k]))
+					    i, pr->statics.list_refs[k],
+					    pr->statics.entries[k],
+					    &pr->statics.ids[k]))
 			return false;
 	}
 	return true;
@@ -114,12 +114,12 @@ nf_ctrl_ring_release(struct nf_port *ad)
 		struct nf_pair *pr = nf_pair(ad, i);
 
 		pr->rxq.static_grants = 0;
-		if (pr->statics_list != NULL &&
-		    xa_gnt_unshare(ad->xn.xa, pr->statics_list,
+		if (pr->statics.list != NULL &&
+		    xa_gnt_unshare(ad->xn.xa, pr->statics.list,
 				   NF_STATICS_LISTS) < 0)
 			NF_LOG(WARNING, "%s: cannot unshare a static grants' list: %s",
 			       ad->fe_dir, strerror(errno));
-		pr->statics_list = NULL;
+		pr->statics.list = NULL;
 	}
 	if (ad->xn.ctrl_evtchn != XN_NO_EVTCHN &&
 	    xa_evtchn_unbind(xa_evtchn(ad->xn.xa), ad->xn.ctrl_evtchn) < 0)
@@ -171,9 +171,9 @@ nf_ctrl_ring_added(struct nf_port *ad, unsigned int i, unsigned int k,
 
 	if (rsp->status == XEN_NETIF_CTRL_STATUS_SUCCESS) {
 		__atomic_fetch_add(&pr->rxq.static_grants,
-				   pr->statics_entries[k], __ATOMIC_RELAXED);
+				   pr->statics.entries[k], __ATOMIC_RELAXED);
 		NF_LOG(INFO, "%s: queue pair %u: the backend keeps %u buffer grants mapped",
-		       ad->fe_dir, i, pr->statics_entries[k]);
+		       ad->fe_dir, i, pr->statics.entries[k]);
 	} else {
 		NF_LOG(INFO, "%s: queue pair %u: no static grants (status %u): the backend copies",
 		       ad->fe_dir, i, rsp->status);
@@ -204,8 +204,8 @@ nf_ctrl_ring_answered(struct nf_port *ad,
 
 	for (i = 0; i < ad->xn.nb_pairs; i++)
 		for (k = 0; k < NF_STATICS_LISTS; k++)
-			if (nf_pair(ad, i)->statics_entries[k] > 0 &&
-			    rsp->id == nf_pair(ad, i)->statics_ids[k] &&
+			if (nf_pair(ad, i)->statics.entries[k] > 0 &&
+			    rsp->id == nf_pair(ad, i)->statics.ids[k] &&
 			    rsp->type == XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING)
 				nf_ctrl_ring_added(ad, i, k, rsp);
 }
