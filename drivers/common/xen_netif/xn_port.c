@@ -275,7 +275,7 @@ xn_port_refresh(struct xn_port *p)
 			rte_pause();
 	else
 		wake_sleepers(p);
-	if (ready && p->peer_ready && !p->no_carrier) {
+	if (ready && p->link.peer_ready && !p->link.no_carrier) {
 		link.link_status = RTE_ETH_LINK_UP;
 		link.link_speed = RTE_ETH_SPEED_NUM_10G;
 	}
@@ -338,10 +338,22 @@ xn_port_connected(struct xn_port *p, unsigned int nb_pairs)
 }
 
 void
+xn_port_peer_ready(struct xn_port *p, bool ready)
+{
+	p->link.peer_ready = ready;
+}
+
+void
+xn_port_carrier(struct xn_port *p, bool carrier)
+{
+	p->link.no_carrier = !carrier;
+}
+
+void
 xn_port_disconnected(struct xn_port *p)
 {
 	p->connected = false;
-	p->peer_ready = false;
+	p->link.peer_ready = false;
 	xn_port_refresh(p);
 	p->nb_pairs = 0;
 }

@@ -221,6 +221,16 @@ struct xn_removal {
 	bool told;			/* the application was told */
 };
 
+/*
+ * What the link follows besides the gate (xn_port_refresh()), as the
+ * PMDs tell it: xn_port.c's, set through xn_port_peer_ready() and
+ * xn_port_carrier().
+ */
+struct xn_link {
+	bool peer_ready;		/* the peer serves the rings */
+	bool no_carrier;		/* the peer stalled: link down still */
+};
+
 struct xn_port {
 	struct rte_eth_dev *dev;
 	int logtype;			/* *xn_pmd_of()->logtype */
@@ -254,8 +264,7 @@ struct xn_port {
 	struct xn_rx_filter filter;
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */
-	bool peer_ready;		/* the peer serves them: link up */
-	bool no_carrier;		/* the peer stalled: link down still */
+	struct xn_link link;
 	struct xn_removal removal;
 	/* Our end of the control ring's channel, or XN_NO_EVTCHN. */
 	evtchn_port_t ctrl_evtchn;
@@ -417,6 +426,22 @@ void xn_port_connected(struct xn_port *p, unsigned int nb_pairs);
 void xn_port_disconnected(struct xn_port *p);
 
 /*
+ * Control plane, under the lock: the peer serves the rings, or no longer
+ * (disconnecting forgets it); it stalled (@carrier false: the link goes
+ * down although it serves), or takes again. The link follows at the next
+ * xn_port_refresh().
+ */
+void xn_port_peer_ready(struct xn_port *p, bool ready);
+void xn_port_carrier(struct xn_port *p, bool carrier);
+
+/* Control plane, under the lock: whether the peer serves the rings. */
+static inline bool
+xn_port_peer_serves(const struct xn_port *p)
+{
+	return p->link.peer_ready;
+}
+
+/*
  * Wake @q's sleeper (rte_eth_dev_rx_intr_enable()'s fd reads ready): its
  * kick_fd, which xn_intr.c opens, is the port's to write.
  */
@@ -424,7 +449,7 @@ void xn_rxq_kick(struct xn_rxq *q);
 
 /*
  * Bring the gate and the link in line with started, connected and
- * peer_ready; under the lock. Closing the gate waits until no burst is
+ * the link's inputs; under the lock. Closing the gate waits until no burst is
  * inside.
  */
 void xn_port_refresh(struct xn_port *p);

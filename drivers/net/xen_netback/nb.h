@@ -44,17 +44,22 @@ struct nb_rxq {
 };
 
 /* Guest RX: packets from the application into posted buffers. */
+/* Whether a guest RX ring takes nothing: nb_carrier.c's alone. */
+struct nb_txq_carrier {
+	bool stalled;			/* now, under the lock */
+	uint64_t stalls;		/* "Guest Rx stalled", counted */
+};
+
 struct nb_txq {
 	struct xn_queue x;
 	struct netif_back_rx ring;
-	uint64_t stalls;		/* control thread: "Guest Rx stalled" */
+	struct nb_txq_carrier carrier;
 };
 
 /* The guest's rings of one queue pair, mapped while connected. */
 struct nb_pair {
 	void *tx_sring;
 	void *rx_sring;
-	bool stalled;			/* its guest RX ring, under the lock */
 	struct nb_rxq rxq;
 	struct nb_txq txq;
 };

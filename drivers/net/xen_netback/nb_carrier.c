@@ -37,24 +37,25 @@ nb_carrier_look(struct nb_port *p)
 	unsigned int i, stalled = p->carrier.stalled_queues;
 
 	for (i = 0; i < p->xn.nb_pairs; i++) {
-		struct nb_pair *pr = nb_pair(p, i);
+		struct nb_txq *txq = &nb_pair(p, i)->txq;
 
-		if (!pr->stalled &&
-		    netif_back_rx_stalled(&pr->txq.ring, now, timeout)) {
-			pr->stalled = true;
-			pr->txq.stalls++;
+		if (!txq->carrier.stalled &&
+		    netif_back_rx_stalled(&txq->ring, now, timeout)) {
+			txq->carrier.stalled = true;
+			txq->carrier.stalls++;
 			p->carrier.stalled_queues++;
-		} else if (pr->stalled && netif_back_rx_ready(&pr->txq.ring)) {
-			pr->stalled = false;
+		} else if (txq->carrier.stalled &&
+			   netif_back_rx_ready(&txq->ring)) {
+			txq->carrier.stalled = false;
 			p->carrier.stalled_queues--;
 		}
 	}
 	if ((stalled == 0) == (p->carrier.stalled_queues == 0))
 		return;
-	p->xn.no_carrier = p->carrier.stalled_queues > 0;
+	xn_port_carrier(&p->xn, p->carrier.stalled_queues == 0);
 	NB_LOG(NOTICE, "%s: guest RX %s: link %s", p->be_dir,
-	       p->xn.no_carrier ? "stalled" : "ready",
-	       p->xn.no_carrier ? "down" : "up");
+	       p->carrier.stalled_queues > 0 ? "stalled" : "ready",
+	       p->carrier.stalled_queues > 0 ? "down" : "up");
 	xn_port_refresh(&p->xn);
 }
 
@@ -82,9 +83,9 @@ nb_carrier_watch(struct nb_port *p)
 
 	if (!p->xn.connected) {
 		for (i = 0; i < p->xn.cfg.queues; i++)
-			nb_pair(p, i)->stalled = false;
+			nb_pair(p, i)->txq.carrier.stalled = false;
 		p->carrier.stalled_queues = 0;
-		p->xn.no_carrier = false;
+		xn_port_carrier(&p->xn, true);
 		return;
 	}
 	if (p->carrier.armed || p->cfg.stall_timeout_ms == 0 ||

@@ -392,7 +392,7 @@ static const struct xn_stat nb_tx_stats[] = {
 	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES, TXQ(copy.stats.failed),
 	  XN_BASIC_NONE },
 	{ "ring_full", TXQ(stats.ring_full), XN_BASIC_NONE },
-	{ "guest_stalls", offsetof(struct nb_txq, stalls), XN_BASIC_NONE },
+	{ "guest_stalls", offsetof(struct nb_txq, carrier.stalls), XN_BASIC_NONE },
 	{ "drop_multicast", TXQ(stats.drop_multicast), XN_BASIC_NONE },
 	{ "hashed_packets", TXQ(stats.hashed_packets), XN_BASIC_NONE },
 	{ "drop_too_long", TXQ(stats.drop_too_long), XN_BASIC_ERRORS },

@@ -237,7 +237,7 @@ nb_connect_frontend(struct nb_port *p)
 	xn_port_follow_vif_mtu(&p->xn, p->fe_dir);
 	xn_port_connected(&p->xn, p->fe.nb_queues);
 	/* A frontend connects before we do: it serves its rings already. */
-	p->xn.peer_ready = true;
+	xn_port_peer_ready(&p->xn, true);
 	nb_carrier_watch(p);
 	NB_LOG(INFO, "%s: connected to %s: %u of %u queue pairs (%s event channels)",
 	       p->be_dir, p->fe_dir, p->fe.nb_queues, p->xn.cfg.queues,

@@ -100,7 +100,7 @@ nf_mcast_sync(struct nf_port *ad)
 	bool want = nf_mcast_want_filter(ad), notify;
 	int ret;
 
-	if (!ad->xn.connected || !ad->xn.peer_ready || !ad->mcast.offered)
+	if (!ad->xn.connected || !xn_port_peer_serves(&ad->xn) || !ad->mcast.offered)
 		return 0;
 	if (want != ad->mcast.requested) {
 		if (!ad->mcast.dynamic) {

@@ -107,7 +107,7 @@ nf_rss_send(struct nf_port *ad)
 	RTE_BUILD_BUG_ON(NETIF_HASH_MAPPING_MAX * sizeof(*table) >
 			 XA_PAGE_SIZE);
 	if (!ad->rss.unsent || ad->rss.pages == NULL || !ad->xn.connected ||
-	    !ad->xn.peer_ready)
+	    !xn_port_peer_serves(&ad->xn))
 		return;
 	/* Answers still to come would be taken for this round's. */
 	if (ad->rss.nb_ids > 0)

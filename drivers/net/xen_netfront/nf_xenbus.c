@@ -364,10 +364,10 @@ nf_step(struct nf_port *ad)
 		}
 		break;
 	case XENBUS_FRONT_LINK_UP:
-		ad->xn.peer_ready = true;
+		xn_port_peer_ready(&ad->xn, true);
 		break;
 	case XENBUS_FRONT_LINK_DOWN:
-		ad->xn.peer_ready = false;
+		xn_port_peer_ready(&ad->xn, false);
 		break;
 	case XENBUS_FRONT_DISCONNECT:
 		nf_begin_close(ad);
@@ -551,7 +551,7 @@ nf_xenbus_drain(struct xn_port *xn)
 	struct nf_port *ad = nf_port(xn);
 	unsigned int i;
 
-	for (i = 0; ad->xn.connected && ad->xn.peer_ready &&
+	for (i = 0; ad->xn.connected && xn_port_peer_serves(&ad->xn) &&
 		    i < ad->xn.nb_pairs; i++)
 		nf_drain_tx(ad, &nf_pair(ad, i)->txq.ring);
 }
