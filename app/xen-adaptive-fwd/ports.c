@@ -9,6 +9,13 @@
  * interrupt thread, where a port cannot be set up (the watcher's probe of
  * it is still running) and the loop may be polling it: the callbacks only
  * note the port and wake the loop from its sleep.
+ *
+ * A port is announced, and may be told removed, before its probe has
+ * returned: ethdev raises RTE_ETH_EVENT_NEW before it marks the port
+ * attached, and the bus sets the device's driver, which
+ * rte_eth_dev_info_get() reads, only after. So both events reach the
+ * loop through an EAL alarm: alarms run on the interrupt thread too,
+ * after the callback that probes (the watcher's) has returned.
  */
 
 #include <errno.h>
@@ -18,6 +25,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_dev.h>
 #include <rte_ethdev.h>
 
@@ -140,22 +148,38 @@ ports_wake(void)
 	RTE_SET_USED(n);
 }
 
+/* Tell the loop of @port in @noted. */
+static void
+note(bool *noted, uint16_t port)
+{
+	__atomic_store_n(&noted[port], true, __ATOMIC_RELAXED);
+	__atomic_store_n(&changed, true, __ATOMIC_RELEASE);
+	ports_wake();
+}
+
+/* An event's port, and whether it is new, as an alarm's argument. */
+#define EVENT_ARG(port, is_new) ((void *)(uintptr_t)((port) << 1 | (is_new)))
+
+/* The alarm of an event: the probe that raised it, if any, is done. */
+static void
+on_event_after(void *arg)
+{
+	uintptr_t a = (uintptr_t)arg;
+
+	note(a & 1 ? announced : removed, a >> 1);
+}
+
 static int
 on_port_event(uint16_t port, enum rte_eth_event_type type,
 	      void *arg __rte_unused, void *ret __rte_unused)
 {
-	bool *noted = type == RTE_ETH_EVENT_NEW ? announced : removed;
+	void *event = EVENT_ARG(port, type == RTE_ETH_EVENT_NEW);
 
 	if (port >= RTE_MAX_ETHPORTS)
 		return 0;
-	/* Released: an announcement still kept would wait for it forever. */
-	if (type == RTE_ETH_EVENT_DESTROY) {
-		__atomic_store_n(&announced[port], false, __ATOMIC_RELAXED);
-		return 0;
-	}
-	__atomic_store_n(&noted[port], true, __ATOMIC_RELAXED);
-	__atomic_store_n(&changed, true, __ATOMIC_RELEASE);
-	ports_wake();
+	/* Out of memory: the loop hears it at once. */
+	if (rte_eal_alarm_set(1, on_event_after, event) != 0)
+		on_event_after(event);
 	return 0;
 }
 
@@ -179,10 +203,6 @@ ports_open(struct rte_mempool *mp)
 		ret = rte_eth_dev_callback_register(RTE_ETH_ALL,
 						    RTE_ETH_EVENT_INTR_RMV,
 						    on_port_event, NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_callback_register(RTE_ETH_ALL,
-						    RTE_ETH_EVENT_DESTROY,
-						    on_port_event, NULL);
 	RTE_ETH_FOREACH_DEV (port) {
 		if (ret != 0)
 			break;
@@ -196,7 +216,6 @@ ports_open(struct rte_mempool *mp)
 void
 ports_update(void)
 {
-	bool again = false;
 	uint64_t wakeups;
 	uint16_t port;
 	ssize_t n;
@@ -215,29 +234,14 @@ ports_update(void)
 			port_remove(port);
 			continue;
 		}
-		if (!__atomic_load_n(&announced[port], __ATOMIC_RELAXED))
-			continue;
-		/*
-		 * ethdev announces a port before it marks it attached
-		 * (rte_eth_dev_probing_finish()): until then the port is
-		 * not valid, and the announcement is kept for the next
-		 * call, which comes at once.
-		 */
-		if (!rte_eth_dev_is_valid_port(port)) {
-			again = true;
-			continue;
-		}
-		__atomic_store_n(&announced[port], false, __ATOMIC_RELAXED);
-		if (serving[port] != 0)
+		if (!__atomic_exchange_n(&announced[port], false,
+					 __ATOMIC_RELAXED) ||
+		    serving[port] != 0 || !rte_eth_dev_is_valid_port(port))
 			continue;
 		ret = port_start(port);
 		if (ret != 0)
 			printf("port %u: not served: %s\n", port,
 			       strerror(-ret));
-	}
-	if (again) {
-		__atomic_store_n(&changed, true, __ATOMIC_RELEASE);
-		ports_wake();
 	}
 }
 

@@ -27,8 +27,8 @@ extern unsigned int nb_queues;
 
 /*
  * Serve every port there is with Rx interrupts in this thread's epoll
- * set, and every port announced later (RTE_ETH_EVENT_NEW) from the next
- * ports_update(); 0, or -errno.
+ * set, and every port announced later (RTE_ETH_EVENT_NEW) from a
+ * ports_update() after its probe returned; 0, or -errno.
  */
 int ports_open(struct rte_mempool *mp);
 /*
