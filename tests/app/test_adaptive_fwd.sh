@@ -139,15 +139,12 @@ wait_for 'net_xen_netback_vif5.0): serving' "$log" || ok=1
 sim_guest "$testpmd" 5 rxonly
 sim_guest "$testpmd" 3 txonly
 wait_for 'RX-packets: *[1-9]' "$work/guest5.log" || ok=1
-kill -INT "$guest5"
-wait "$guest5"
+terminate "$guest5" 20
 "$xl" "$inst" destroy 5 || ok=1
 wait_for 'net_xen_netback_vif5.0): removed' "$log" || ok=1
 kill -0 "$fwd" || ok=1
-kill -INT "$guest3"
-wait "$guest3"
-kill -TERM "$fwd"
-wait "$fwd" || ok=1
+terminate "$guest3" 20
+terminate "$fwd" 20 || ok=1
 grep -q '^{' "$log" || ok=1
 sed -n 's/^port /# port /p' "$log"
 tap_result $ok 6 "guests created later are served, a destroyed one's port removed" \
@@ -166,8 +163,7 @@ for _ in $(seq 500); do
 	grep -q '^EAL: ' "$log" && break
 	sleep 0.01
 done
-kill -TERM "$early"
-wait "$early"
+terminate "$early" 20
 rc=$?
 [ "$rc" = 0 ]
 tap_result $? 7 "SIGTERM during start-up: status 0 (rc $rc)" "$log"

@@ -82,8 +82,8 @@ sim_guest "$testpmd" 7 txonly
 wait_for 'RX-packets: *[1-9]' "$work/guest9.log"
 tap_result $? 3 "guests created while it runs are served: web-3's frames reach web-4" \
 	"$work/service1.log" "$work/guest9.log"
-kill -INT "$guest7" "$guest9"
-wait "$guest7" "$guest9"
+terminate "$guest7" 20
+terminate "$guest9" 20
 
 stop
 rc=$?
@@ -106,6 +106,6 @@ stop
 rc=$?
 [ "$rc" = 0 ]
 tap_result $? 6 "SIGTERM again: status 0 (rc $rc, ${took} s)" "$work/service2.log"
-kill -INT "$guest3" "$guest5"
-wait "$guest3" "$guest5"
+terminate "$guest3" 20
+terminate "$guest5" 20
 exit $fail
