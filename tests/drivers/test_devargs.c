@@ -260,6 +260,31 @@ test_netback_static_grant_ceilings_are_0_to_4194304(void)
 		"domid=1,provider=sim,sim=test-args,static_grants_process_max=0"));
 }
 
+/* gso= and ol_flags= take their words, on both PMDs, and nothing else. */
+static void
+test_gso_and_ol_flags_take_their_words(void)
+{
+	static const char *const pmds[] = { NB, NF };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(pmds); i++) {
+		CHECK(refused(pmds[i], "domid=1,provider=sim,gso=1", "gso=1",
+			      "auto, on or off"));
+		CHECK(refused(pmds[i], "domid=1,provider=sim,gso=ON", "gso=ON",
+			      NULL));
+		CHECK(refused(pmds[i], "domid=1,provider=sim,ol_flags=new",
+			      "ol_flags=new", "legacy or compliant"));
+		CHECK(refused(pmds[i], "domid=1,provider=sim,ol_flags=",
+			      "ol_flags", NULL));
+		CHECK(accepted(pmds[i],
+			       "domid=1,provider=sim,sim=test-args,gso=off,ol_flags=compliant"));
+		CHECK(accepted(pmds[i],
+			       "domid=1,provider=sim,sim=test-args,gso=on,ol_flags=legacy"));
+		CHECK(accepted(pmds[i],
+			       "domid=1,provider=sim,sim=test-args,gso=auto"));
+	}
+}
+
 /*
  * static_grants_max= takes effect: a vif allowed fewer pages than our
  * netfront asks for a queue pair has its lists refused, the refusals
@@ -583,6 +608,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_zero_copy_is_0_or_1);
 	RUN(test_netback_static_grant_ceilings_are_0_to_4194304);
 	RUN(test_netback_static_grants_max_refuses_and_counts);
+	RUN(test_gso_and_ol_flags_take_their_words);
 	RUN(test_netback_stall_timeout_is_0_to_an_hour);
 	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_fail_backoff_is_0_to_10_s);

@@ -3,11 +3,14 @@
 /*
  * Offloads end to end, a netfront port and a netback port over one
  * simulator instance: each side offers GSO only once its application has
- * enabled LRO, so the handshake waits for dev_configure, and a backend
- * reconfigured before its frontend connects rewrites its keys; a TSO mbuf
- * crosses as one GSO packet both ways and arrives as one large segment
- * ready to be sent on (its TSO request, MSS and headers in the first
- * segment) with every byte intact; a checksum request crosses as a blank
+ * enabled LRO or TSO (or gso=on; never with gso=off), so the handshake
+ * waits for dev_configure, and a backend reconfigured before its frontend
+ * connects rewrites its keys; a TSO mbuf crosses as one GSO packet both
+ * ways and arrives as one large segment ready to be sent on (its TSO
+ * request, MSS and headers in the first segment) with every byte intact;
+ * OVS's configuration (Tx TSO, no LRO) receives a guest's large segment in
+ * the form ol_flags= asks for, and sending it on reaches a guest that takes
+ * GSO unsplit and one that does not cut; a checksum request crosses as a blank
  * checksum and arrives flagged where the checksum offload is enabled and
  * complete where it is not; a TSO mbuf for a peer that takes no GSO is
  * cut into frames of its MSS when the sender enabled TSO, and dropped and
@@ -176,20 +179,32 @@ cross(uint16_t tx, uint16_t rx, struct rte_mbuf *m)
 	return got;
 }
 
+/* A pair; @back_args and @front_args are added to each one's devargs. */
 static void
-open_pair(const char *tag, const struct rte_eth_conf *back_conf,
-	  const struct rte_eth_conf *front_conf)
+open_pair_args(const char *tag, const struct rte_eth_conf *back_conf,
+	       const char *back_args, const struct rte_eth_conf *front_conf,
+	       const char *front_args)
 {
-	char args[160];
+	char args[192];
 
 	snprintf(inst, sizeof(inst), "%s-%s", pair_sim_instance(), tag);
-	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s", inst);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s%s", inst,
+		 back_args);
 	back = pair_create_conf(BACK, args, test_pool, 1, back_conf);
+	snprintf(args, sizeof(args), "domid=1,provider=sim,sim=%s%s", inst,
+		 front_args);
 	front = back < 0 ? -1 :
 		pair_create_conf(FRONT, args, test_pool, 1, front_conf);
 	REQUIRE(front >= 0);
 	REQUIRE(pair_wait_link(back, true, 10000));
 	REQUIRE(pair_wait_link(front, true, 10000));
+}
+
+static void
+open_pair(const char *tag, const struct rte_eth_conf *back_conf,
+	  const struct rte_eth_conf *front_conf)
+{
+	open_pair_args(tag, back_conf, "", front_conf, "");
 }
 
 static void
@@ -217,8 +232,37 @@ key(struct xa_handle *xs, const char *dir, const char *name)
 #define BE_DIR "/local/domain/0/backend/vif/1/0"
 #define FE_DIR "/local/domain/1/device/vif/0"
 
+static const struct rte_eth_conf tso_only = {
+	.txmode = {
+		.offloads = RTE_ETH_TX_OFFLOAD_TCP_TSO |
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+	},
+};
+
+/* Both ends configured @conf with @args: each offers GSO as @want says. */
 static void
-test_gso_is_offered_once_lro_is_enabled(void)
+check_gso_keys(const char *tag, const struct rte_eth_conf *conf,
+	       const char *args, long want)
+{
+	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
+	struct xa_handle *xs;
+
+	open_pair_args(tag, conf, args, conf, args);
+	xa_args.sim_instance = inst;
+	xs = xa_open(&xa_args);
+	REQUIRE(xs != NULL);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == want);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv6") == want);
+	CHECK(key(xs, FE_DIR, "feature-gso-tcpv4") == want);
+	CHECK(key(xs, FE_DIR, "feature-gso-tcpv6") == want);
+	CHECK(key(xs, FE_DIR, "feature-no-csum-offload") == 0);
+	CHECK(key(xs, FE_DIR, "feature-ipv6-csum-offload") == 1);
+	xa_close(xs);
+	close_pair();
+}
+
+static void
+test_gso_is_offered_to_applications_that_take_large_segments(void)
 {
 	struct xa_open_args xa_args = { .provider = XA_PROVIDER_SIM };
 	struct xa_handle *xs;
@@ -245,22 +289,23 @@ test_gso_is_offered_once_lro_is_enabled(void)
 	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 1);
 	CHECK(key(xs, BE_DIR, "feature-gso-tcpv6") == 1);
 	CHECK(key(xs, BE_DIR, "feature-ipv6-csum-offload") == 1);
+	/* And back: TSO alone is enough. */
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &plain) == 0);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 0);
+	REQUIRE(rte_eth_dev_configure(port, 1, 1, &tso_only) == 0);
+	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 1);
 	rte_eth_dev_close(port);
 	rte_vdev_uninit(BACK);
 	xa_close(xs);
 	xsim_instance_destroy(inst);
 
-	/* Without LRO: no GSO, either way. */
-	open_pair("plain", &plain, &plain);
-	xa_args.sim_instance = inst;
-	xs = xa_open(&xa_args);
-	REQUIRE(xs != NULL);
-	CHECK(key(xs, BE_DIR, "feature-gso-tcpv4") == 0);
-	CHECK(key(xs, FE_DIR, "feature-gso-tcpv4") == 0);
-	CHECK(key(xs, FE_DIR, "feature-no-csum-offload") == 0);
-	CHECK(key(xs, FE_DIR, "feature-ipv6-csum-offload") == 1);
-	xa_close(xs);
-	close_pair();
+	/* Without LRO or TSO: no GSO, either way. */
+	check_gso_keys("plain", &plain, "", 0);
+	/* TSO alone takes large segments: OVS-DPDK with userspace TSO. */
+	check_gso_keys("tso", &tso_only, "", 1);
+	/* The devarg overrides what the application enabled. */
+	check_gso_keys("off", &offloading, ",gso=off", 0);
+	check_gso_keys("on", &plain, ",gso=on", 1);
 }
 
 /* A large TSO mbuf, as one GSO packet, from @tx to @rx. */
@@ -378,26 +423,18 @@ test_checksum_requests_cross_blank_or_complete(void)
 	close_pair();
 }
 
-static const struct rte_eth_conf tso_only = {
-	.txmode = {
-		.offloads = RTE_ETH_TX_OFFLOAD_TCP_TSO |
-			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
-	},
-};
-
-/* The frames of a 30000-byte TSO mbuf cut at @tx arrive whole at @rx. */
+/* The frames of a TSO mbuf of @len bytes cut at @tx arrive whole at @rx. */
 static void
-check_cut(uint16_t tx, uint16_t rx)
+expect_cut(uint16_t tx, uint16_t rx, uint32_t len)
 {
-	const uint32_t len = 30000, payload = len - HDRS;
+	const uint32_t payload = len - HDRS;
 	const unsigned int frames = (payload + MSS - 1) / MSS;
-	struct rte_mbuf *m = tso_frame(len), *got[32];
 	uint32_t seq = 0, pos = HDRS;
+	struct rte_mbuf *got[64];
 	unsigned int n = 0, i, k;
 	bool intact = true;
 
-	REQUIRE(m != NULL);
-	REQUIRE(rte_eth_tx_burst(tx, 0, &m, 1) == 1);
+	REQUIRE(frames <= RTE_DIM(got));
 	for (i = 0; i < 1000 && n < frames; i++) {
 		rte_eth_tx_burst(tx, 0, NULL, 0);
 		n += rte_eth_rx_burst(rx, 0, got + n, RTE_DIM(got) - n);
@@ -424,13 +461,24 @@ check_cut(uint16_t tx, uint16_t rx)
 	CHECK(intact);
 }
 
+/* A 30000-byte TSO mbuf sent at @tx arrives at @rx cut. */
+static void
+check_cut(uint16_t tx, uint16_t rx)
+{
+	struct rte_mbuf *m = tso_frame(30000);
+
+	REQUIRE(m != NULL);
+	REQUIRE(rte_eth_tx_burst(tx, 0, &m, 1) == 1);
+	expect_cut(tx, rx, 30000);
+}
+
 static void
 test_tso_for_a_peer_without_gso_is_cut_or_counted(void)
 {
 	struct rte_mbuf *m;
 
-	/* The receivers take no GSO; the senders enabled TSO. */
-	open_pair("cut", &tso_only, &tso_only);
+	/* The senders enabled TSO; the receivers take no GSO (gso=off). */
+	open_pair_args("cut", &tso_only, ",gso=off", &tso_only, ",gso=off");
 	check_cut(front, back);
 	CHECK(pair_xstat(front, "tx_q0_gso_cut") == 1);
 	check_cut(back, front);
@@ -448,6 +496,76 @@ test_tso_for_a_peer_without_gso_is_cut_or_counted(void)
 	CHECK(rte_eth_tx_burst(back, 0, &m, 1) == 1);
 	CHECK(pair_xstat(back, "tx_q0_drop_no_gso") == 1);
 	close_pair();
+}
+
+/* OVS-DPDK 3.1 with userspace-tso-enable: Rx checksums, Tx TSO, no LRO. */
+static const struct rte_eth_conf ovs_tso = {
+	.rxmode.offloads = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+			   RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+			   RTE_ETH_RX_OFFLOAD_UDP_CKSUM,
+	.txmode.offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			   RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+			   RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			   RTE_ETH_TX_OFFLOAD_TCP_TSO |
+			   RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+};
+
+/*
+ * A guest's 60000-byte segment at a netback port configured as OVS
+ * configures it, in the form @form asks for (@flags exactly), then sent
+ * back to the guest: whole when the guest takes GSO, cut otherwise.
+ */
+static void
+check_large_segment_form(const char *form, uint64_t flags)
+{
+	const uint32_t len = 60000;
+	static const char *const guest_gso[] = { "", ",gso=off" };
+	char back_args[64], tag[32];
+	unsigned int i;
+
+	snprintf(back_args, sizeof(back_args), ",ol_flags=%s", form);
+	for (i = 0; i < RTE_DIM(guest_gso); i++) {
+		struct rte_mbuf *m;
+
+		snprintf(tag, sizeof(tag), "%s%u", form, i);
+		open_pair_args(tag, &ovs_tso, back_args, &tso_only,
+			       guest_gso[i]);
+		m = cross(front, back, tso_frame(len));
+		REQUIRE(m != NULL);
+		CHECK(payload_intact(m, len));
+		CHECK(m->ol_flags == flags);
+		CHECK(m->tso_segsz == MSS);
+		CHECK(m->l2_len == RTE_ETHER_HDR_LEN && m->l3_len == 20 &&
+		      m->l4_len == 20);
+		CHECK(rte_pktmbuf_data_len(m) >= HDRS);
+		if (i == 0) {
+			m = cross(back, front, m);
+			REQUIRE(m != NULL);
+			CHECK(payload_intact(m, len));
+			CHECK(pair_xstat(back, "tx_q0_gso_packets") == 1);
+			rte_pktmbuf_free(m);
+		} else {
+			REQUIRE(rte_eth_tx_burst(back, 0, &m, 1) == 1);
+			expect_cut(back, front, len);
+			CHECK(pair_xstat(back, "tx_q0_gso_cut") == 1);
+		}
+		close_pair();
+	}
+}
+
+static void
+test_ovs_receives_a_large_segment_in_either_form(void)
+{
+	const uint64_t aggregate = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+				   RTE_MBUF_F_RX_LRO |
+				   RTE_MBUF_F_RX_L4_CKSUM_NONE;
+
+	/* As vhost's legacy form, TX_TCP_CKSUM included (OVS 3.1-3.5). */
+	check_large_segment_form("legacy", aggregate | RTE_MBUF_F_TX_TCP_SEG |
+				 RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV4 |
+				 RTE_MBUF_F_TX_IP_CKSUM);
+	/* DPDK's current contract: no Tx flag (OVS 3.6). */
+	check_large_segment_form("compliant", aggregate);
 }
 
 /* Reconfigured without LRO: the connected peer's GSO is refused, counted. */
@@ -470,9 +588,10 @@ test_gso_after_lro_is_switched_off_is_dropped(void)
 
 TEST_MAIN(pair_setup, pair_teardown)
 {
-	RUN(test_gso_is_offered_once_lro_is_enabled);
+	RUN(test_gso_is_offered_to_applications_that_take_large_segments);
 	RUN(test_tso_crosses_whole_both_ways);
 	RUN(test_checksum_requests_cross_blank_or_complete);
 	RUN(test_tso_for_a_peer_without_gso_is_cut_or_counted);
+	RUN(test_ovs_receives_a_large_segment_in_either_form);
 	RUN(test_gso_after_lro_is_switched_off_is_dropped);
 }

@@ -67,8 +67,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	netif_front_rx_attach(&rx, sring, pages, grefs, 0);
 	netif_front_rx_setup(&rx, pool);
 	rx.offloads = data[0] & (NETIF_RX_TCP_CSUM | NETIF_RX_UDP_CSUM |
-				 NETIF_RX_LRO | NETIF_RX_IP_CSUM |
-				 NETIF_RX_TCP_CSUM_BLANK |
+				 NETIF_RX_GSO | NETIF_RX_IP_CSUM |
+				 NETIF_RX_TCP_CSUM_BLANK | NETIF_RX_COMPLIANT |
 				 NETIF_RX_UDP_CSUM_BLANK);
 	rx.gso_asked = data[1] & (NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6);
 	netif_front_rx_push(&rx, &notify);

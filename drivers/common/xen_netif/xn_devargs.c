@@ -135,6 +135,40 @@ arg_queues(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_gso(const char *key, const char *value, void *opaque)
+{
+	static const char *const names[] = {
+		[XN_GSO_AUTO] = "auto", [XN_GSO_ON] = "on", [XN_GSO_OFF] = "off",
+	};
+	struct shared_args *a = opaque;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(names); i++) {
+		if (strcmp(value, names[i]) == 0) {
+			a->cfg->gso = i;
+			return 0;
+		}
+	}
+	ARG_LOG(a->logtype, "invalid %s=%s: expected auto, on or off", key,
+		value);
+	return -EINVAL;
+}
+
+static int
+arg_ol_flags(const char *key, const char *value, void *opaque)
+{
+	struct shared_args *a = opaque;
+
+	if (strcmp(value, "legacy") != 0 && strcmp(value, "compliant") != 0) {
+		ARG_LOG(a->logtype, "invalid %s=%s: expected legacy or compliant",
+			key, value);
+		return -EINVAL;
+	}
+	a->cfg->compliant_ol_flags = strcmp(value, "compliant") == 0;
+	return 0;
+}
+
 static const struct xn_devarg shared_keys[] = {
 	{ XN_ARG_HANDLE, arg_handle, false },
 	{ XN_ARG_PROVIDER, arg_provider, false },
@@ -142,6 +176,8 @@ static const struct xn_devarg shared_keys[] = {
 	{ XN_ARG_BATCH, arg_batch, false },
 	{ XN_ARG_GROUP, arg_group, false },
 	{ XN_ARG_QUEUES, arg_queues, false },
+	{ XN_ARG_GSO, arg_gso, false },
+	{ XN_ARG_OL_FLAGS, arg_ol_flags, false },
 };
 
 static const struct xn_devarg *
@@ -184,7 +220,7 @@ static int
 check_keys(const struct rte_kvargs *kv, const struct xn_devarg *own,
 	   unsigned int nb_own, int logtype)
 {
-	char accepted[256];
+	char accepted[384];
 	unsigned int i;
 
 	for (i = 0; i < kv->count; i++) {

@@ -2,7 +2,7 @@
 
 /*
  * The devargs both Xen netif PMDs take (handle, provider, sim, batch,
- * group_ethertype, queues), parsed once at probe with one rte_kvargs
+ * group_ethertype, queues, gso, ol_flags), parsed once at probe with one rte_kvargs
  * handler per key, and the one numeric rule every key follows: a decimal
  * integer without sign, spaces or leading zeros, within the key's range.
  * "010" and "0x20" are refused rather than read as 8 and 32: C's base-0
@@ -27,6 +27,8 @@
 #define XN_ARG_BATCH "batch"
 #define XN_ARG_GROUP "group_ethertype"
 #define XN_ARG_QUEUES "queues"
+#define XN_ARG_GSO "gso"
+#define XN_ARG_OL_FLAGS "ol_flags"
 
 /* The shared keys as RTE_PMD_REGISTER_PARAM_STRING lists them. */
 #define XN_PARAM_STRING \
@@ -35,7 +37,19 @@
 	XN_ARG_SIM "=<simulator instance> " \
 	XN_ARG_BATCH "=<1-64> " \
 	XN_ARG_GROUP "=0|1 " \
-	XN_ARG_QUEUES "=<1-8>"
+	XN_ARG_QUEUES "=<1-8> " \
+	XN_ARG_GSO "=auto|on|off " \
+	XN_ARG_OL_FLAGS "=legacy|compliant"
+
+/*
+ * Whether the port takes its peer's GSO packets, and so offers GSO: as
+ * the application's offloads say (Rx LRO or Tx TSO), always, or never.
+ */
+enum xn_gso {
+	XN_GSO_AUTO,
+	XN_GSO_ON,
+	XN_GSO_OFF,
+};
 
 struct xn_devargs {
 	uint16_t handle;		/* the vif's device handle */
@@ -46,6 +60,8 @@ struct xn_devargs {
 	uint16_t batch;			/* see netif_rx_group.h */
 	bool group_ethertype;
 	uint64_t single_flag;		/* registered when group_ethertype */
+	enum xn_gso gso;
+	bool compliant_ol_flags;	/* ol_flags=compliant: NETIF_RX_COMPLIANT */
 };
 
 /* A key of one PMD's own. */

@@ -73,8 +73,9 @@ xn_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	/* ethdev refuses smaller mbufs before rx_queue_setup. */
 	info->min_rx_bufsize = pmd->min_rx_bufsize;
 	/*
-	 * The netif offloads, both ways (lib/netif/packet/netif_offload.h): LRO is
-	 * the peer's GSO packets delivered whole, as large as any frame.
+	 * The netif offloads, both ways (lib/netif/packet/netif_offload.h): LRO,
+	 * or TSO, is the peer's GSO packets delivered whole, as large as any
+	 * frame.
 	 */
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
 				RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |

@@ -34,21 +34,44 @@ xn_pmd_of(const struct rte_eth_dev *dev)
 	return local_pmd[dev->data->port_id];
 }
 
+/* Whether @p takes its peer's GSO packets (NETIF_RX_GSO). */
+static bool
+xn_takes_gso(const struct xn_port *p, uint64_t rx, uint64_t tx)
+{
+	switch (p->cfg.gso) {
+	case XN_GSO_ON:
+		return true;
+	case XN_GSO_OFF:
+		return false;
+	case XN_GSO_AUTO:
+		break;
+	}
+	return (rx & RTE_ETH_RX_OFFLOAD_TCP_LRO) ||
+	       (tx & RTE_ETH_TX_OFFLOAD_TCP_TSO);
+}
+
 uint32_t
 xn_rx_offloads(const struct xn_port *p)
 {
 	uint64_t on = p->dev->data->dev_conf.rxmode.offloads;
 	uint64_t tx = p->dev->data->dev_conf.txmode.offloads;
+	/*
+	 * A blank checksum is the application's to finish: in the compliant
+	 * form it says so by enabling the Rx offload, in the legacy form it
+	 * hands the Tx request on and so must also have enabled that.
+	 */
+	uint64_t finish = p->cfg.compliant_ol_flags ? ~UINT64_C(0) : tx;
 
 	return (on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM ? NETIF_RX_TCP_CSUM : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM ? NETIF_RX_UDP_CSUM : 0) |
 	       ((on & RTE_ETH_RX_OFFLOAD_TCP_CKSUM) &&
-		(tx & RTE_ETH_TX_OFFLOAD_TCP_CKSUM) ?
+		(finish & RTE_ETH_TX_OFFLOAD_TCP_CKSUM) ?
 		NETIF_RX_TCP_CSUM_BLANK : 0) |
 	       ((on & RTE_ETH_RX_OFFLOAD_UDP_CKSUM) &&
-		(tx & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) ?
+		(finish & RTE_ETH_TX_OFFLOAD_UDP_CKSUM) ?
 		NETIF_RX_UDP_CSUM_BLANK : 0) |
-	       (on & RTE_ETH_RX_OFFLOAD_TCP_LRO ? NETIF_RX_LRO : 0) |
+	       (xn_takes_gso(p, on, tx) ? NETIF_RX_GSO : 0) |
+	       (p->cfg.compliant_ol_flags ? NETIF_RX_COMPLIANT : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM ? NETIF_RX_IP_CSUM : 0);
 }
 

@@ -385,7 +385,7 @@ uint32_t xn_rx_offloads(const struct xn_port *p);
  * Give every Rx queue's ring the application's Rx offloads: at connect,
  * and when dev_configure changes them (the port is stopped: no burst
  * runs). A connected peer keeps the GSO it negotiated; its GSO packets
- * are dropped and counted if LRO is no longer enabled.
+ * are dropped and counted if it no longer takes large segments.
  */
 void xn_port_apply_rx_offloads(struct xn_port *p);
 

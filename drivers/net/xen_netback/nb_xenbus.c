@@ -387,14 +387,15 @@ nb_claim_vif(struct nb_port *p)
 
 /*
  * Offer what the application enabled: a guest's GSO packets only to an
- * application that takes large segments (LRO). The keys are read when the
+ * application that takes large segments (Rx LRO or Tx TSO, unless gso=
+ * says otherwise: xn_rx_offloads()). The keys are read when the
  * frontend connects, so they are written before every InitWait and every
  * connect.
  */
 static void
 nb_write_features(struct nb_port *p)
 {
-	p->gso_offered = xn_rx_offloads(&p->xn) & NETIF_RX_LRO;
+	p->gso_offered = xn_rx_offloads(&p->xn) & NETIF_RX_GSO;
 	if (!xenbus_back_write_features(p->xn.xa, p->be_dir, p->xn.cfg.queues,
 					p->gso_offered))
 		NB_LOG(ERR, "%s: cannot write features: %s", p->be_dir,
@@ -421,7 +422,7 @@ nb_xenbus_update(struct xn_port *xn)
 	 * keys when it does, so they follow the application now.
 	 */
 	if (p->state == XenbusStateInitWait &&
-	    p->gso_offered != !!(xn_rx_offloads(&p->xn) & NETIF_RX_LRO))
+	    p->gso_offered != !!(xn_rx_offloads(&p->xn) & NETIF_RX_GSO))
 		nb_write_features(p);
 	nb_read_rate(p);
 	if (p->xn.connected)

@@ -291,10 +291,11 @@ nf_connect(struct nf_port *ad)
 	/*
 	 * Blank checksums are completed here when the application did not
 	 * enable the offload, as cheaply as the backend would; large
-	 * segments only for an application that takes them (LRO).
+	 * segments only for an application that takes them (Rx LRO or Tx
+	 * TSO, or gso=on).
 	 */
 	keys.csum_ipv4 = keys.csum_ipv6 = true;
-	keys.gso_tcpv4 = keys.gso_tcpv6 = xn_rx_offloads(&ad->xn) & NETIF_RX_LRO;
+	keys.gso_tcpv4 = keys.gso_tcpv6 = xn_rx_offloads(&ad->xn) & NETIF_RX_GSO;
 	keys.mcast_control = nf_mcast_request(ad, &be);
 	for (i = 0; i < keys.nb_queues; i++) {
 		struct nf_pair *pr = nf_pair(ad, i);

@@ -35,8 +35,8 @@ rx_gso(struct rte_mbuf *m, const struct netif_offload *o, uint32_t enabled,
 {
 	struct netif_l4_csum c;
 
-	if (!(enabled & NETIF_RX_LRO)) {
-		*why = "GSO packet while LRO is not enabled";
+	if (!(enabled & NETIF_RX_GSO)) {
+		*why = "GSO packet while large segments are not taken";
 		return -1;
 	}
 	if (netif_csum_locate(m, &c) != 0 || c.udp) {
@@ -56,8 +56,17 @@ rx_gso(struct rte_mbuf *m, const struct netif_offload *o, uint32_t enabled,
 		return -1;
 	}
 	netif_csum_store(m, c.field, netif_csum_pseudo(&c, false));
-	m->ol_flags |= RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE |
-		       RTE_MBUF_F_TX_TCP_SEG | tx_ip_flags(&c);
+	m->tso_segsz = o->gso_size;
+	m->ol_flags |= RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	if (enabled & NETIF_RX_COMPLIANT)
+		return 0;
+	/*
+	 * TX_TCP_CKSUM as vhost has it: OVS 3.1 sets l2_len and l3_len only
+	 * on a packet with an L4 checksum request, and its conntrack verifies
+	 * the checksum of one without, which here holds a partial sum.
+	 */
+	m->ol_flags |= RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_TCP_CKSUM |
+		       tx_ip_flags(&c);
 	/*
 	 * The next hop computes each segment's IP checksum. The header's own
 	 * stays valid, not zeroed as DPDK's TSO contract has it for the NICs
@@ -67,7 +76,6 @@ rx_gso(struct rte_mbuf *m, const struct netif_offload *o, uint32_t enabled,
 	 */
 	if (!c.ipv6)
 		m->ol_flags |= RTE_MBUF_F_TX_IP_CKSUM;
-	m->tso_segsz = o->gso_size;
 	return 0;
 }
 
@@ -86,8 +94,10 @@ rx_csum_blank(struct rte_mbuf *m, uint32_t enabled, const char **why)
 		return 0;
 	}
 	netif_csum_store(m, c.field, netif_csum_pseudo(&c, true));
-	m->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_NONE | tx_ip_flags(&c) |
-		       (c.udp ? RTE_MBUF_F_TX_UDP_CKSUM : RTE_MBUF_F_TX_TCP_CKSUM);
+	m->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_NONE;
+	if (!(enabled & NETIF_RX_COMPLIANT))
+		m->ol_flags |= tx_ip_flags(&c) | (c.udp ? RTE_MBUF_F_TX_UDP_CKSUM :
+							  RTE_MBUF_F_TX_TCP_CKSUM);
 	return 0;
 }
 

@@ -47,7 +47,12 @@ struct netif_offload {
 /* What an application enabled on a receiving queue. */
 #define NETIF_RX_TCP_CSUM	RTE_BIT32(0)	/* RTE_ETH_RX_OFFLOAD_TCP_CKSUM */
 #define NETIF_RX_UDP_CSUM	RTE_BIT32(1)	/* RTE_ETH_RX_OFFLOAD_UDP_CKSUM */
-#define NETIF_RX_LRO		RTE_BIT32(2)	/* RTE_ETH_RX_OFFLOAD_TCP_LRO */
+/*
+ * Large segments taken: Rx LRO enabled, or Tx TSO (an application that
+ * sends TSO mbufs forwards them too; OVS enables TSO and never LRO), or
+ * the port told so (gso=on). The peer's GSO packets arrive whole.
+ */
+#define NETIF_RX_GSO		RTE_BIT32(2)
 #define NETIF_RX_IP_CSUM	RTE_BIT32(3)	/* RTE_ETH_RX_OFFLOAD_IPV4_CKSUM */
 /*
  * Blank checksums of that protocol left for the application to finish:
@@ -56,6 +61,15 @@ struct netif_offload {
  */
 #define NETIF_RX_TCP_CSUM_BLANK	RTE_BIT32(4)
 #define NETIF_RX_UDP_CSUM_BLANK	RTE_BIT32(5)
+/*
+ * The form of what a received packet still needs (a blank checksum, a
+ * large segment). Without this bit, the legacy form of DPDK 22.11's vhost
+ * library: the Tx requests that finish it, which OVS 3.1-3.5 and testpmd
+ * io forward as they are. With it, DPDK's compliant form: Rx flags only
+ * (RTE_MBUF_F_RX_L4_CKSUM_NONE, RTE_MBUF_F_RX_LRO with tso_segsz), for
+ * OVS 3.6 and later, which drop a received mbuf that carries Tx requests.
+ */
+#define NETIF_RX_COMPLIANT	RTE_BIT32(6)
 
 /*
  * What a peer takes, from its feature keys: blank checksums over IPv4
@@ -98,22 +112,24 @@ netif_offload_hash_extra(struct netif_offload *o,
  * Apply the offload @o a received packet @m came with, @m classified by
  * netif_l2_classify(), under what the application enabled (@enabled,
  * NETIF_RX_*):
- * - a GSO packet (NETIF_RX_LRO required) becomes one large segment:
- *   RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE with tso_segsz, and
- *   the requests RTE_MBUF_F_TX_TCP_SEG, TX_IPV4 | TX_IP_CKSUM or TX_IPV6,
- *   the pseudo-header sum without the length, as DPDK's TSO contract says
- *   (but the IPv4 header checksum left valid, for next hops that forward
- *   the header as it is); the headers are all in the first segment;
- * - a blank checksum is flagged RTE_MBUF_F_RX_L4_CKSUM_NONE with the
- *   request TX_TCP_CKSUM or TX_UDP_CKSUM and TX_IPV4 or TX_IPV6 under
- *   NETIF_RX_TCP_CSUM_BLANK or NETIF_RX_UDP_CSUM_BLANK, and computed in
- *   software without it: an application that does not deal in Tx
- *   checksum requests may forward the mbuf where nobody finishes it (OVS
- *   3.1 without userspace TSO drops a packet with a request its egress
- *   port was not set up for);
+ * - a GSO packet (NETIF_RX_GSO required) becomes one large segment,
+ *   its headers all in the first segment, l2/l3/l4_len set, tso_segsz
+ *   its MSS, the pseudo-header sum without the length as DPDK's TSO
+ *   contract says, flagged RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE
+ *   and, in the legacy form, with the requests that finish it, as vhost's
+ *   legacy form has them: RTE_MBUF_F_TX_TCP_SEG | TX_TCP_CKSUM and
+ *   TX_IPV4 | TX_IP_CKSUM or TX_IPV6 (the IPv4 header checksum left
+ *   valid, for next hops that forward the header as it is);
+ * - a blank checksum is flagged RTE_MBUF_F_RX_L4_CKSUM_NONE, in the
+ *   legacy form with the request TX_TCP_CKSUM or TX_UDP_CKSUM and
+ *   TX_IPV4 or TX_IPV6, under NETIF_RX_TCP_CSUM_BLANK or
+ *   NETIF_RX_UDP_CSUM_BLANK, and computed in software without it: an
+ *   application that does not deal in Tx checksum requests may forward
+ *   the mbuf where nobody finishes it (OVS 3.1 without userspace TSO
+ *   drops a packet with a request its egress port was not set up for);
  * - data_validated becomes RTE_MBUF_F_RX_L4_CKSUM_GOOD under the same;
  * - under NETIF_RX_IP_CSUM, the IPv4 header checksum is verified:
- *   RTE_MBUF_F_RX_IP_CKSUM_GOOD or _BAD (before a GSO packet's is zeroed).
+ *   RTE_MBUF_F_RX_IP_CKSUM_GOOD or _BAD.
  * Returns 0, or -1 with @why when the packet must be dropped: the offload
  * does not fit the frame (no TCP or UDP header, a GSO type of the other IP
  * version, a GSO size whose segments would exceed the largest frame) or

@@ -679,7 +679,7 @@ rx_gso_extra_sits_after_the_first_slot(void)
 	struct rte_mbuf *m;
 
 	rx_setup();
-	R.rx.offloads = NETIF_RX_LRO;
+	R.rx.offloads = NETIF_RX_GSO;
 	R.rx.gso_asked = NETIF_PEER_GSO_TCPV4;
 	be_rx_respond(0, NETRXF_csum_blank | NETRXF_data_validated |
 			 NETRXF_extra_info | NETRXF_more_data, PAGE, 1);
@@ -747,7 +747,7 @@ rx_bad_extras_drop_the_packet(void)
 	unsigned int i;
 
 	rx_setup();
-	R.rx.offloads = NETIF_RX_LRO;
+	R.rx.offloads = NETIF_RX_GSO;
 	R.rx.gso_asked = NETIF_PEER_GSO_TCPV4;
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		be_rx_respond(0, NETRXF_extra_info, 200, 0);
@@ -768,7 +768,7 @@ rx_gso_on_a_frame_without_tcp_is_dropped(void)
 	struct rte_mbuf *m;
 
 	rx_setup();
-	R.rx.offloads = NETIF_RX_LRO;
+	R.rx.offloads = NETIF_RX_GSO;
 	R.rx.gso_asked = NETIF_PEER_GSO_TCPV4;
 	be_rx_respond(0, NETRXF_extra_info, 200, 0);
 	be_rx_extra(XEN_NETIF_EXTRA_TYPE_GSO, 0, 1448,

@@ -4,8 +4,9 @@
  * Offloads between the ring and mbufs, both ways. Received: a blank
  * checksum is flagged (with the pseudo-header sum written from the IP
  * header) when the application enabled the checksum offload and completed
- * otherwise; data_validated is a good checksum; a GSO packet becomes a TSO
- * request only under LRO, only on TCP of its IP version with its headers
+ * otherwise; data_validated is a good checksum; a GSO packet becomes a
+ * large segment (a TSO request in the legacy form, an LRO aggregate in the
+ * compliant one) only where large segments are taken, only on TCP of its IP version with its headers
  * in the first segment and segments no frame can exceed. Sent: checksum
  * and TSO requests become blank checksums and GSO for a peer that takes
  * them, are carried out here for one that does not, and SEGMENT is asked
@@ -165,6 +166,21 @@ test_blank_checksum_is_flagged_under_the_offload(void)
 	rte_pktmbuf_free(m);
 }
 
+/* Compliant: the Rx flag alone, the Rx offload enough to be given it. */
+static void
+test_blank_checksum_in_the_compliant_form_has_no_tx_request(void)
+{
+	struct rte_mbuf *m = frame(false, IPPROTO_TCP, 100, 2048);
+	const char *why = NULL;
+
+	CHECK(netif_offload_rx(m, &blank, NETIF_RX_TCP_CSUM |
+			       NETIF_RX_TCP_CSUM_BLANK | NETIF_RX_COMPLIANT,
+			       &why) == 0);
+	CHECK(m->ol_flags == RTE_MBUF_F_RX_L4_CKSUM_NONE);
+	CHECK(field(m) == pseudo(m, 0));
+	rte_pktmbuf_free(m);
+}
+
 static void
 test_blank_checksum_is_completed_without_the_offload(void)
 {
@@ -248,17 +264,18 @@ gso(uint8_t type, uint16_t size, bool csum_blank)
 }
 
 static void
-test_gso_packet_becomes_a_tso_request_under_lro(void)
+test_gso_packet_becomes_a_tso_request_in_the_legacy_form(void)
 {
+	const uint64_t v4 = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE |
+			    RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_TCP_CKSUM |
+			    RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
 	struct netif_offload o = gso(XEN_NETIF_GSO_TYPE_TCPV4, 1448, true);
 	struct rte_mbuf *m = frame(false, IPPROTO_TCP, 60000, 2048);
 	const char *why = NULL;
 
 	REQUIRE(m->nb_segs > 1);
-	CHECK(netif_offload_rx(m, &o, NETIF_RX_LRO, &why) == 0);
-	CHECK(m->ol_flags == (RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE |
-			      RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 |
-			      RTE_MBUF_F_TX_IP_CKSUM));
+	CHECK(netif_offload_rx(m, &o, NETIF_RX_GSO, &why) == 0);
+	CHECK(m->ol_flags == v4);
 	CHECK(m->tso_segsz == 1448);
 	CHECK(m->l2_len == L2 && m->l3_len == 20 && m->l4_len == 20);
 	CHECK(field(m) == pseudo(m, RTE_MBUF_F_TX_TCP_SEG));
@@ -268,11 +285,29 @@ test_gso_packet_becomes_a_tso_request_under_lro(void)
 	/* Without csum_blank too (Linux's checksum fixup), and over IPv6. */
 	o = gso(XEN_NETIF_GSO_TYPE_TCPV6, 1428, false);
 	m = frame(true, IPPROTO_TCP, 30000, 2048);
-	CHECK(netif_offload_rx(m, &o, NETIF_RX_LRO | NETIF_RX_TCP_CSUM, &why) == 0);
+	CHECK(netif_offload_rx(m, &o, NETIF_RX_GSO | NETIF_RX_TCP_CSUM, &why) == 0);
 	CHECK(m->ol_flags == (RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE |
-			      RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV6));
+			      RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_TCP_CKSUM |
+			      RTE_MBUF_F_TX_IPV6));
 	CHECK(m->tso_segsz == 1428);
 	CHECK(field(m) == pseudo(m, RTE_MBUF_F_TX_TCP_SEG));
+	rte_pktmbuf_free(m);
+}
+
+/* Compliant: an LRO aggregate with its MSS, no Tx request. */
+static void
+test_gso_packet_becomes_an_aggregate_in_the_compliant_form(void)
+{
+	struct netif_offload o = gso(XEN_NETIF_GSO_TYPE_TCPV4, 1448, true);
+	struct rte_mbuf *m = frame(false, IPPROTO_TCP, 60000, 2048);
+	const char *why = NULL;
+
+	CHECK(netif_offload_rx(m, &o, NETIF_RX_GSO | NETIF_RX_COMPLIANT,
+			       &why) == 0);
+	CHECK(m->ol_flags == (RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE));
+	CHECK(m->tso_segsz == 1448);
+	CHECK(m->l2_len == L2 && m->l3_len == 20 && m->l4_len == 20);
+	CHECK(ip_valid(m));
 	rte_pktmbuf_free(m);
 }
 
@@ -294,25 +329,25 @@ test_gso_packets_that_do_not_fit_are_refused(void)
 	} cases[] = {
 		{ false, IPPROTO_TCP, 2048,
 		  GSO(TCPV4, 1448), NETIF_RX_TCP_CSUM,
-		  "LRO is not enabled" },
+		  "large segments are not taken" },
 		{ false, IPPROTO_UDP, 2048,
-		  GSO(TCPV4, 1448), NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_GSO,
 		  "without a TCP header" },
 		{ false, IPPROTO_ICMP, 2048,
-		  GSO(TCPV4, 1448), NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_GSO,
 		  "without a TCP header" },
 		{ false, IPPROTO_TCP, 2048,
-		  GSO(TCPV6, 1448), NETIF_RX_LRO,
+		  GSO(TCPV6, 1448), NETIF_RX_GSO,
 		  "other IP version" },
 		{ true, IPPROTO_TCP, 2048,
-		  GSO(TCPV4, 1448), NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_GSO,
 		  "other IP version" },
 		/* The TCP header cut by the end of the first segment. */
 		{ false, IPPROTO_TCP, L2 + 20 + 10,
-		  GSO(TCPV4, 1448), NETIF_RX_LRO,
+		  GSO(TCPV4, 1448), NETIF_RX_GSO,
 		  "first segment" },
 		{ false, IPPROTO_TCP, 2048,
-		  GSO(TCPV4, 65535), NETIF_RX_LRO,
+		  GSO(TCPV4, 65535), NETIF_RX_GSO,
 		  "largest frame" },
 	};
 	unsigned int i;
@@ -443,22 +478,33 @@ test_ip_checksum_request_is_computed(void)
 	rte_pktmbuf_free(m);
 }
 
-/* A guest's GSO packet forwarded to another guest keeps its size. */
+/* A guest's GSO packet forwarded to another guest keeps its size, in either form. */
 static void
 test_received_gso_packet_is_sent_as_gso(void)
 {
+	static const uint32_t forms[] = { 0, NETIF_RX_COMPLIANT };
 	struct netif_offload in = gso(XEN_NETIF_GSO_TYPE_TCPV4, 1448, true);
-	struct rte_mbuf *m = frame(false, IPPROTO_TCP, 60000, 2048);
-	struct netif_offload out;
-	const char *why = NULL;
+	unsigned int i;
 
-	CHECK(netif_offload_rx(m, &in, NETIF_RX_LRO | NETIF_RX_TCP_CSUM, &why) == 0);
-	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4 | NETIF_PEER_CSUM_IPV4,
-			       &out) == NETIF_OFFLOAD_SEND);
-	CHECK(out.gso_type == in.gso_type && out.gso_size == in.gso_size);
-	CHECK(out.csum_blank && out.data_validated);
-	CHECK(field(m) == pseudo(m, 0) && ip_valid(m));
-	rte_pktmbuf_free(m);
+	for (i = 0; i < RTE_DIM(forms); i++) {
+		struct rte_mbuf *m = frame(false, IPPROTO_TCP, 60000, 2048);
+		struct netif_offload out;
+		const char *why = NULL;
+
+		CHECK(netif_offload_rx(m, &in, NETIF_RX_GSO | NETIF_RX_TCP_CSUM |
+				       forms[i], &why) == 0);
+		CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4 |
+				       NETIF_PEER_CSUM_IPV4, &out) ==
+		      NETIF_OFFLOAD_SEND);
+		CHECK(out.gso_type == in.gso_type &&
+		      out.gso_size == in.gso_size);
+		CHECK(out.csum_blank && out.data_validated);
+		CHECK(field(m) == pseudo(m, 0) && ip_valid(m));
+		/* To a peer without GSO: cut. */
+		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &out) ==
+		      NETIF_OFFLOAD_SEGMENT);
+		rte_pktmbuf_free(m);
+	}
 }
 
 /*
@@ -507,11 +553,13 @@ test_received_checksum_not_in_the_data_is_finished(void)
 TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
 	RUN(test_blank_checksum_is_flagged_under_the_offload);
+	RUN(test_blank_checksum_in_the_compliant_form_has_no_tx_request);
 	RUN(test_blank_checksum_is_completed_without_the_offload);
 	RUN(test_blank_checksum_without_l4_is_refused);
 	RUN(test_data_validated_is_a_good_checksum);
 	RUN(test_ip_checksum_is_verified_under_the_offload);
-	RUN(test_gso_packet_becomes_a_tso_request_under_lro);
+	RUN(test_gso_packet_becomes_a_tso_request_in_the_legacy_form);
+	RUN(test_gso_packet_becomes_an_aggregate_in_the_compliant_form);
 	RUN(test_gso_packets_that_do_not_fit_are_refused);
 	RUN(test_plain_packets_are_sent_as_they_are);
 	RUN(test_checksum_request_is_blank_for_a_peer_that_takes_it);
