@@ -62,7 +62,7 @@ netif_gso_segment(struct netif_gso *g, struct rte_mbuf *m,
 		  struct rte_mbuf **out, uint16_t max)
 {
 	uint32_t headers = (uint32_t)m->l2_len + m->l3_len + m->l4_len;
-	int n;
+	int n, i;
 
 	switch (m->packet_type & RTE_PTYPE_L3_MASK) {
 	case RTE_PTYPE_L3_IPV4:
@@ -86,5 +86,14 @@ netif_gso_segment(struct netif_gso *g, struct rte_mbuf *m,
 		      RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_TCP_CKSUM;
 	g->ctx.gso_size = headers + m->tso_segsz;
 	n = rte_gso_segment(m, &g->ctx, out, max);
+	/*
+	 * Each frame's head is a direct mbuf of ours holding its headers, but
+	 * librte_gso (22.11) gives it all of @m's flags: from a large segment
+	 * on an external buffer (netif_gso_bufs.h, a netfront's granted
+	 * pages) RTE_MBUF_F_EXTERNAL too, and freeing the head would then
+	 * release a buffer it does not have.
+	 */
+	for (i = 0; i < n; i++)
+		out[i]->ol_flags &= ~RTE_MBUF_F_EXTERNAL;
 	return n > 0 ? n : n == 0 ? -EINVAL : -ENOMEM;
 }
