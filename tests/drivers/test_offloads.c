@@ -9,7 +9,10 @@
  * ways and arrives as one large segment ready to be sent on (its TSO
  * request, MSS and headers in the first segment) with every byte intact;
  * OVS's configuration (Tx TSO, no LRO) receives a guest's large segment in
- * the form ol_flags= asks for, and sending it on reaches a guest that takes
+ * the form ol_flags= asks for, in one contiguous mbuf with
+ * gso_contiguous=1 (one that finds no free buffer waits for one; by
+ * default a chain), and
+ * sending it on reaches a guest that takes
  * GSO unsplit and one that does not cut; a checksum request crosses as a blank
  * checksum and arrives flagged where the checksum offload is enabled and
  * complete where it is not; a TSO mbuf for a peer that takes no GSO is
@@ -512,8 +515,9 @@ static const struct rte_eth_conf ovs_tso = {
 
 /*
  * A guest's 60000-byte segment at a netback port configured as OVS
- * configures it, in the form @form asks for (@flags exactly), then sent
- * back to the guest: whole when the guest takes GSO, cut otherwise.
+ * configures it, in the form @form asks for (@flags exactly), in one mbuf
+ * of the application's pool on a buffer of the port's, then sent back to
+ * the guest: whole when the guest takes GSO, cut otherwise.
  */
 static void
 check_large_segment_form(const char *form, uint64_t flags)
@@ -523,7 +527,9 @@ check_large_segment_form(const char *form, uint64_t flags)
 	char back_args[64], tag[32];
 	unsigned int i;
 
-	snprintf(back_args, sizeof(back_args), ",ol_flags=%s", form);
+	flags |= RTE_MBUF_F_EXTERNAL;
+	snprintf(back_args, sizeof(back_args), ",ol_flags=%s,gso_contiguous=1",
+		 form);
 	for (i = 0; i < RTE_DIM(guest_gso); i++) {
 		struct rte_mbuf *m;
 
@@ -533,6 +539,9 @@ check_large_segment_form(const char *form, uint64_t flags)
 		m = cross(front, back, tso_frame(len));
 		REQUIRE(m != NULL);
 		CHECK(payload_intact(m, len));
+		CHECK(m->nb_segs == 1 && m->data_len == len);
+		CHECK(m->pool == test_pool);
+		CHECK(rte_pktmbuf_headroom(m) == RTE_PKTMBUF_HEADROOM);
 		CHECK(m->ol_flags == flags);
 		CHECK(m->tso_segsz == MSS);
 		CHECK(m->l2_len == RTE_ETHER_HDR_LEN && m->l3_len == 20 &&
@@ -568,6 +577,54 @@ test_ovs_receives_a_large_segment_in_either_form(void)
 	check_large_segment_form("compliant", aggregate);
 }
 
+/* By default: a chain of the pool's mbufs. */
+static void
+test_large_segment_is_chained_by_default(void)
+{
+	const uint32_t len = 60000;
+	struct rte_mbuf *m;
+
+	open_pair("chained", &ovs_tso, &tso_only);
+	m = cross(front, back, tso_frame(len));
+	REQUIRE(m != NULL);
+	CHECK(payload_intact(m, len));
+	CHECK(m->nb_segs > 1 && !RTE_MBUF_HAS_EXTBUF(m));
+	CHECK(m->ol_flags & RTE_MBUF_F_TX_TCP_SEG);
+	rte_pktmbuf_free(m);
+	close_pair();
+}
+
+/*
+ * The application holds every buffer of the queue (NETIF_GSO_BUFS, 128):
+ * the guest's next large segment waits in its ring, counted, and arrives
+ * once one is freed.
+ */
+static void
+test_large_segment_waits_for_a_buffer(void)
+{
+	struct rte_mbuf *held[128], *m = NULL;
+	unsigned int i, n;
+
+	open_pair_args("short", &ovs_tso, ",gso_contiguous=1", &tso_only, "");
+	for (n = 0; n < RTE_DIM(held); n++) {
+		held[n] = cross(front, back, tso_frame(30000));
+		if (held[n] == NULL || !RTE_MBUF_HAS_EXTBUF(held[n]))
+			break;
+	}
+	CHECK(n == RTE_DIM(held));
+	CHECK(cross(front, back, tso_frame(30000)) == NULL);
+	CHECK(pair_xstat(back, "rx_q0_gso_buf_short") >= 1);
+	rte_pktmbuf_free(held[--n]);
+	for (i = 0; i < 1000 && m == NULL; i++)
+		if (rte_eth_rx_burst(back, 0, &m, 1) == 0)
+			rte_delay_us_sleep(1000);
+	CHECK(m != NULL && payload_intact(m, 30000) && m->nb_segs == 1);
+	rte_pktmbuf_free(m);
+	while (n > 0)
+		rte_pktmbuf_free(held[--n]);
+	close_pair();
+}
+
 /* Reconfigured without LRO: the connected peer's GSO is refused, counted. */
 static void
 test_gso_after_lro_is_switched_off_is_dropped(void)
@@ -593,5 +650,7 @@ TEST_MAIN(pair_setup, pair_teardown)
 	RUN(test_checksum_requests_cross_blank_or_complete);
 	RUN(test_tso_for_a_peer_without_gso_is_cut_or_counted);
 	RUN(test_ovs_receives_a_large_segment_in_either_form);
+	RUN(test_large_segment_is_chained_by_default);
+	RUN(test_large_segment_waits_for_a_buffer);
 	RUN(test_gso_after_lro_is_switched_off_is_dropped);
 }

@@ -184,10 +184,13 @@ xn_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 {
 	struct xn_port *p = xn_port(dev);
 	struct xn_rxq *q = (struct xn_rxq *)p->rxq[qid];
+	int ret;
 
 	netif_rx_stash_flush(&q->batching.stash);
+	ret = xn_ops_of(p)->rx_setup(p, qid, mp);
+	if (ret != 0)
+		return ret;
 	q->mp = mp;
-	xn_ops_of(p)->rx_setup(p, qid, mp);
 	dev->data->rx_queues[qid] = q;
 	return 0;
 }

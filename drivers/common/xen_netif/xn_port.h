@@ -104,9 +104,9 @@ struct xn_port_ops {
 	int (*init)(struct xn_port *p);
 	/* The control thread has stopped: leave the peer. */
 	void (*uninit)(struct xn_port *p);
-	/* Rx queue @qid takes its mbufs from @mp from now on. */
-	void (*rx_setup)(struct xn_port *p, uint16_t qid,
-			 struct rte_mempool *mp);
+	/* Rx queue @qid takes its mbufs from @mp from now on: 0 or -errno. */
+	int (*rx_setup)(struct xn_port *p, uint16_t qid,
+			struct rte_mempool *mp);
 	/* Optional: Rx queue @qid is released. */
 	void (*rx_release)(struct xn_port *p, uint16_t qid);
 	/* After any xenstore event (and once configured): follow the peer. */

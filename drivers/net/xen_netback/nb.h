@@ -82,6 +82,8 @@ struct nb_config {
 	 * with it (xn_port_removed()), instead of waiting for the next one.
 	 */
 	bool remove_with_vif;
+	/* gso_contiguous=1: large segments whole in one mbuf (netif_gso_bufs.h). */
+	bool gso_contiguous;
 	/* static_grants_max=, static_grants_process_max= (netif_statics.h). */
 	struct netif_statics_limits statics_limits;
 	/* vifs=: a watcher's guest name pattern (nb_watch.h); no port has it. */

@@ -18,6 +18,7 @@
 
 #include "nb.h"
 #include "nb_watch.h"
+#include "netif_gso_bufs.h"
 #include "netif_lend.h"
 #include "xn_ethdev.h"
 #include "xn_provider.h"
@@ -36,6 +37,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_VIFS "vifs"
 #define ARG_STATICS_MAX "static_grants_max"
 #define ARG_STATICS_PROCESS_MAX "static_grants_process_max"
+#define ARG_GSO_CONTIGUOUS "gso_contiguous"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -191,6 +193,13 @@ nb_arg_statics_process_max(const char *key, const char *value, void *opaque)
 }
 
 static int
+nb_arg_gso_contiguous(const char *key, const char *value, void *opaque)
+{
+	return xn_devarg_flag(nb_logtype, key, value,
+			      &((struct nb_port *)opaque)->cfg.gso_contiguous);
+}
+
+static int
 nb_arg_vifs(const char *key, const char *value, void *opaque)
 {
 	return nb_guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
@@ -207,6 +216,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_ON_REMOVAL, nb_arg_on_removal, false },
 	{ ARG_STATICS_MAX, nb_arg_statics_max, false },
 	{ ARG_STATICS_PROCESS_MAX, nb_arg_statics_process_max, false },
+	{ ARG_GSO_CONTIGUOUS, nb_arg_gso_contiguous, false },
 	{ ARG_VIFS, nb_arg_vifs, false },
 };
 
@@ -304,19 +314,57 @@ nb_init(struct xn_port *xn)
 	return ret;
 }
 
-static void
+/*
+ * Rx queue @qid's buffers for large segments, if the application takes
+ * them whole in one mbuf (gso_contiguous=1): made once, kept across
+ * setups.
+ */
+static int
+nb_gso_bufs_setup(struct nb_port *p, uint16_t qid, struct netif_back_tx *tx)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	if (!p->cfg.gso_contiguous || tx->gso_bufs != NULL ||
+	    !(xn_rx_offloads(&p->xn) & NETIF_RX_GSO))
+		return 0;
+	snprintf(name, sizeof(name), "nb_gso%u_%u", p->xn.dev->data->port_id,
+		 qid);
+	tx->gso_bufs = netif_gso_bufs_create(name, NETIF_GSO_BUFS,
+					     p->xn.dev->data->numa_node);
+	if (tx->gso_bufs == NULL) {
+		NB_LOG(ERR, "Rx queue %u: no memory for %u buffers of 64 KiB: %s",
+		       qid, NETIF_GSO_BUFS, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
 nb_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 {
 	struct netif_back_tx *tx = &nb_pair(nb_port(xn), qid)->rxq.ring;
+	int ret = nb_gso_bufs_setup(nb_port(xn), qid, tx);
 
+	if (ret != 0)
+		return ret;
 	netif_back_tx_setup(tx, mp, xn->dev->data->port_id);
 	tx->fatal_slots = nb_port(xn)->cfg.fatal_slots;
+	return 0;
 }
 
 static void
 nb_rx_release(struct xn_port *xn, uint16_t qid)
 {
-	netif_back_tx_release(&nb_pair(nb_port(xn), qid)->rxq.ring);
+	struct netif_back_tx *tx = &nb_pair(nb_port(xn), qid)->rxq.ring;
+	unsigned int out;
+
+	netif_back_tx_release(tx);
+	/* Freed with the last buffer the application still holds. */
+	out = netif_gso_bufs_release(tx->gso_bufs);
+	if (out != 0)
+		NB_LOG(DEBUG, "Rx queue %u: %u large segments still held by the application",
+		       qid, out);
+	tx->gso_bufs = NULL;
 }
 
 static void
@@ -361,6 +409,7 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "drop_copy_failed", RXQ(stats.drop_copy_failed), XN_BASIC_ERRORS },
 	{ "gso_packets", RXQ(stats.gso_packets), XN_BASIC_NONE },
 	{ "gso_checksum_fixup", RXQ(stats.gso_checksum_fixup), XN_BASIC_NONE },
+	{ "gso_buf_short", RXQ(stats.gso_buf_short), XN_BASIC_NONE },
 	{ "static_packets", RXQ(stats.static_packets), XN_BASIC_NONE },
 	{ "zero_copy_packets", RXQ(stats.zero_copy_packets), XN_BASIC_NONE },
 	{ "zero_copy_slots", RXQ(stats.zero_copy_slots), XN_BASIC_GAUGE },
@@ -542,5 +591,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_VIFS "=<guest name pattern> "
 	ARG_STATICS_MAX "=<0-4194304> "
 	ARG_STATICS_PROCESS_MAX "=<0-4194304> "
+	ARG_GSO_CONTIGUOUS "=<0|1> "
 	XN_PARAM_STRING);
 /* clang-format on */

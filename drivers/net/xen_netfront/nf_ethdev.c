@@ -108,10 +108,11 @@ nf_init(struct xn_port *xn)
 	return nf_xenbus_init(ad);
 }
 
-static void
+static int
 nf_rx_setup(struct xn_port *xn, uint16_t qid, struct rte_mempool *mp)
 {
 	netif_front_rx_setup(&nf_pair(nf_port(xn), qid)->rxq.ring, mp);
+	return 0;
 }
 
 /* Zero copy: the granted pool the queue receives into (and sends from). */

@@ -255,6 +255,7 @@ struct netif_back_tx_stats {
 	uint64_t malformed;		/* protocol violations: @error set */
 	uint64_t gso_packets;		/* large segments received */
 	uint64_t gso_checksum_fixup;	/* of which without csum_blank */
+	uint64_t gso_buf_short;		/* pulls cut short for want of a GSO buffer */
 	uint64_t static_packets;	/* read from static grants alone */
 	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
 	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
@@ -265,6 +266,7 @@ struct netif_back_tx_stats {
 };
 
 struct netif_lend;
+struct netif_gso_bufs;
 struct netif_credit;
 struct netif_mcast;
 struct netif_hash;
@@ -275,6 +277,8 @@ struct netif_back_tx {
 	domid_t frontend;
 	struct rte_mempool *mp;
 	uint16_t mbuf_room;		/* data bytes one mbuf of @mp holds */
+	/* Where large segments land whole (netif_gso_bufs.h); NULL: chained. */
+	struct netif_gso_bufs *gso_bufs;
 	uint16_t port;			/* written to every received mbuf */
 	uint32_t offloads;		/* NETIF_RX_*: what the application enabled */
 	uint32_t gso_offered;		/* NETIF_PEER_GSO_*: the frontend's to use */

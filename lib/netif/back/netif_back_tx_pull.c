@@ -13,6 +13,7 @@
 
 #include "netif_back.h"
 #include "netif_credit.h"
+#include "netif_gso_bufs.h"
 #include "netif_l2.h"
 #include "netif_lend.h"
 #include "netif_mcast.h"
@@ -140,10 +141,40 @@ tx_return_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* A large segment's buffer goes back to its set. */
+		if (RTE_MBUF_HAS_EXTBUF(m[i]))
+			rte_pktmbuf_detach(m[i]);
 		rte_pktmbuf_reset(m[i]);	/* undo the chaining */
+	}
 	memcpy(&tx->spare[tx->nb_spare], m, n * sizeof(*m));
 	tx->nb_spare += n;
+}
+
+/*
+ * The *@n mbufs a copied packet lands in: a large segment whole in one,
+ * on a buffer of the queue's set, where it has one; else the pool's
+ * mbufs, chained. false when either runs out: the packet waits.
+ */
+static bool
+tx_take_copy_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
+		   struct rte_mbuf **m, unsigned int *n)
+{
+	/* At most NETIF_BACK_SPARE_MBUFS (the minimum room). */
+	*n = netif_mbufs_for(pkt->len, tx->mbuf_room);
+	if (*n == 1 || tx->gso_bufs == NULL ||
+	    pkt->off.gso_type == XEN_NETIF_GSO_TYPE_NONE ||
+	    pkt->len > NETIF_GSO_BUF_ROOM)
+		return tx_take_mbufs(tx, m, *n);
+	if (!tx_take_mbufs(tx, m, 1))
+		return false;
+	if (!netif_gso_buf_attach(tx->gso_bufs, m[0])) {
+		tx_return_mbufs(tx, m, 1);
+		tx->stats.gso_buf_short++;
+		return false;
+	}
+	*n = 1;
+	return true;
 }
 
 /*
@@ -201,9 +232,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			tx->stats.static_packets++;
 			tx->stats.zero_copy_packets++;
 		} else {
-			/* At most NETIF_BACK_SPARE_MBUFS (the minimum room). */
-			nb_mbufs = netif_mbufs_for(pkt->len, tx->mbuf_room);
-			if (!tx_take_mbufs(tx, mbufs, nb_mbufs)) {
+			if (!tx_take_copy_mbufs(tx, pkt, mbufs, &nb_mbufs)) {
 				tx_return_credit(tx, pkt);
 				tx->stats.mbuf_alloc_failed++;
 				break;
