@@ -21,8 +21,8 @@
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
 #   xdp.iperf=IP:SECS[:DIR] then iperf3 to IP for SECS, guest sending, then
 #                        receiving (-R); only that way with DIR send or recv
-#   xdp.iperfd=SECS      then serves one iperf3 test (iperf3 -s -1), waiting
-#                        at most SECS for it
+#   xdp.iperfd=SECS[:N]  then serves N iperf3 tests (default 1), one at a
+#                        time (iperf3 -s -1), waiting at most SECS for each
 #   xdp.pktgen=SECS:SIZE[:QUEUES] then the kernel's pktgen sends SIZE-byte UDP
 #                        frames to xdp.peer as fast as it can for SECS (spread
 #                        over TX queues 0..QUEUES-1 when given)
@@ -227,21 +227,30 @@ if [ -n "$iperf" ]; then
 	for dir in $dirs; do
 		r=; [ $dir = recv ] && r=-R
 		c=$(counters)
-		# bounded: a lost final exchange must not hang the guest
-		timeout $((secs + 60)) iperf3 -c $dst -t $secs -f m $r > /tmp/iperf 2>&1; rc=$?
+		# bounded: a lost final exchange must not hang the guest; a
+		# server serving one test at a time may not listen yet
+		for try in 1 2 3 4 5; do
+			timeout $((secs + 60)) iperf3 -c $dst -t $secs -f m $r > /tmp/iperf 2>&1; rc=$?
+			grep -q 'unable to connect' /tmp/iperf || break
+			sleep 1
+		done
 		cat /tmp/iperf
 		echo "DOMU-RESULT iperf-$dir rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 	done
 fi
-# xdp.iperfd=SECS: "DOMU-IPERFD listening", then after the one test
+# xdp.iperfd=SECS[:N]: "DOMU-IPERFD listening", then after each test
 # "DOMU-RESULT iperfd rc=.. <frames> <receiver summary>"
 iperfd=$(arg iperfd)
 if [ -n "$iperfd" ]; then
-	c=$(counters)
+	n=1; case $iperfd in *:*) n=${iperfd#*:}; iperfd=${iperfd%%:*} ;; esac
 	echo "DOMU-IPERFD listening uptime=$(up)"
-	timeout $iperfd iperf3 -s -1 -f m > /tmp/iperf 2>&1; rc=$?
-	cat /tmp/iperf
-	echo "DOMU-RESULT iperfd rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
+	served=0
+	while [ $served -lt $n ]; do
+		served=$((served + 1)); c=$(counters)
+		timeout $iperfd iperf3 -s -1 -f m > /tmp/iperf 2>&1; rc=$?
+		cat /tmp/iperf
+		echo "DOMU-RESULT iperfd rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
+	done
 fi
 # xdp.pktgen=SECS:SIZE[:QUEUES]: "DOMU-RESULT pktgen sent=N usec=T pps=P"
 pktgen=$(arg pktgen)
