@@ -111,7 +111,8 @@ served() {
 # csum_ok <guest>...: no TCP, UDP or IP checksum error in the guests
 csum_ok() {
 	for g in "$@"; do
-		n=$(grep -h 'DOMU-STAT csum_errors' $CONSOLE_DIR/guest-$g*.log | tail -1 | cut -d= -f2)
+		n=$(grep -h 'DOMU-STAT csum_errors' $CONSOLE_DIR/guest-$g*.log | tail -1 |
+			sed -n 's/.*csum_errors=\([0-9]*\).*/\1/p')
 		[ "$n" = 0 ] || problem "$g: ${n:-no} checksum errors (InCsumErrors)"
 	done
 }
