@@ -21,39 +21,8 @@ telemetry="$2"
 xl="$3"
 build="$4"
 here=$(dirname "$(realpath "$0")")
-vswitchd=/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk
-if [ ! -x "$vswitchd" ]; then
-	echo "1..0 # SKIP no $vswitchd (Debian's openvswitch-switch-dpdk)"
-	exit 0
-fi
-. "$here/../common/sim_processes.sh" ovs "$build"
-script="$here/../../config/xen/vif-ovs-dpdk"
-prefix="ovs-$$"
-export OVS_RUNDIR="$work/ovs" OVS_LOGDIR="$work/ovs" OVS_DBDIR="$work/ovs"
-export XENSTORE_READ="$xl $inst read" XENSTORE_WRITE="$xl $inst write"
-export XENSTORE_RM="$xl $inst rm" VIF_OVS_DPDK_LOG="$work/vif-ovs-dpdk.log"
-mkdir "$OVS_RUNDIR"
+. "$here/../common/ovs_sim.sh" ovs "$build"
 
-ovs_cleanup() {
-	ovs-appctl -t ovs-vswitchd exit >/dev/null 2>&1
-	ovs-appctl -t ovsdb-server exit >/dev/null 2>&1
-	sim_processes_cleanup
-}
-trap ovs_cleanup EXIT
-
-# hotplug <online|offline> <domid>: the script as libxl runs it, online
-# once the backend says InitWait (libxl waits 10 s for it).
-hotplug() {
-	if [ "$1" = online ]; then
-		for _ in $(seq 100); do
-			[ "$($xl "$inst" read "backend/vif/$2/0/state")" = 2 ] &&
-				break
-			sleep 0.1
-		done
-	fi
-	XENBUS_PATH="backend/vif/$2/0" vif="vif$2.0" "$script" "$1" \
-		>>"$work/hotplug.out" 2>&1
-}
 # The ethdev ports and the watcher's counts, from OVS's DPDK.
 dpdk_state() {
 	printf '%s\n' /ethdev/list /xen_netback/watchers /xen_netback/vifs |
@@ -61,19 +30,7 @@ dpdk_state() {
 }
 
 echo "1..7"
-ovsdb-tool create "$OVS_DBDIR/conf.db" /usr/share/openvswitch/vswitch.ovsschema
-ovsdb-server --remote="punix:$OVS_RUNDIR/db.sock" --detach --no-chdir \
-	--pidfile --log-file "$OVS_DBDIR/conf.db" >"$work/ovsdb.out" 2>&1
-ovs-vsctl --no-wait init
-ovs-vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
-	other_config:dpdk-lcore-mask=0x1 other_config:pmd-cpu-mask=0x2 \
-	other_config:per-port-memory=true \
-	"other_config:dpdk-extra=--no-huge -m 1024 --legacy-mem --no-pci --file-prefix $prefix -d $plugins --vdev net_xen_netback_vifs,vifs=web-*,provider=sim,sim=$inst"
-# Named ovs-vswitchd, so that ovs-appctl -t ovs-vswitchd finds it.
-ln -s "$vswitchd" "$work/ovs-vswitchd"
-"$work/ovs-vswitchd" --detach --no-chdir --pidfile --log-file \
-	>"$work/vswitchd.out" 2>&1
-ovs-vsctl add-br br0 -- set bridge br0 datapath_type=netdev
+ovs_start "vifs=web-*"
 
 "$xl" "$inst" create 3 web-1 br0 && hotplug online 3 &&
 	"$xl" "$inst" create 5 web-2 br0 && hotplug online 5

@@ -20,38 +20,10 @@ guest_app="$1"
 xl="$2"
 build="$3"
 here=$(dirname "$(realpath "$0")")
-vswitchd=/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk
-if [ ! -x "$vswitchd" ]; then
-	echo "1..0 # SKIP no $vswitchd (Debian's openvswitch-switch-dpdk)"
-	exit 0
-fi
-. "$here/../common/sim_processes.sh" ovstso "$build"
-script="$here/../../config/xen/vif-ovs-dpdk"
-prefix="ovstso-$$"
-export OVS_RUNDIR="$work/ovs" OVS_LOGDIR="$work/ovs" OVS_DBDIR="$work/ovs"
-export XENSTORE_READ="$xl $inst read" XENSTORE_WRITE="$xl $inst write"
-export XENSTORE_RM="$xl $inst rm" VIF_OVS_DPDK_LOG="$work/vif-ovs-dpdk.log"
-mkdir "$OVS_RUNDIR"
+. "$here/../common/ovs_sim.sh" ovstso "$build"
 FRAMES=40
 LEN=60000
 
-ovs_cleanup() {
-	ovs-appctl -t ovs-vswitchd exit >/dev/null 2>&1
-	ovs-appctl -t ovsdb-server exit >/dev/null 2>&1
-	sim_processes_cleanup
-}
-trap ovs_cleanup EXIT
-
-# hotplug online <domid>: the script as libxl runs it, once the backend
-# says InitWait.
-hotplug() {
-	for _ in $(seq 100); do
-		[ "$($xl "$inst" read "backend/vif/$1/0/state")" = 2 ] && break
-		sleep 0.1
-	done
-	XENBUS_PATH="backend/vif/$1/0" vif="vif$1.0" "$script" online \
-		>>"$work/hotplug.out" 2>&1
-}
 # guest <domid> <tcp-guest arguments...>: tcp-guest as that guest, in the
 # background, its output in $work/guest<domid>.log
 guest() {
@@ -83,21 +55,10 @@ EOF
 }
 
 echo "1..3"
-ovsdb-tool create "$OVS_DBDIR/conf.db" /usr/share/openvswitch/vswitch.ovsschema
-ovsdb-server --remote="punix:$OVS_RUNDIR/db.sock" --detach --no-chdir \
-	--pidfile --log-file "$OVS_DBDIR/conf.db" >"$work/ovsdb.out" 2>&1
-ovs-vsctl --no-wait init
-ovs-vsctl --no-wait set Open_vSwitch . other_config:dpdk-init=true \
-	other_config:dpdk-lcore-mask=0x1 other_config:pmd-cpu-mask=0x2 \
-	other_config:per-port-memory=true other_config:userspace-tso-enable=true \
-	"other_config:dpdk-extra=--no-huge -m 1024 --legacy-mem --no-pci --file-prefix $prefix -d $plugins --vdev net_xen_netback_vifs,vifs=web-*,provider=sim,sim=$inst,gso_contiguous=1"
-ln -s "$vswitchd" "$work/ovs-vswitchd"
-"$work/ovs-vswitchd" --detach --no-chdir --pidfile --log-file \
-	>"$work/vswitchd.out" 2>&1
-ovs-vsctl --timeout=30 add-br br0 -- set bridge br0 datapath_type=netdev
+ovs_start "vifs=web-*,gso_contiguous=1" other_config:userspace-tso-enable=true
 
-"$xl" "$inst" create 3 web-1 br0 && hotplug 3 &&
-	"$xl" "$inst" create 5 web-2 br0 && hotplug 5
+"$xl" "$inst" create 3 web-1 br0 && hotplug online 3 &&
+	"$xl" "$inst" create 5 web-2 br0 && hotplug online 5
 ok=$?
 for d in 3 5; do
 	[ "$("$xl" "$inst" read "backend/vif/$d/0/feature-gso-tcpv4")" = 1 ] ||
