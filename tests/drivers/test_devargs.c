@@ -325,6 +325,17 @@ test_netback_static_grants_max_refuses_and_counts(void)
 }
 
 static void
+test_netback_gso_contiguous_is_0_or_1(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,gso_contiguous=2",
+		      "gso_contiguous=2", "[0, 1]"));
+	CHECK(refused(NB, "domid=1,provider=sim,gso_contiguous=on",
+		      "gso_contiguous=on", NULL));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,gso_contiguous=0"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,gso_contiguous=1"));
+}
+
+static void
 test_netback_on_removal_is_wait_or_remove(void)
 {
 	CHECK(refused(NB, "domid=1,provider=sim,on_removal=drop",
@@ -612,6 +623,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_stall_timeout_is_0_to_an_hour);
 	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_fail_backoff_is_0_to_10_s);
+	RUN(test_netback_gso_contiguous_is_0_or_1);
 	RUN(test_netback_on_close_is_close_or_detach);
 	RUN(test_netback_on_removal_is_wait_or_remove);
 	RUN(test_netback_rejects_bad_handle);

@@ -60,6 +60,30 @@ xn_devarg_flag(int logtype, const char *key, const char *value, bool *on)
 	return 0;
 }
 
+int
+xn_devarg_word(int logtype, const char *key, const char *value,
+	       const char *const words[], unsigned int nb_words,
+	       unsigned int *out)
+{
+	char expected[128] = "";
+	unsigned int i;
+
+	for (i = 0; i < nb_words; i++) {
+		if (value != NULL && strcmp(value, words[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	for (i = 0; i < nb_words; i++)
+		snprintf(expected + strlen(expected),
+			 sizeof(expected) - strlen(expected), "%s%s",
+			 i == 0 ? "" : i + 1 == nb_words ? " or " : ", ",
+			 words[i]);
+	ARG_LOG(logtype, "invalid %s=%s: expected %s", key,
+		value != NULL ? value : "", expected);
+	return -EINVAL;
+}
+
 static int
 arg_handle(const char *key, const char *value, void *opaque)
 {
@@ -138,34 +162,30 @@ arg_queues(const char *key, const char *value, void *opaque)
 static int
 arg_gso(const char *key, const char *value, void *opaque)
 {
-	static const char *const names[] = {
+	static const char *const words[] = {
 		[XN_GSO_AUTO] = "auto", [XN_GSO_ON] = "on", [XN_GSO_OFF] = "off",
 	};
 	struct shared_args *a = opaque;
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(names); i++) {
-		if (strcmp(value, names[i]) == 0) {
-			a->cfg->gso = i;
-			return 0;
-		}
-	}
-	ARG_LOG(a->logtype, "invalid %s=%s: expected auto, on or off", key,
-		value);
-	return -EINVAL;
+	if (xn_devarg_word(a->logtype, key, value, words, RTE_DIM(words),
+			   &i) != 0)
+		return -EINVAL;
+	a->cfg->gso = i;
+	return 0;
 }
 
 static int
 arg_ol_flags(const char *key, const char *value, void *opaque)
 {
+	static const char *const words[] = { "legacy", "compliant" };
 	struct shared_args *a = opaque;
+	unsigned int i;
 
-	if (strcmp(value, "legacy") != 0 && strcmp(value, "compliant") != 0) {
-		ARG_LOG(a->logtype, "invalid %s=%s: expected legacy or compliant",
-			key, value);
+	if (xn_devarg_word(a->logtype, key, value, words, RTE_DIM(words),
+			   &i) != 0)
 		return -EINVAL;
-	}
-	a->cfg->compliant_ol_flags = strcmp(value, "compliant") == 0;
+	a->cfg->compliant_ol_flags = i == 1;
 	return 0;
 }
 

@@ -102,4 +102,12 @@ int xn_devarg_uint(int logtype, const char *key, const char *value,
 int xn_devarg_flag(int logtype, const char *key, const char *value,
 		   bool *on);
 
+/*
+ * The same for a choice of words: the index of @value in @words[@nb_words]
+ * into *@out, or -EINVAL with a log line listing the words.
+ */
+int xn_devarg_word(int logtype, const char *key, const char *value,
+		   const char *const words[], unsigned int nb_words,
+		   unsigned int *out);
+
 #endif /* XN_DEVARGS_H */

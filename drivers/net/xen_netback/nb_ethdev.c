@@ -139,28 +139,28 @@ nb_arg_fail_backoff(const char *key, const char *value, void *opaque)
 static int
 nb_arg_on_close(const char *key, const char *value, void *opaque)
 {
-	struct nb_port *p = opaque;
+	static const char *const words[] = { "close", "detach" };
+	unsigned int i;
 
-	if (strcmp(value, "close") == 0 || strcmp(value, "detach") == 0) {
-		p->cfg.detach_on_close = value[0] == 'd';
-		return 0;
-	}
-	NB_LOG(ERR, "invalid %s=%s: expected close or detach", key, value);
-	return -EINVAL;
+	if (xn_devarg_word(nb_logtype, key, value, words, RTE_DIM(words),
+			   &i) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.detach_on_close = i == 1;
+	return 0;
 }
 
 /* What the vif's removal does to the port: wait for the next, or remove it. */
 static int
 nb_arg_on_removal(const char *key, const char *value, void *opaque)
 {
-	struct nb_port *p = opaque;
+	static const char *const words[] = { "wait", "remove" };
+	unsigned int i;
 
-	if (strcmp(value, "wait") == 0 || strcmp(value, "remove") == 0) {
-		p->cfg.remove_with_vif = value[0] == 'r';
-		return 0;
-	}
-	NB_LOG(ERR, "invalid %s=%s: expected wait or remove", key, value);
-	return -EINVAL;
+	if (xn_devarg_word(nb_logtype, key, value, words, RTE_DIM(words),
+			   &i) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.remove_with_vif = i == 1;
+	return 0;
 }
 
 /*
