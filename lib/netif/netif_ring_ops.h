@@ -86,10 +86,12 @@ struct netif_ring_ops {
 	bool (*view)(const void *ring, struct netif_ring_view *v);
 	/*
 	 * Where the ring's struct keeps (offsets) the application's Rx
-	 * offloads, NETIF_RX_* (receives), or its segmenter (sends).
+	 * offloads, NETIF_RX_* (receives), or its segmenter and where it
+	 * reads the link's MTU (sends).
 	 */
 	size_t offloads;
 	size_t gso;
+	size_t mtu;
 };
 
 /*
@@ -99,7 +101,7 @@ struct netif_ring_ops {
  * also reports the ring's first protocol violation. A kind that receives
  * (NETIF_RING_PULL) is armed by @arm and keeps the application's Rx
  * offloads in field `offloads`; one that sends (NETIF_RING_PUSH) keeps
- * its segmenter in field `gso`.
+ * its segmenter in field `gso` and a pointer to the link's MTU in `mtu`.
  */
 #define NETIF_RING_KIND_(ops, type, fn, what, backend, prod_pvt, cons) \
 static uint16_t \
@@ -139,6 +141,7 @@ const struct netif_ring_ops ops = { \
 	.move = ops##_move, \
 	.view = ops##_view, \
 	.gso = offsetof(struct type, gso), \
+	.mtu = offsetof(struct type, mtu), \
 }
 
 extern const struct netif_ring_ops netif_back_tx_ops;
@@ -171,6 +174,14 @@ netif_ring_gso(const struct netif_ring_ops *ops, void *ring)
 {
 	RTE_ASSERT(!ops->receives);
 	return (struct netif_gso **)((char *)ring + ops->gso);
+}
+
+/* Sends: where the ring reads the link's MTU (the port's, as it changes). */
+static inline const uint16_t **
+netif_ring_mtu(const struct netif_ring_ops *ops, void *ring)
+{
+	RTE_ASSERT(!ops->receives);
+	return (const uint16_t **)((char *)ring + ops->mtu);
 }
 
 #endif /* NETIF_RING_OPS_H */

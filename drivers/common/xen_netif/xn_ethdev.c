@@ -204,7 +204,8 @@ txq_gso(struct xn_queue *q)
 
 /*
  * An application that enabled TSO may send a large segment to a peer that
- * takes none: the queue gets its own pools to cut it in software.
+ * takes none: the queue gets its own pools to cut it in software. The
+ * ring reads the port's MTU where ethdev keeps it, as it changes.
  */
 static int
 xn_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
@@ -215,6 +216,8 @@ xn_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 	struct netif_gso **gso = txq_gso(p->txq[qid]);
 	char name[RTE_MEMPOOL_NAMESIZE - 2];	/* netif_gso adds "_h", "_i" */
 
+	*netif_ring_mtu(netif_ring_ops(p->txq[qid]->kind), p->txq[qid]->ring) =
+		&dev->data->mtu;
 	netif_gso_free(*gso);
 	*gso = NULL;
 	if ((dev->data->dev_conf.txmode.offloads | conf->offloads) &

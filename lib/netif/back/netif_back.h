@@ -357,6 +357,7 @@ struct netif_back_rx {
 	netif_rx_back_ring_t ring;
 	domid_t frontend;
 	uint32_t peer;			/* NETIF_PEER_*: what the frontend takes */
+	const uint16_t *mtu;		/* the link's: bounds a segment's MSS */
 	struct netif_gso *gso;		/* NULL: large segments not cut */
 	/* The queue pair's static grants (netif_statics.h); NULL: none. */
 	struct netif_gref_map **statics;

@@ -67,7 +67,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 		/* Out of room after this push's other cuts: wait. */
 		return n == -ENOMEM && rx->nb_cut > 0 ? 0 : -1;
 	for (i = 0; i < (unsigned int)n; i++) {
-		if (netif_offload_tx(out[i], rx->peer, &off[i]) !=
+		if (netif_offload_tx(out[i], rx->peer, *rx->mtu, &off[i]) !=
 		    NETIF_OFFLOAD_SEND) {
 			rte_pktmbuf_free_bulk(out, n);
 			return -1;
@@ -152,7 +152,7 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		 * What the offload writes in the packet it would write again
 		 * if the packet has to wait for room: it may go first.
 		 */
-		switch (netif_offload_tx(m, rx->peer, &off)) {
+		switch (netif_offload_tx(m, rx->peer, *rx->mtu, &off)) {
 		case NETIF_OFFLOAD_SEND:
 			off.xdp_headroom = rx->push_headroom;
 			rx_hash(rx, m, &off);

@@ -64,6 +64,7 @@ struct netif_front_tx_stats {
 struct netif_front_tx {
 	netif_tx_front_ring_t ring;
 	uint32_t peer;			/* NETIF_PEER_*: what the backend takes */
+	const uint16_t *mtu;		/* the link's: bounds a segment's MSS */
 	struct netif_gso *gso;		/* NULL: large segments not cut */
 	uint8_t *pages;			/* page of request id i at i * 4096 */
 	const grant_ref_t *grefs;	/* grant of the page of each id */

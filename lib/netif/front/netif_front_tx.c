@@ -253,7 +253,7 @@ tx_cut(struct netif_front_tx *tx, struct rte_mbuf *m)
 	if (n < 0)
 		return -1;
 	for (i = 0; i < (unsigned int)n; i++) {
-		if (netif_offload_tx(out[i], tx->peer, &off[i]) !=
+		if (netif_offload_tx(out[i], tx->peer, *tx->mtu, &off[i]) !=
 		    NETIF_OFFLOAD_SEND) {
 			rte_pktmbuf_free_bulk(out, n);
 			return -1;
@@ -300,7 +300,7 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 			tx->stats.ring_full++;
 			break;
 		}
-		switch (netif_offload_tx(m, tx->peer, &off)) {
+		switch (netif_offload_tx(m, tx->peer, *tx->mtu, &off)) {
 		case NETIF_OFFLOAD_SEND:
 			break;
 		case NETIF_OFFLOAD_DROP:

@@ -146,7 +146,7 @@ tx_l4_request_fits(uint64_t flags, const struct netif_l4_csum *c)
 }
 
 enum netif_offload_verdict
-netif_offload_tx_apply(struct rte_mbuf *m, uint32_t peer,
+netif_offload_tx_apply(struct rte_mbuf *m, uint32_t peer, uint16_t mtu,
 		       struct netif_offload *o)
 {
 	const uint64_t l4_requests = RTE_MBUF_F_TX_TCP_SEG |
@@ -190,8 +190,17 @@ netif_offload_tx_apply(struct rte_mbuf *m, uint32_t peer,
 		return NETIF_OFFLOAD_DROP;
 	}
 	if (flags & RTE_MBUF_F_TX_TCP_SEG) {
-		if (c.udp || m->tso_segsz == 0)
+		uint32_t headers = (uint32_t)m->l3_len + m->l4_len;
+
+		if (c.udp || m->tso_segsz == 0 || headers >= mtu)
 			return NETIF_OFFLOAD_DROP;
+		/*
+		 * The MSS the sender chose (an MTU elsewhere, a guest's GSO
+		 * size) may not fit this link: the receiving guest would get
+		 * frames beyond its MTU, or forward them.
+		 */
+		if (headers + m->tso_segsz > mtu)
+			m->tso_segsz = mtu - headers;
 		/* The IP header of each segment is the next hop's to fix. */
 		if (!c.ipv6)
 			flags |= RTE_MBUF_F_TX_IP_CKSUM;

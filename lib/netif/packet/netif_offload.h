@@ -158,11 +158,13 @@ enum netif_offload_verdict {
 
 /*
  * Turn the offload requests of an mbuf about to be sent into the offload
- * @o for a peer that takes @peer (NETIF_PEER_*), classifying @m on the way
- * when it asks for any:
+ * @o for a peer that takes @peer (NETIF_PEER_*) on a link of MTU @mtu,
+ * classifying @m on the way when it asks for any:
  * - RTE_MBUF_F_TX_TCP_SEG: a GSO packet (csum_blank, data_validated) when
  *   the peer takes that GSO type; a frame with no more payload than one
- *   segment is sent as a checksum request; otherwise SEGMENT;
+ *   segment is sent as a checksum request; otherwise SEGMENT. A segment
+ *   size (tso_segsz) whose frames the MTU cannot carry is lowered to the
+ *   largest it can, in @m too, so that a cut makes frames within it;
  * - RTE_MBUF_F_TX_TCP_CKSUM / TX_UDP_CKSUM: csum_blank and data_validated
  *   when the peer takes blank checksums of that IP version, else the
  *   checksum is computed here;
@@ -173,14 +175,16 @@ enum netif_offload_verdict {
  *   RTE_MBUF_F_RX_L4_CKSUM_NONE for a checksum request.
  * A partial checksum is written with the L4 length, as Linux expects.
  * DROP for a request the frame cannot take (no TCP or UDP header of the
- * kind asked, a TSO segment size of 0).
+ * kind asked, a TSO segment size of 0, headers that leave no payload
+ * within the MTU).
  */
 enum netif_offload_verdict netif_offload_tx_apply(struct rte_mbuf *m,
-						  uint32_t peer,
+						  uint32_t peer, uint16_t mtu,
 						  struct netif_offload *o);
 
 static inline enum netif_offload_verdict
-netif_offload_tx(struct rte_mbuf *m, uint32_t peer, struct netif_offload *o)
+netif_offload_tx(struct rte_mbuf *m, uint32_t peer, uint16_t mtu,
+		 struct netif_offload *o)
 {
 	/* Most packets: no request, nothing vouched for. */
 	if (likely(!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
@@ -192,7 +196,7 @@ netif_offload_tx(struct rte_mbuf *m, uint32_t peer, struct netif_offload *o)
 		};
 		return NETIF_OFFLOAD_SEND;
 	}
-	return netif_offload_tx_apply(m, peer, o);
+	return netif_offload_tx_apply(m, peer, mtu, o);
 }
 
 #endif /* NETIF_OFFLOAD_H */

@@ -32,6 +32,9 @@
 #include "test_eal.h"
 #include "xsim/xsim_test.h"
 
+/* The link's MTU the sending rings read (netif_ring_mtu()). */
+static const uint16_t link_mtu = 1500;
+
 #define BACKEND 0
 #define FRONTEND 1
 #define PAGES 32
@@ -78,6 +81,7 @@ rings_reset(void)
 	netif_back_tx_setup(&tx, test_pool, PORT_ID);
 	CHECK(netif_back_tx_connect(&tx, &tx_shared.sring, be, FRONTEND) == 0);
 	CHECK(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) == 0);
+	rx.mtu = &link_mtu;
 	memset(&tx.stats, 0, sizeof(tx.stats));
 	memset(&rx.stats, 0, sizeof(rx.stats));
 	netif_back_rx_set_xdp_headroom(&rx, 0);

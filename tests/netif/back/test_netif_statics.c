@@ -27,6 +27,9 @@
 #include "test_eal.h"
 #include "xsim/xsim_test.h"
 
+/* The link's MTU the sending rings read (netif_ring_mtu()). */
+static const uint16_t link_mtu = 1500;
+
 #define BACKEND 0
 #define FRONTEND 1
 #define PAGES 1100
@@ -274,6 +277,7 @@ test_data_path_copies_mapped_pages_without_grant_copy(void)
 	netif_back_tx_setup(&tx, test_pool, 0);
 	REQUIRE(netif_back_tx_connect(&tx, &tx_shared.sring, be, FRONTEND) ==
 		0);
+	rx.mtu = &link_mtu;
 	REQUIRE(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) ==
 		0);
 	tx.statics = rx.statics = &sq[0].map;

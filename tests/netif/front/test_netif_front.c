@@ -20,6 +20,9 @@
 #include "test.h"
 #include "test_eal.h"
 
+/* The link's MTU the sending rings read (netif_ring_mtu()). */
+static const uint16_t link_mtu = 1500;
+
 #define PAGE NETIF_PAGE_SIZE
 #define GREF_BASE 1000u		/* page i is granted as GREF_BASE + i */
 #define PORT 7
@@ -127,6 +130,7 @@ tx_setup(void)
 {
 	memset(&T.tx, 0, sizeof(T.tx));
 	netif_front_tx_attach(&T.tx, T.sring, T.pages, T.grefs);
+	T.tx.mtu = &link_mtu;
 	BACK_RING_INIT(&T.be, T.sring, PAGE);
 }
 

@@ -27,6 +27,8 @@
 #include "test_eal.h"
 
 #define L2 RTE_ETHER_HDR_LEN
+/* The MTU of the link the packets are sent on. */
+#define LINK_MTU RTE_ETHER_MTU
 
 /*
  * An Ethernet frame with IPv4 or IPv6 and TCP (20-byte header) or UDP and
@@ -372,11 +374,11 @@ test_plain_packets_are_sent_as_they_are(void)
 	struct netif_offload o;
 	uint16_t before = field(m);
 
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_SEND);
 	CHECK(!o.csum_blank && !o.data_validated);
 	CHECK(o.gso_type == XEN_NETIF_GSO_TYPE_NONE && field(m) == before);
 	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-	CHECK(netif_offload_tx(m, 0, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(netif_offload_tx(m, 0, LINK_MTU, &o) == NETIF_OFFLOAD_SEND);
 	CHECK(!o.csum_blank && o.data_validated);
 	rte_pktmbuf_free(m);
 }
@@ -388,7 +390,7 @@ test_checksum_request_is_blank_for_a_peer_that_takes_it(void)
 	struct netif_offload o;
 
 	m->ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | RTE_MBUF_F_TX_IPV4;
-	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &o) ==
+	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU, &o) ==
 	      NETIF_OFFLOAD_SEND);
 	CHECK(o.csum_blank && o.data_validated);
 	CHECK(field(m) == pseudo(m, 0));
@@ -396,7 +398,7 @@ test_checksum_request_is_blank_for_a_peer_that_takes_it(void)
 	/* IPv6 needs feature-ipv6-csum-offload: computed here instead. */
 	m = frame(true, IPPROTO_TCP, 100, 2048);
 	m->ol_flags = RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV6;
-	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &o) ==
+	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU, &o) ==
 	      NETIF_OFFLOAD_SEND);
 	CHECK(!o.csum_blank && !o.data_validated && l4_valid(m));
 	rte_pktmbuf_free(m);
@@ -414,15 +416,70 @@ test_tso_request_is_gso_for_a_peer_that_takes_it(void)
 	m->tso_segsz = 1448;
 	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, L2);
 	ip->hdr_checksum = 0;	/* as DPDK's TSO contract leaves it */
-	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4, &o) ==
+	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4, LINK_MTU, &o) ==
 	      NETIF_OFFLOAD_SEND);
 	CHECK(o.gso_type == XEN_NETIF_GSO_TYPE_TCPV4 && o.gso_size == 1448);
 	CHECK(o.csum_blank && o.data_validated);
 	/* Linux's partial sum: with the length. */
 	CHECK(field(m) == pseudo(m, 0));
 	CHECK(ip_valid(m));
-	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV6 | NETIF_PEER_CSUM_IPV4,
+	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV6 | NETIF_PEER_CSUM_IPV4, LINK_MTU,
 			       &o) == NETIF_OFFLOAD_SEGMENT);
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * A segment size set on a link of a larger MTU (a guest with MTU 9000, an
+ * application's choice) is lowered to what this link's frames carry:
+ * 1500 - 20 - 20 for IPv4, 1500 - 40 - 20 for IPv6, in @m too, so that a
+ * cut for a peer without GSO makes frames within the MTU. Headers the MTU
+ * cannot carry with any payload: dropped.
+ */
+static void
+test_tso_segment_size_is_kept_within_the_mtu(void)
+{
+	static const struct {
+		bool v6;
+		uint32_t payload;
+		uint16_t mss;
+	} cases[] = {
+		{ false, 60000, 1460 }, { true, 60000, 1440 },
+		/* One segment of 8948 bytes, several of this link's. */
+		{ false, 5000, 1460 },
+	};
+	struct netif_offload o;
+	struct rte_mbuf *m;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		uint32_t peer = NETIF_PEER_GSO_TCPV4 | NETIF_PEER_GSO_TCPV6 |
+				NETIF_PEER_CSUM_IPV4 | NETIF_PEER_CSUM_IPV6;
+
+		m = frame(cases[i].v6, IPPROTO_TCP, cases[i].payload, 2048);
+		m->ol_flags = RTE_MBUF_F_TX_TCP_SEG |
+			      (cases[i].v6 ? RTE_MBUF_F_TX_IPV6 :
+					     RTE_MBUF_F_TX_IPV4);
+		m->tso_segsz = 9000 - (cases[i].v6 ? 40 : 20) - 20;
+		CHECK(netif_offload_tx(m, peer, LINK_MTU, &o) ==
+		      NETIF_OFFLOAD_SEND);
+		CHECK(o.gso_size == cases[i].mss);
+		CHECK(m->tso_segsz == cases[i].mss);
+		m->tso_segsz = 8948;
+		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4 |
+				       NETIF_PEER_CSUM_IPV6, LINK_MTU, &o) ==
+		      NETIF_OFFLOAD_SEGMENT);
+		CHECK(m->tso_segsz == cases[i].mss);
+		/* Within the MTU already: as the sender chose. */
+		m->tso_segsz = 1000;
+		CHECK(netif_offload_tx(m, peer, LINK_MTU, &o) ==
+		      NETIF_OFFLOAD_SEND);
+		CHECK(o.gso_size == 1000 && m->tso_segsz == 1000);
+		rte_pktmbuf_free(m);
+	}
+	m = frame(false, IPPROTO_TCP, 5000, 2048);
+	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4;
+	m->tso_segsz = 1448;
+	CHECK(netif_offload_tx(m, ~0u, 40, &o) == NETIF_OFFLOAD_DROP);
 	rte_pktmbuf_free(m);
 }
 
@@ -434,7 +491,7 @@ test_tso_request_of_one_segment_is_a_checksum(void)
 
 	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4;
 	m->tso_segsz = 1448;
-	CHECK(netif_offload_tx(m, 0, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(netif_offload_tx(m, 0, LINK_MTU, &o) == NETIF_OFFLOAD_SEND);
 	CHECK(o.gso_type == XEN_NETIF_GSO_TYPE_NONE && !o.csum_blank);
 	CHECK(l4_valid(m) && ip_valid(m));
 	rte_pktmbuf_free(m);
@@ -448,18 +505,18 @@ test_impossible_requests_are_dropped(void)
 
 	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4;
 	m->tso_segsz = 1448;
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_DROP);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_DROP);
 	m->ol_flags = RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV4;
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_DROP);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_DROP);
 	rte_pktmbuf_free(m);
 	m = frame(false, IPPROTO_TCP, 5000, 2048);
 	m->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4;
 	m->tso_segsz = 0;
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_DROP);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_DROP);
 	rte_pktmbuf_free(m);
 	m = frame(false, IPPROTO_ICMP, 64, 2048);
 	m->ol_flags = RTE_MBUF_F_TX_UDP_CKSUM | RTE_MBUF_F_TX_IPV4;
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_DROP);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_DROP);
 	rte_pktmbuf_free(m);
 }
 
@@ -473,7 +530,7 @@ test_ip_checksum_request_is_computed(void)
 	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, L2);
 	ip->hdr_checksum = 0x1234;
 	m->ol_flags = RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_IPV4;
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_SEND);
 	CHECK(ip_valid(m) && !o.csum_blank);
 	rte_pktmbuf_free(m);
 }
@@ -494,14 +551,14 @@ test_received_gso_packet_is_sent_as_gso(void)
 		CHECK(netif_offload_rx(m, &in, NETIF_RX_GSO | NETIF_RX_TCP_CSUM |
 				       forms[i], &why) == 0);
 		CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4 |
-				       NETIF_PEER_CSUM_IPV4, &out) ==
+				       NETIF_PEER_CSUM_IPV4, LINK_MTU, &out) ==
 		      NETIF_OFFLOAD_SEND);
 		CHECK(out.gso_type == in.gso_type &&
 		      out.gso_size == in.gso_size);
 		CHECK(out.csum_blank && out.data_validated);
 		CHECK(field(m) == pseudo(m, 0) && ip_valid(m));
 		/* To a peer without GSO: cut. */
-		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &out) ==
+		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU, &out) ==
 		      NETIF_OFFLOAD_SEGMENT);
 		rte_pktmbuf_free(m);
 	}
@@ -519,11 +576,11 @@ test_received_aggregate_is_sent_as_gso_or_cut(void)
 
 	m->ol_flags = RTE_MBUF_F_RX_LRO | RTE_MBUF_F_RX_L4_CKSUM_NONE;
 	m->tso_segsz = 1448;
-	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4, &o) ==
+	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4, LINK_MTU, &o) ==
 	      NETIF_OFFLOAD_SEND);
 	CHECK(o.gso_type == XEN_NETIF_GSO_TYPE_TCPV4 && o.gso_size == 1448);
 	CHECK(o.csum_blank && field(m) == pseudo(m, 0) && ip_valid(m));
-	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &o) ==
+	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU, &o) ==
 	      NETIF_OFFLOAD_SEGMENT);
 	rte_pktmbuf_free(m);
 }
@@ -535,17 +592,17 @@ test_received_checksum_not_in_the_data_is_finished(void)
 	struct netif_offload o;
 
 	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
-	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, &o) ==
+	CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU, &o) ==
 	      NETIF_OFFLOAD_SEND);
 	CHECK(o.csum_blank && o.data_validated && field(m) == pseudo(m, 0));
 	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
-	CHECK(netif_offload_tx(m, 0, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(netif_offload_tx(m, 0, LINK_MTU, &o) == NETIF_OFFLOAD_SEND);
 	CHECK(!o.csum_blank && l4_valid(m));
 	rte_pktmbuf_free(m);
 	/* Nothing to finish on a frame without TCP or UDP: as it is. */
 	m = frame(false, IPPROTO_ICMP, 64, 2048);
 	m->ol_flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
-	CHECK(netif_offload_tx(m, ~0u, &o) == NETIF_OFFLOAD_SEND);
+	CHECK(netif_offload_tx(m, ~0u, LINK_MTU, &o) == NETIF_OFFLOAD_SEND);
 	CHECK(!o.csum_blank);
 	rte_pktmbuf_free(m);
 }
@@ -564,6 +621,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_plain_packets_are_sent_as_they_are);
 	RUN(test_checksum_request_is_blank_for_a_peer_that_takes_it);
 	RUN(test_tso_request_is_gso_for_a_peer_that_takes_it);
+	RUN(test_tso_segment_size_is_kept_within_the_mtu);
 	RUN(test_tso_request_of_one_segment_is_a_checksum);
 	RUN(test_impossible_requests_are_dropped);
 	RUN(test_ip_checksum_request_is_computed);
