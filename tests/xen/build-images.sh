@@ -6,7 +6,7 @@
 #   vmlinuz      Debian 12 kernel, used for Dom0 and DomU
 #   dom0.cpio    Dom0 root, run entirely from an initramfs: Debian minbase + Xen tools +
 #                dpdk-testpmd (Debian's dpdk-dev) + OVS-DPDK (openvswitch-switch-dpdk) +
-#                our PMDs + app/xen-adaptive-fwd + config/xen's hotplug scripts + the
+#                our PMDs + app/xen-adaptive-fwd, app/xen-gnt-cost + config/xen's hotplug scripts + the
 #                DomU images
 #   domu.cpio.gz busybox DomU with the kernel's xen-netfront, iperf3, pktgen
 #                and iputils ping, iproute2 ip with two XDP programs (guest/xdp_icmp.c)
@@ -18,7 +18,7 @@
 # hash of its inputs so that changing an input rebuilds exactly what depends on it:
 #   rootfs-<key>/  debootstrap result (slow, ~2 min): key = suite, mirror, package list
 #   images-<key>/  boot images (seconds): key = rootfs key + guest scripts + config/xen +
-#                  this script + the PMD .so files + xen-adaptive-fwd
+#                  this script + the PMD .so files + xen-adaptive-fwd + xen-gnt-cost
 # Prints the images directory on its last line (stdout). Needs root.
 #
 # usage: tests/xen/build-images.sh [build dir]    (default: <repo>/build; it is not (re)configured)
@@ -59,7 +59,9 @@ nf=$build/drivers/net/xen_netfront/librte_net_xen_netfront.so
 # the adaptive backend (scenario 11): linked against Debian's DPDK, whose
 # libraries Dom0's dpdk-dev already carries
 fwd=$build/app/xen-adaptive-fwd
-if [ -z "$only" ] && { [ ! -f "$nb" ] || [ ! -f "$nf" ] || [ ! -f "$fwd" ]; }; then
+# what a grant map costs against a copy (scenario gm)
+cost=$build/app/xen-gnt-cost
+if [ -z "$only" ] && { [ ! -f "$nb" ] || [ ! -f "$nf" ] || [ ! -f "$fwd" ] || [ ! -f "$cost" ]; }; then
 	step 900 "ninja -C $build" ninja -C "$build"
 fi
 
@@ -83,7 +85,7 @@ fi
 [ "$only" != --rootfs ] || { log "Debian root ready: $R"; exit 0; }
 
 # ---- stage 2: boot images (cached by content of all inputs)
-ikey=$( { echo "$rkey"; cat "$0"; find "$here/guest" "$top/config/xen" -type f | sort | xargs cat; cat "$nb" "$nf" "$fwd"; } | sha256sum | cut -c1-16)
+ikey=$( { echo "$rkey"; cat "$0"; find "$here/guest" "$top/config/xen" -type f | sort | xargs cat; cat "$nb" "$nf" "$fwd" "$cost"; } | sha256sum | cut -c1-16)
 I=$CACHE/images-$ikey
 if [ -f "$I/done" ]; then
 	log "images cached: $I"
@@ -160,7 +162,7 @@ cp "$R/lib/modules/$KV"/modules.{order,builtin,builtin.modinfo} "$Z/lib/modules/
 chroot "$Z" depmod "$KV"
 # EAL refuses plugins in a world-writable directory: root-owned 0755 dir
 install -d -m 755 "$Z/opt/xen-dpdk-pmd"
-install -m 755 "$nb" "$nf" "$fwd" "$Z/opt/xen-dpdk-pmd/"
+install -m 755 "$nb" "$nf" "$fwd" "$cost" "$Z/opt/xen-dpdk-pmd/"
 install -m 755 "$top/config/xen/vif-dpdk" "$Z/etc/xen/scripts/vif-dpdk"
 install -m 755 "$top/config/xen/vif-ovs-dpdk" "$Z/etc/xen/scripts/vif-ovs-dpdk"
 install -m 644 "$top/config/xen/vif-dpdk.cfg.example" "$Z/etc/xen/vif-dpdk.cfg.example"

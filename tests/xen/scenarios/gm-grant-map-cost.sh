@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Scenario gm (a measurement, not in the CI list): what mapping a guest's
+# pages costs a backend in user space against copying them, on this Xen
+# (app/xen-gnt-cost: Dom0 grants its own pages, as a guest would, and maps
+# and copies them in batches of 1 to 64 pages). Passes when every map,
+# unmap and copy succeeded; the figures, ns a page and the estimated
+# crossover packet size, are for the notes (compare them only within one
+# boot: TCG).
+. /host/scenarios/lib.sh
+ROUNDS=${XDP_GNT_ROUNDS:-200}
+modprobe xen-gntdev 2>/dev/null
+modprobe xen-gntalloc 2>/dev/null
+t0=$(up)
+$PMD_DIR/xen-gnt-cost --provider xen --rounds $ROUNDS --json $S/gnt-cost.json \
+	>$S/gnt-cost.txt 2>&1
+rc=$?
+cat $S/gnt-cost.txt
+[ $rc = 0 ] || fail "xen-gnt-cost exited $rc: $(tail -1 $S/gnt-cost.txt)"
+pass "$(grep '^crossover' $S/gnt-cost.txt), $ROUNDS rounds in $(since $t0)s"
