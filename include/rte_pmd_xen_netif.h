@@ -81,13 +81,18 @@
 
 /**
  * @name Extended statistics of net_xen_netback
- * Grant copies: one call per burst and direction, its segments, and the
- * segments Xen failed. Malformed requests are protocol violations, each
- * of which disconnected the frontend.
+ * Grant copies: one call per burst and direction, its segments, the
+ * segments Xen failed, and the page splits: the further operations Linux's
+ * gntdev makes of segments whose Dom0 side crosses a page boundary (it
+ * copies one Dom0 page per operation, each pinned on its own), so that
+ * grant_copy_ops + grant_copy_page_splits is what the hypervisor does.
+ * Malformed requests are protocol violations, each of which disconnected
+ * the frontend.
  */
 /**@{*/
 #define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_CALLS "grant_copy_calls"
 #define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_OPS "grant_copy_ops"
+#define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_PAGE_SPLITS "grant_copy_page_splits"
 #define RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES "grant_copy_failures"
 #define RTE_PMD_XEN_NETIF_XSTAT_MALFORMED_REQUESTS "malformed_requests"
 /**@}*/

@@ -205,18 +205,52 @@ int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
 			     unsigned int *nb_segs, unsigned int max_segs,
 			     struct netif_rx_slot *slots);
 
-/* Data slots a packet of @len bytes with offload @off takes. */
-static inline unsigned int
-netif_rx_slots_for(uint32_t len, const struct netif_offload *off)
+/*
+ * The fewest bytes a first slot cut short takes: the headers of any frame
+ * (Ethernet, VLAN, IPv6 and options, TCP and options), where a frontend
+ * may look for them (Linux's netfront pulls RX_COPY_THRESHOLD, 256).
+ */
+#define NETIF_RX_FIRST_MIN 256
+
+/*
+ * Bytes the first slot of @m, sent with offload @off, takes: a page less
+ * @off's XDP headroom, or fewer when @m is one segment spanning pages of
+ * our memory whose first ends sooner (a large segment on an external
+ * buffer). The slot then ends where that page does, so that each further
+ * slot's copy reads one page of ours: Linux's gntdev copies one page of
+ * ours per operation, and a slot straddling two pages costs two. The
+ * other slots are filled whole, as Linux netback fills them. A packet
+ * then takes one slot more at most: 18 for the largest, NETIF_MAX_SLOTS.
+ */
+static inline uint32_t
+netif_rx_first_room(const struct rte_mbuf *m, const struct netif_offload *off)
 {
-	return netif_slots_for(len + off->xdp_headroom);
+	uint32_t room = NETIF_PAGE_SIZE - off->xdp_headroom, to_page_end;
+
+	if (likely(m->nb_segs != 1 || m->pkt_len <= room))
+		return room;
+	to_page_end = NETIF_PAGE_SIZE -
+		      (rte_pktmbuf_mtod(m, uintptr_t) & (NETIF_PAGE_SIZE - 1));
+	return to_page_end < room && to_page_end >= NETIF_RX_FIRST_MIN ?
+	       to_page_end : room;
 }
 
-/* Ring requests a packet of @len bytes with offload @off takes. */
+/* Data slots a packet of @len bytes takes, @first of them in the first. */
 static inline unsigned int
-netif_rx_requests_for(uint32_t len, const struct netif_offload *off)
+netif_rx_slots_for(uint32_t len, uint32_t first)
 {
-	return netif_rx_slots_for(len, off) +
+	return len <= first ? 1 : 1 + netif_slots_for(len - first);
+}
+
+/*
+ * Ring requests a packet of @len bytes with offload @off takes, @first of
+ * them in its first slot (netif_rx_first_room()).
+ */
+static inline unsigned int
+netif_rx_requests_for(uint32_t len, uint32_t first,
+		      const struct netif_offload *off)
+{
+	return netif_rx_slots_for(len, first) +
 	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) + off->hashed +
 	       (off->xdp_headroom != 0);
 }

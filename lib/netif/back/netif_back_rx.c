@@ -3,8 +3,9 @@
 /*
  * Guest RX, backend side: a packet for the guest is packed densely into
  * the pages the frontend posted (as Linux netback does, so a frame takes
- * as few slots as possible), through grant copies the caller batches for
- * the whole burst. Each response goes into the ring slot of the request it
+ * as few slots as possible; only a first slot may end early, where our
+ * page does, see netif_rx_first_room()), through grant copies the caller
+ * batches for the whole burst. Each response goes into the ring slot of the request it
  * answers, because Linux netfront finds its buffers by slot, not by id.
  */
 
@@ -54,7 +55,8 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			 unsigned int *nb_segs, unsigned int max_segs,
 			 struct netif_rx_slot *slots)
 {
-	unsigned int nr_slots = netif_rx_slots_for(m->pkt_len, off);
+	uint32_t first = netif_rx_first_room(m, off);
+	unsigned int nr_slots = netif_rx_slots_for(m->pkt_len, first);
 	unsigned int n = *nb_segs, s;
 	uint16_t m_off = 0;
 
@@ -65,6 +67,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		struct netif_rx_slot *slot = &slots[s];
 		netif_rx_request_t req;
 		uint16_t page_off = s == 0 ? off->xdp_headroom : 0;
+		uint16_t page_end = s == 0 ? page_off + first : NETIF_PAGE_SIZE;
 		uint8_t *page;
 
 		RING_COPY_REQUEST(ring, ring->req_cons, &req);
@@ -76,7 +79,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 		slot->flags = s + 1 < nr_slots ? NETRXF_more_data : 0;
 		if (s == 0)
 			rx_first_slot_offload(ring, slot, off);
-		while (page_off < NETIF_PAGE_SIZE && m != NULL) {
+		while (page_off < page_end && m != NULL) {
 			xengnttab_grant_copy_segment_t *seg;
 			uint16_t len;
 
@@ -86,7 +89,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 				continue;
 			}
 			len = RTE_MIN((uint16_t)(m->data_len - m_off),
-				      (uint16_t)(NETIF_PAGE_SIZE - page_off));
+				      (uint16_t)(page_end - page_off));
 			if (page != NULL) {
 				rte_memcpy(page + page_off,
 					   rte_pktmbuf_mtod_offset(m, char *,

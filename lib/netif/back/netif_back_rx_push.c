@@ -56,6 +56,7 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 	struct rte_mbuf **out = &rx->cut[rx->nb_cut];
 	struct netif_copy *c = &rx->copy;
 	unsigned int need = 0, segs = 0, i;
+	uint32_t first;
 	int n;
 
 	if (rx->gso == NULL)
@@ -81,8 +82,9 @@ rx_collect_cut(struct netif_back_rx *rx, struct rte_mbuf *m,
 			off[i].hash_type = off[0].hash_type;
 			off[i].hash = off[0].hash;
 		}
-		need += netif_rx_requests_for(out[i]->pkt_len, &off[i]);
-		segs += netif_rx_slots_for(out[i]->pkt_len, &off[i]) +
+		first = netif_rx_first_room(out[i], &off[i]);
+		need += netif_rx_requests_for(out[i]->pkt_len, first, &off[i]);
+		segs += netif_rx_slots_for(out[i]->pkt_len, first) +
 			out[i]->nb_segs;
 	}
 	if (need > (unsigned int)*avail ||
@@ -172,7 +174,8 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 				rx->stats.drop_no_gso++;
 			continue;
 		}
-		need = netif_rx_requests_for(m->pkt_len, &off);
+		need = netif_rx_requests_for(m->pkt_len,
+					     netif_rx_first_room(m, &off), &off);
 		if ((unsigned int)avail < need) {
 			rx->stats.ring_full++;
 			rx->push_need = need;

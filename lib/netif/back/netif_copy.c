@@ -7,13 +7,32 @@
 
 #include "netif_copy.h"
 
+/* Page boundaries @len bytes at @p cross. */
+static inline unsigned int
+pages_crossed(const void *p, uint16_t len)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return len == 0 ? 0 :
+	       (a + len - 1) / XA_PAGE_SIZE - a / XA_PAGE_SIZE;
+}
+
 void
 netif_copy_flush(struct netif_copy *c)
 {
+	unsigned int i, splits = 0;
+
 	if (c->n == 0)
 		return;
+	for (i = 0; i < c->n; i++) {
+		const xengnttab_grant_copy_segment_t *s = &c->segs[i];
+
+		splits += pages_crossed(s->flags & GNTCOPY_source_gref ?
+					s->dest.virt : s->source.virt, s->len);
+	}
 	c->stats.calls++;
 	c->stats.segs += c->n;
+	c->stats.page_splits += splits;
 	xa_gnt_copy(c->xa, c->n, c->segs);
 }
 

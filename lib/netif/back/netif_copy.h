@@ -28,6 +28,13 @@
 struct netif_copy_stats {
 	uint64_t calls;		/* copy calls submitted */
 	uint64_t segs;		/* segments in them */
+	/*
+	 * Further operations the kernel makes of them: Linux's gntdev copies
+	 * one page of our memory per operation (gntdev_grant_copy_seg()
+	 * pins each), so a segment whose local side crosses k page
+	 * boundaries costs 1 + k.
+	 */
+	uint64_t page_splits;
 	uint64_t failed;	/* segments whose status was not GNTST_okay */
 };
 

@@ -469,6 +469,81 @@ test_push_fills_posted_buffers_and_answers_in_their_slots(void)
 	CHECK(rx.copy.stats.calls == 1 && rx.error == NULL);
 }
 
+/* contiguous_packet()'s buffer is static: nothing to give back. */
+static void
+ext_buf_free(void *addr __rte_unused, void *opaque __rte_unused)
+{
+}
+
+/*
+ * A packet of @len bytes, byte i = i * 3, in one mbuf on an external
+ * buffer of ours whose data starts @page_off bytes into a page (a large
+ * segment on a contiguous buffer).
+ */
+static struct rte_mbuf *
+contiguous_packet(uint32_t len, uint16_t page_off)
+{
+	static uint8_t buf[5 * NETIF_PAGE_SIZE] __rte_aligned(NETIF_PAGE_SIZE);
+	static struct rte_mbuf_ext_shared_info shinfo;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+
+	if (m == NULL)
+		return NULL;
+	shinfo.free_cb = ext_buf_free;
+	rte_mbuf_ext_refcnt_set(&shinfo, 1);
+	rte_pktmbuf_attach_extbuf(m, buf, 0, sizeof(buf), &shinfo);
+	m->data_off = page_off;
+	m->data_len = m->pkt_len = len;
+	for (uint32_t i = 0; i < len; i++)
+		buf[page_off + i] = (uint8_t)(i * 3);
+	return m;
+}
+
+/*
+ * One mbuf spanning pages of ours: the first slot ends where our first
+ * page does, so that every copy reads one page of ours (no page split);
+ * unless that leaves the first slot fewer bytes than NETIF_RX_FIRST_MIN,
+ * when the slots are filled whole and the copies straddle our pages.
+ */
+static void
+test_push_follows_our_pages_in_one_segment(void)
+{
+	static const struct {
+		uint16_t page_off;
+		uint16_t sizes[3];
+		uint64_t splits;
+	} cases[] = {
+		{ NETIF_PAGE_SIZE - 1000, { 1000, 4096, 3904 }, 0 },
+		{ NETIF_PAGE_SIZE - 100, { 4096, 4096, 808 }, 3 },
+		{ 0, { 4096, 4096, 808 }, 0 },
+	};
+	unsigned int c, i;
+
+	for (c = 0; c < RTE_DIM(cases); c++) {
+		struct rte_mbuf *m = contiguous_packet(9000, cases[c].page_off);
+		const netif_rx_response_t *rsp;
+		enum netif_doorbell db;
+		uint32_t first = 0;
+
+		rings_reset();
+		REQUIRE(m != NULL);
+		for (i = 0; i < 3; i++)
+			post_rx(40 + i, i);
+		CHECK(netif_back_rx_push(&rx, &m, 1, &db) == 1);
+		CHECK(rx_shared.sring.rsp_prod == 3 && rx.error == NULL);
+		for (i = 0; i < 3; i++) {
+			rsp = RING_GET_RESPONSE(&rx_front, i);
+			CHECK(rsp->id == 40 + i && rsp->offset == 0);
+			CHECK(rsp->status == cases[c].sizes[i]);
+			CHECK(page_holds_packet_bytes(i, first,
+						      cases[c].sizes[i]));
+			first += cases[c].sizes[i];
+		}
+		CHECK(rx.copy.stats.segs == 3);
+		CHECK(rx.copy.stats.page_splits == cases[c].splits);
+	}
+}
+
 /*
  * The frontend's XDP headroom from the next push on: each frame starts
  * that far into its first page, whose XDP extra takes a request; a frame
@@ -806,6 +881,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_mbuf_shortage_leaves_requests_for_later);
 	RUN(test_a_short_pool_still_feeds_the_packets_it_can);
 	RUN(test_push_fills_posted_buffers_and_answers_in_their_slots);
+	RUN(test_push_follows_our_pages_in_one_segment);
 	RUN(test_push_leaves_the_xdp_headroom_asked_for);
 	RUN(test_push_stops_when_no_buffer_is_posted);
 	RUN(test_packet_no_frontend_can_take_is_dropped_not_waited_for);
