@@ -53,20 +53,24 @@
 static const unsigned int batches[] = { 1, 4, 16, 64 };
 #define NB_BATCHES (sizeof(batches) / sizeof(batches[0]))
 /* The packet sizes the estimate is printed for. */
-static const unsigned int sizes[] = { 64, 512, 1518, 4096, 9000, 16384,
-				      65536 };
+static const unsigned int sizes[] = { 64, 512, 1518, 4096, 9000, 16384, 65536 };
 #define NB_SIZES (sizeof(sizes) / sizeof(sizes[0]))
 
-enum op { OP_MAP, OP_COPY, OP_HEADER, OPS };
+enum op {
+	OP_MAP,
+	OP_COPY,
+	OP_HEADER,
+	OPS
+};
 static const char *const op_names[OPS] = { "map", "copy", "header" };
 
 struct setup {
 	struct xa_handle *sharer, *mapper;
-	domid_t sharer_id;	/* whose grants the mapper maps */
+	domid_t sharer_id; /* whose grants the mapper maps */
 	grant_ref_t refs[BATCH_MAX];
-	void *shared;		/* the sharer's view of its pages */
-	uint8_t *local;		/* the copies' destination */
-	char sim_instance[64];	/* "": on Xen */
+	void *shared;	       /* the sharer's view of its pages */
+	uint8_t *local;	       /* the copies' destination */
+	char sim_instance[64]; /* "": on Xen */
 };
 
 static uint64_t
@@ -184,12 +188,12 @@ estimate(double q[OPS][NB_BATCHES][3], unsigned int b, unsigned int len,
 
 	*copy = 0;
 	for (i = 0; i < pages; i++) {
-		unsigned int part = MIN_U(len - i * XA_PAGE_SIZE,
-					      XA_PAGE_SIZE);
+		unsigned int part = MIN_U(len - i * XA_PAGE_SIZE, XA_PAGE_SIZE);
 
-		*copy += part <= HEADER ? h :
-			 h + (c - h) * (part - HEADER) /
-				     (XA_PAGE_SIZE - HEADER);
+		*copy += part <= HEADER ?
+				 h :
+				 h + (c - h) * (part - HEADER) /
+						 (XA_PAGE_SIZE - HEADER);
 	}
 	*map = len <= HEADER ? *copy : h + q[OP_MAP][b][1] * pages;
 }
@@ -217,9 +221,11 @@ report(FILE *f, const char *provider, unsigned int rounds,
 	double copy, map;
 	FILE *j = NULL;
 
-	fprintf(f, "xen-gnt-cost: provider %s, %u rounds; ns a page, median (25th-75th percentile)\n",
+	fprintf(f,
+		"xen-gnt-cost: provider %s, %u rounds; ns a page, median (25th-75th percentile)\n",
 		provider, rounds);
-	fprintf(f, "| pages a batch | map + read + unmap | copy 4096 B | copy %u B |\n|---|---|---|---|\n",
+	fprintf(f,
+		"| pages a batch | map + read + unmap | copy 4096 B | copy %u B |\n|---|---|---|---|\n",
 		HEADER);
 	for (b = 0; b < nb; b++) {
 		fprintf(f, "| %u |", batches[b]);
@@ -228,9 +234,11 @@ report(FILE *f, const char *provider, unsigned int rounds,
 				q[op][b][0], q[op][b][2]);
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\nA packet, estimated from the batches of %u pages: ns copied, ns mapped (%u B copied)\n",
+	fprintf(f,
+		"\nA packet, estimated from the batches of %u pages: ns copied, ns mapped (%u B copied)\n",
 		batches[big], HEADER);
-	fprintf(f, "| bytes | copied | mapped | mapped/copied |\n|---|---|---|---|\n");
+	fprintf(f,
+		"| bytes | copied | mapped | mapped/copied |\n|---|---|---|---|\n");
 	for (i = 0; i < NB_SIZES; i++) {
 		estimate(q, big, sizes[i], &copy, &map);
 		fprintf(f, "| %u | %.0f | %.0f | %.2f |\n", sizes[i], copy, map,
@@ -239,12 +247,14 @@ report(FILE *f, const char *provider, unsigned int rounds,
 	if (x != 0)
 		fprintf(f, "crossover: mapping costs less from %u bytes\n", x);
 	else
-		fprintf(f, "crossover: none up to 65536 bytes, copying costs less at every size\n");
+		fprintf(f,
+			"crossover: none up to 65536 bytes, copying costs less at every size\n");
 	if (json == NULL)
 		return;
 	j = fopen(json, "w");
 	if (j == NULL) {
-		fprintf(stderr, "xen-gnt-cost: %s: %s\n", json, strerror(errno));
+		fprintf(stderr, "xen-gnt-cost: %s: %s\n", json,
+			strerror(errno));
 		return;
 	}
 	fprintf(j, "{\"provider\": \"%s\", \"rounds\": %u, \"ns_per_page\": {",
@@ -252,7 +262,8 @@ report(FILE *f, const char *provider, unsigned int rounds,
 	for (op = 0; op < OPS; op++) {
 		fprintf(j, "%s\"%s\": {", op == 0 ? "" : ", ", op_names[op]);
 		for (b = 0; b < nb; b++)
-			fprintf(j, "%s\"%u\": {\"p25\": %.1f, \"median\": %.1f, \"p75\": %.1f}",
+			fprintf(j,
+				"%s\"%u\": {\"p25\": %.1f, \"median\": %.1f, \"p75\": %.1f}",
 				b == 0 ? "" : ", ", batches[b], q[op][b][0],
 				q[op][b][1], q[op][b][2]);
 		fprintf(j, "}");
@@ -260,7 +271,8 @@ report(FILE *f, const char *provider, unsigned int rounds,
 	fprintf(j, "}, \"packet_ns\": [");
 	for (i = 0; i < NB_SIZES; i++) {
 		estimate(q, big, sizes[i], &copy, &map);
-		fprintf(j, "%s{\"bytes\": %u, \"copied\": %.1f, \"mapped\": %.1f}",
+		fprintf(j,
+			"%s{\"bytes\": %u, \"copied\": %.1f, \"mapped\": %.1f}",
 			i == 0 ? "" : ", ", sizes[i], copy, map);
 	}
 	fprintf(j, "], \"crossover_bytes\": ");
@@ -274,7 +286,8 @@ report(FILE *f, const char *provider, unsigned int rounds,
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: xen-gnt-cost [--provider xen|sim] [--rounds N] [--pages N] [--json FILE]\n");
+	fprintf(f,
+		"usage: xen-gnt-cost [--provider xen|sim] [--rounds N] [--pages N] [--json FILE]\n");
 }
 
 int
@@ -290,7 +303,7 @@ main(int argc, char **argv)
 	};
 	enum xa_provider provider = xa_provider_default();
 	unsigned int rounds = ROUNDS_DEFAULT, pages = PAGES_DEFAULT;
-	double q[OPS][NB_BATCHES][3];	/* ns a page: p25, median, p75 */
+	double q[OPS][NB_BATCHES][3]; /* ns a page: p25, median, p75 */
 	struct setup s = { 0 };
 	const char *json = NULL;
 	uint64_t *times[OPS];
@@ -303,7 +316,8 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			if (xa_provider_parse(optarg, &provider) != 0) {
-				fprintf(stderr, "xen-gnt-cost: --provider %s: expected xen or sim\n",
+				fprintf(stderr,
+					"xen-gnt-cost: --provider %s: expected xen or sim\n",
 					optarg);
 				return 2;
 			}
@@ -314,7 +328,8 @@ main(int argc, char **argv)
 			r = strtoul(optarg, &end, 10);
 			if (errno != 0 || *end != '\0' || r == 0 ||
 			    (c == 'n' && r > BATCH_MAX) || r > 100000) {
-				fprintf(stderr, "xen-gnt-cost: --%s %s: expected 1-%u\n",
+				fprintf(stderr,
+					"xen-gnt-cost: --%s %s: expected 1-%u\n",
 					c == 'r' ? "rounds" : "pages", optarg,
 					c == 'r' ? 100000 : BATCH_MAX);
 				return 2;
@@ -337,7 +352,8 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if ((provider == XA_PROVIDER_XEN ? open_xen(&s) : open_sim(&s)) != 0) {
-		fprintf(stderr, "xen-gnt-cost: cannot open the %s provider: %s\n",
+		fprintf(stderr,
+			"xen-gnt-cost: cannot open the %s provider: %s\n",
 			xa_provider_name(provider), strerror(errno));
 		close_all(&s, pages);
 		return 1;
@@ -349,7 +365,8 @@ main(int argc, char **argv)
 		times[op] = calloc(rounds, sizeof(uint64_t));
 	if (s.shared == NULL || s.local == NULL || times[0] == NULL ||
 	    times[1] == NULL || times[2] == NULL) {
-		fprintf(stderr, "xen-gnt-cost: cannot share %u pages with domain %u: %s\n",
+		fprintf(stderr,
+			"xen-gnt-cost: cannot share %u pages with domain %u: %s\n",
 			pages, xa_domid(s.mapper), strerror(errno));
 		status = 1;
 		goto out;
@@ -364,7 +381,8 @@ main(int argc, char **argv)
 
 				if (run_once(&s, o, batches[nb],
 					     &times[o][r]) != 0) {
-					fprintf(stderr, "xen-gnt-cost: %s of %u pages of domain %u failed: %s\n",
+					fprintf(stderr,
+						"xen-gnt-cost: %s of %u pages of domain %u failed: %s\n",
 						op_names[o], batches[nb],
 						s.sharer_id, strerror(errno));
 					status = 1;
@@ -376,7 +394,7 @@ main(int argc, char **argv)
 			qsort(times[op], rounds, sizeof(uint64_t), cmp_u64);
 			for (b = 0; b < 3; b++)
 				q[op][nb][b] = (double)times[op][(rounds - 1) *
-								(b + 1) / 4] /
+								 (b + 1) / 4] /
 					       batches[nb];
 		}
 	}

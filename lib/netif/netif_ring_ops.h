@@ -136,13 +136,13 @@ const struct netif_ring_ops ops = { \
 }
 
 #define NETIF_RING_PUSH(ops, type, fn, what, backend, prod_pvt, cons) \
-NETIF_RING_KIND_(ops, type, fn, what, backend, prod_pvt, cons) \
-const struct netif_ring_ops ops = { \
-	.move = ops##_move, \
-	.view = ops##_view, \
-	.gso = offsetof(struct type, gso), \
-	.mtu = offsetof(struct type, mtu), \
-}
+	NETIF_RING_KIND_(ops, type, fn, what, backend, prod_pvt, cons) \
+	const struct netif_ring_ops ops = { \
+		.move = ops##_move, \
+		.view = ops##_view, \
+		.gso = offsetof(struct type, gso), \
+		.mtu = offsetof(struct type, mtu), \
+	}
 
 extern const struct netif_ring_ops netif_back_tx_ops;
 extern const struct netif_ring_ops netif_back_rx_ops;

@@ -331,8 +331,10 @@ test_netback_gso_contiguous_is_0_or_1(void)
 		      "gso_contiguous=2", "[0, 1]"));
 	CHECK(refused(NB, "domid=1,provider=sim,gso_contiguous=on",
 		      "gso_contiguous=on", NULL));
-	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,gso_contiguous=0"));
-	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,gso_contiguous=1"));
+	CHECK(accepted(NB,
+		       "domid=1,provider=sim,sim=test-args,gso_contiguous=0"));
+	CHECK(accepted(NB,
+		       "domid=1,provider=sim,sim=test-args,gso_contiguous=1"));
 }
 
 static void

@@ -77,7 +77,9 @@ xn_devarg_word(int logtype, const char *key, const char *value,
 	for (i = 0; i < nb_words; i++)
 		snprintf(expected + strlen(expected),
 			 sizeof(expected) - strlen(expected), "%s%s",
-			 i == 0 ? "" : i + 1 == nb_words ? " or " : ", ",
+			 i == 0		   ? "" :
+			 i + 1 == nb_words ? " or " :
+					     ", ",
 			 words[i]);
 	ARG_LOG(logtype, "invalid %s=%s: expected %s", key,
 		value != NULL ? value : "", expected);
@@ -163,13 +165,15 @@ static int
 arg_gso(const char *key, const char *value, void *opaque)
 {
 	static const char *const words[] = {
-		[XN_GSO_AUTO] = "auto", [XN_GSO_ON] = "on", [XN_GSO_OFF] = "off",
+		[XN_GSO_AUTO] = "auto",
+		[XN_GSO_ON] = "on",
+		[XN_GSO_OFF] = "off",
 	};
 	struct shared_args *a = opaque;
 	unsigned int i;
 
-	if (xn_devarg_word(a->logtype, key, value, words, RTE_DIM(words),
-			   &i) != 0)
+	if (xn_devarg_word(a->logtype, key, value, words, RTE_DIM(words), &i) !=
+	    0)
 		return -EINVAL;
 	a->cfg->gso = i;
 	return 0;
@@ -182,8 +186,8 @@ arg_ol_flags(const char *key, const char *value, void *opaque)
 	struct shared_args *a = opaque;
 	unsigned int i;
 
-	if (xn_devarg_word(a->logtype, key, value, words, RTE_DIM(words),
-			   &i) != 0)
+	if (xn_devarg_word(a->logtype, key, value, words, RTE_DIM(words), &i) !=
+	    0)
 		return -EINVAL;
 	a->cfg->compliant_ol_flags = i == 1;
 	return 0;

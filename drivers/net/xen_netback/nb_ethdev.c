@@ -142,8 +142,8 @@ nb_arg_on_close(const char *key, const char *value, void *opaque)
 	static const char *const words[] = { "close", "detach" };
 	unsigned int i;
 
-	if (xn_devarg_word(nb_logtype, key, value, words, RTE_DIM(words),
-			   &i) != 0)
+	if (xn_devarg_word(nb_logtype, key, value, words, RTE_DIM(words), &i) !=
+	    0)
 		return -EINVAL;
 	((struct nb_port *)opaque)->cfg.detach_on_close = i == 1;
 	return 0;
@@ -156,8 +156,8 @@ nb_arg_on_removal(const char *key, const char *value, void *opaque)
 	static const char *const words[] = { "wait", "remove" };
 	unsigned int i;
 
-	if (xn_devarg_word(nb_logtype, key, value, words, RTE_DIM(words),
-			   &i) != 0)
+	if (xn_devarg_word(nb_logtype, key, value, words, RTE_DIM(words), &i) !=
+	    0)
 		return -EINVAL;
 	((struct nb_port *)opaque)->cfg.remove_with_vif = i == 1;
 	return 0;
@@ -445,7 +445,8 @@ static const struct xn_stat nb_tx_stats[] = {
 	{ RTE_PMD_XEN_NETIF_XSTAT_GRANT_COPY_FAILURES, TXQ(copy.stats.failed),
 	  XN_BASIC_NONE },
 	{ "ring_full", TXQ(stats.ring_full), XN_BASIC_NONE },
-	{ "guest_stalls", offsetof(struct nb_txq, carrier.stalls), XN_BASIC_NONE },
+	{ "guest_stalls", offsetof(struct nb_txq, carrier.stalls),
+	  XN_BASIC_NONE },
 	{ "drop_multicast", TXQ(stats.drop_multicast), XN_BASIC_NONE },
 	{ "hashed_packets", TXQ(stats.hashed_packets), XN_BASIC_NONE },
 	{ "drop_too_long", TXQ(stats.drop_too_long), XN_BASIC_ERRORS },

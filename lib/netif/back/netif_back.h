@@ -232,7 +232,8 @@ netif_rx_first_room(const struct rte_mbuf *m, const struct netif_offload *off)
 	to_page_end = NETIF_PAGE_SIZE -
 		      (rte_pktmbuf_mtod(m, uintptr_t) & (NETIF_PAGE_SIZE - 1));
 	return to_page_end < room && to_page_end >= NETIF_RX_FIRST_MIN ?
-	       to_page_end : room;
+		       to_page_end :
+		       room;
 }
 
 /* Data slots a packet of @len bytes takes, @first of them in the first. */

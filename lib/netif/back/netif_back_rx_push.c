@@ -174,8 +174,8 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 				rx->stats.drop_no_gso++;
 			continue;
 		}
-		need = netif_rx_requests_for(m->pkt_len,
-					     netif_rx_first_room(m, &off), &off);
+		need = netif_rx_requests_for(
+			m->pkt_len, netif_rx_first_room(m, &off), &off);
 		if ((unsigned int)avail < need) {
 			rx->stats.ring_full++;
 			rx->push_need = need;

@@ -13,8 +13,7 @@ pages_crossed(const void *p, uint16_t len)
 {
 	uintptr_t a = (uintptr_t)p;
 
-	return len == 0 ? 0 :
-	       (a + len - 1) / XA_PAGE_SIZE - a / XA_PAGE_SIZE;
+	return len == 0 ? 0 : (a + len - 1) / XA_PAGE_SIZE - a / XA_PAGE_SIZE;
 }
 
 void
@@ -28,7 +27,9 @@ netif_copy_flush(struct netif_copy *c)
 		const xengnttab_grant_copy_segment_t *s = &c->segs[i];
 
 		splits += pages_crossed(s->flags & GNTCOPY_source_gref ?
-					s->dest.virt : s->source.virt, s->len);
+						s->dest.virt :
+						s->source.virt,
+					s->len);
 	}
 	c->stats.calls++;
 	c->stats.segs += c->n;

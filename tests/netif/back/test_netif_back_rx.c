@@ -164,7 +164,8 @@ test_gso_extra_follows_the_first_slot(void)
 
 	ring_reset(4);
 	REQUIRE(m != NULL);
-	CHECK(netif_rx_requests_for(5000, netif_rx_first_room(m, &gso), &gso) == 3);
+	CHECK(netif_rx_requests_for(5000, netif_rx_first_room(m, &gso), &gso) ==
+	      3);
 	REQUIRE(netif_back_rx_build_copy(&back, m, &gso, FRONTEND, NULL, segs,
 					 &nb_segs, RTE_DIM(segs), slots) == 2);
 	CHECK(back.req_cons == 3);
@@ -235,7 +236,8 @@ test_xdp_headroom_offsets_the_first_slot(void)
 	netif_rx_response_t *rsp;
 	unsigned int nb_segs;
 
-	CHECK(netif_rx_requests_for(60, netif_rx_first_room(m, &xdp), &xdp) == 2);
+	CHECK(netif_rx_requests_for(60, netif_rx_first_room(m, &xdp), &xdp) ==
+	      2);
 	REQUIRE(pack_and_answer(m, &xdp, 4, segs, &nb_segs, slots) == 1);
 	CHECK(back.req_cons == 2);
 	CHECK(nb_segs == 1 && segs[0].dest.foreign.ref == 500);
@@ -250,8 +252,10 @@ test_xdp_headroom_offsets_the_first_slot(void)
 
 	/* 3900 bytes fit a page, not a page less 256 bytes: two slots. */
 	m = packet(3900, 2048);
-	CHECK(netif_rx_requests_for(3900, netif_rx_first_room(m, &xdp), &xdp) == 3);
-	CHECK(netif_rx_requests_for(3900, netif_rx_first_room(m, &plain), &plain) == 1);
+	CHECK(netif_rx_requests_for(3900, netif_rx_first_room(m, &xdp), &xdp) ==
+	      3);
+	CHECK(netif_rx_requests_for(3900, netif_rx_first_room(m, &plain),
+				    &plain) == 1);
 	REQUIRE(pack_and_answer(m, &xdp, 4, segs, &nb_segs, slots) == 2);
 	CHECK(slots[0].idx == 0 && slots[0].offset == 256);
 	CHECK(slots[0].size == NETIF_PAGE_SIZE - 256);
@@ -280,7 +284,8 @@ test_extras_chain_gso_hash_xdp(void)
 	netif_rx_response_t *rsp;
 	unsigned int nb_segs;
 
-	CHECK(netif_rx_requests_for(3000, netif_rx_first_room(m, &all), &all) == 4);
+	CHECK(netif_rx_requests_for(3000, netif_rx_first_room(m, &all), &all) ==
+	      4);
 	REQUIRE(pack_and_answer(m, &all, 8, segs, &nb_segs, slots) == 1);
 	CHECK(back.req_cons == 4);
 	rsp = RING_GET_RESPONSE(&front, 0);

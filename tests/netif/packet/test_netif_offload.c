@@ -423,8 +423,8 @@ test_tso_request_is_gso_for_a_peer_that_takes_it(void)
 	/* Linux's partial sum: with the length. */
 	CHECK(field(m) == pseudo(m, 0));
 	CHECK(ip_valid(m));
-	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV6 | NETIF_PEER_CSUM_IPV4, LINK_MTU,
-			       &o) == NETIF_OFFLOAD_SEGMENT);
+	CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV6 | NETIF_PEER_CSUM_IPV4,
+			       LINK_MTU, &o) == NETIF_OFFLOAD_SEGMENT);
 	rte_pktmbuf_free(m);
 }
 
@@ -443,7 +443,8 @@ test_tso_segment_size_is_kept_within_the_mtu(void)
 		uint32_t payload;
 		uint16_t mss;
 	} cases[] = {
-		{ false, 60000, 1460 }, { true, 60000, 1440 },
+		{ false, 60000, 1460 },
+		{ true, 60000, 1440 },
 		/* One segment of 8948 bytes, several of this link's. */
 		{ false, 5000, 1460 },
 	};
@@ -456,18 +457,18 @@ test_tso_segment_size_is_kept_within_the_mtu(void)
 				NETIF_PEER_CSUM_IPV4 | NETIF_PEER_CSUM_IPV6;
 
 		m = frame(cases[i].v6, IPPROTO_TCP, cases[i].payload, 2048);
-		m->ol_flags = RTE_MBUF_F_TX_TCP_SEG |
-			      (cases[i].v6 ? RTE_MBUF_F_TX_IPV6 :
-					     RTE_MBUF_F_TX_IPV4);
+		m->ol_flags =
+			RTE_MBUF_F_TX_TCP_SEG |
+			(cases[i].v6 ? RTE_MBUF_F_TX_IPV6 : RTE_MBUF_F_TX_IPV4);
 		m->tso_segsz = 9000 - (cases[i].v6 ? 40 : 20) - 20;
 		CHECK(netif_offload_tx(m, peer, LINK_MTU, &o) ==
 		      NETIF_OFFLOAD_SEND);
 		CHECK(o.gso_size == cases[i].mss);
 		CHECK(m->tso_segsz == cases[i].mss);
 		m->tso_segsz = 8948;
-		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4 |
-				       NETIF_PEER_CSUM_IPV6, LINK_MTU, &o) ==
-		      NETIF_OFFLOAD_SEGMENT);
+		CHECK(netif_offload_tx(
+			      m, NETIF_PEER_CSUM_IPV4 | NETIF_PEER_CSUM_IPV6,
+			      LINK_MTU, &o) == NETIF_OFFLOAD_SEGMENT);
 		CHECK(m->tso_segsz == cases[i].mss);
 		/* Within the MTU already: as the sender chose. */
 		m->tso_segsz = 1000;
@@ -550,16 +551,16 @@ test_received_gso_packet_is_sent_as_gso(void)
 
 		CHECK(netif_offload_rx(m, &in, NETIF_RX_GSO | NETIF_RX_TCP_CSUM |
 				       forms[i], &why) == 0);
-		CHECK(netif_offload_tx(m, NETIF_PEER_GSO_TCPV4 |
-				       NETIF_PEER_CSUM_IPV4, LINK_MTU, &out) ==
-		      NETIF_OFFLOAD_SEND);
+		CHECK(netif_offload_tx(
+			      m, NETIF_PEER_GSO_TCPV4 | NETIF_PEER_CSUM_IPV4,
+			      LINK_MTU, &out) == NETIF_OFFLOAD_SEND);
 		CHECK(out.gso_type == in.gso_type &&
 		      out.gso_size == in.gso_size);
 		CHECK(out.csum_blank && out.data_validated);
 		CHECK(field(m) == pseudo(m, 0) && ip_valid(m));
 		/* To a peer without GSO: cut. */
-		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU, &out) ==
-		      NETIF_OFFLOAD_SEGMENT);
+		CHECK(netif_offload_tx(m, NETIF_PEER_CSUM_IPV4, LINK_MTU,
+				       &out) == NETIF_OFFLOAD_SEGMENT);
 		rte_pktmbuf_free(m);
 	}
 }
