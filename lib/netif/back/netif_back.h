@@ -159,6 +159,16 @@ int netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 			     unsigned int max_segs);
 
 /*
+ * Where in a page of ours @pkt's first byte best lands, when it is copied
+ * into contiguous memory: a slot lies within one page of the guest's, at
+ * its offset there, and its copy is one operation of Linux's gntdev per
+ * page of ours it touches (netif_copy.h), so it costs one when it lands at
+ * the same offset of ours. The place that gives that to the most bytes:
+ * with Linux's netfront, every whole page of a large fragment.
+ */
+uint16_t netif_back_tx_page_phase(const struct netif_tx_packet *pkt);
+
+/*
  * Write the packet's responses at rsp_prod_pvt, one per ring slot it
  * occupied: @status for each data slot's id, NETIF_RSP_NULL for each extra.
  */

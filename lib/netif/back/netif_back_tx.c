@@ -275,3 +275,30 @@ netif_back_tx_respond(netif_tx_back_ring_t *ring,
 		rsp->status = status;
 	}
 }
+
+uint16_t
+netif_back_tx_page_phase(const struct netif_tx_packet *pkt)
+{
+	uint16_t phase[NETIF_MAX_SLOTS], best = 0;
+	uint32_t pos = 0, bytes[NETIF_MAX_SLOTS], most = 0;
+	unsigned int i, j, n = RTE_MIN(pkt->nr_slots, NETIF_MAX_SLOTS);
+
+	for (i = 0; i < n; i++) {
+		const struct netif_tx_slot *s = &pkt->slots[i];
+
+		phase[i] = (s->offset - pos) & (NETIF_PAGE_SIZE - 1);
+		bytes[i] = 0;
+		pos += s->size;
+		for (j = 0; j <= i; j++) {
+			if (phase[j] != phase[i])
+				continue;
+			bytes[j] += s->size;
+			if (bytes[j] > most) {
+				most = bytes[j];
+				best = phase[j];
+			}
+			break;
+		}
+	}
+	return best;
+}

@@ -168,7 +168,8 @@ tx_take_copy_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 		return tx_take_mbufs(tx, m, *n);
 	if (!tx_take_mbufs(tx, m, 1))
 		return false;
-	if (!netif_gso_buf_attach(tx->gso_bufs, m[0])) {
+	if (!netif_gso_buf_attach(tx->gso_bufs, m[0],
+				  netif_back_tx_page_phase(pkt))) {
 		tx_return_mbufs(tx, m, 1);
 		tx->stats.gso_buf_short++;
 		return false;

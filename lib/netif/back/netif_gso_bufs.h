@@ -9,7 +9,8 @@
  * mbuf's private area, so the head must be the pool's. A buffer goes back
  * when the last mbuf attached to it is freed, on any thread, even after
  * the queue released its buffers: the set is freed with its last buffer's
- * return.
+ * return. A frame may start anywhere in a page of the buffer, so that the
+ * guest's pages land on ours (see netif_back_tx_page_phase()).
  */
 
 #ifndef NETIF_GSO_BUFS_H
@@ -19,7 +20,7 @@
 
 #include <rte_mbuf.h>
 
-/* Buffers per queue: 8 MiB, 7 rings full of 64-KiB packets. */
+/* Buffers per queue: 8.5 MiB, 7 rings full of 64-KiB packets. */
 #define NETIF_GSO_BUFS 128
 /*
  * The frame a buffer holds, after the headroom an application may push
@@ -31,8 +32,9 @@
 struct netif_gso_bufs;
 
 /*
- * @n buffers of 64 KiB on @socket, named after @name (at most
- * RTE_MEMPOOL_NAMESIZE - 1 characters). NULL with rte_errno set.
+ * @n buffers of 68 KiB (64 and a page, for the frame's place in a page) on
+ * @socket, named after @name (at most RTE_MEMPOOL_NAMESIZE - 1
+ * characters). NULL with rte_errno set.
  */
 struct netif_gso_bufs *netif_gso_bufs_create(const char *name, unsigned int n,
 					     int socket);
@@ -46,8 +48,10 @@ unsigned int netif_gso_bufs_release(struct netif_gso_bufs *b);
 /*
  * Attach a free buffer to @m, fresh from its pool (no data, no other
  * buffer attached): @m's room becomes NETIF_GSO_BUF_ROOM, after the
- * headroom. false when none is free.
+ * headroom, and its data starts @page_off bytes into a page (@page_off <
+ * NETIF_PAGE_SIZE). false when none is free.
  */
-bool netif_gso_buf_attach(struct netif_gso_bufs *b, struct rte_mbuf *m);
+bool netif_gso_buf_attach(struct netif_gso_bufs *b, struct rte_mbuf *m,
+			  uint16_t page_off);
 
 #endif /* NETIF_GSO_BUFS_H */

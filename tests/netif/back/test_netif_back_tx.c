@@ -589,9 +589,42 @@ test_copies_stay_inside_slots_and_mbufs(void)
 	rte_pktmbuf_free(m[0]);
 }
 
+/*
+ * A large segment as Linux's netfront sends it: the headers alone in the
+ * first slot (the skb's head), then a fragment from 1000 bytes into a
+ * page, page after page: its pages land on ours when the packet starts
+ * 934 bytes into a page (1000 - 66), and the headers' slot is outvoted.
+ * Our netfront's whole pages from offset 0: 0. Nothing to go by: 0.
+ */
+static void
+test_page_phase_puts_most_bytes_on_our_pages(void)
+{
+	struct netif_tx_packet pkt = { .nr_slots = 17 };
+	unsigned int i;
+
+	pkt.slots[0] = (struct netif_tx_slot){ .offset = 3000, .size = 66 };
+	pkt.slots[1] = (struct netif_tx_slot){ .offset = 1000, .size = 3096 };
+	for (i = 2; i < 16; i++)
+		pkt.slots[i] =
+			(struct netif_tx_slot){ .size = NETIF_PAGE_SIZE };
+	pkt.slots[16] = (struct netif_tx_slot){ .size = 500 };
+	CHECK(netif_back_tx_page_phase(&pkt) == 934);
+	/* Whole pages from their start, the first one included. */
+	pkt.slots[0] = (struct netif_tx_slot){ .size = NETIF_PAGE_SIZE };
+	pkt.slots[1] = (struct netif_tx_slot){ .size = NETIF_PAGE_SIZE };
+	CHECK(netif_back_tx_page_phase(&pkt) == 0);
+	/* A short first slot deep in its page leads when it is all there is. */
+	pkt = (struct netif_tx_packet){ .nr_slots = 1 };
+	pkt.slots[0] = (struct netif_tx_slot){ .offset = 3000, .size = 66 };
+	CHECK(netif_back_tx_page_phase(&pkt) == 3000);
+	pkt.slots[0].size = 0;
+	CHECK(netif_back_tx_page_phase(&pkt) == 0);
+}
+
 TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
 	RUN(test_single_slot_packet_is_parsed);
+	RUN(test_page_phase_puts_most_bytes_on_our_pages);
 	RUN(test_first_slot_holds_what_later_slots_leave);
 	RUN(test_eighteen_slots_are_accepted);
 	RUN(test_more_than_eighteen_slots_drop_until_the_fatal_bound);
