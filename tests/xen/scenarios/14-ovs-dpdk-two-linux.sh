@@ -29,8 +29,9 @@
 # (InCsumErrors), and with ours the receiving guest gets large segments
 # (more than 1514 bytes a packet on its eth0) both ways. The pings' round
 # trips, the iperf3 Mbit/s, the bytes a packet at the receiving guest and
-# Dom0's CPU seconds while step 1's iperf3 runs (xl list: Dom0's vCPUs
-# busy, OVS's PMD thread included) of both backends are printed for a
+# Dom0's CPU seconds while each of step 1's iperf3 runs goes (xl list:
+# Dom0's vCPUs busy, OVS's PMD thread included) of both backends, and with
+# ours the grant-copy segments and page splits a packet, are printed for a
 # human, not judged: under TCG, whose guests and Dom0 share two CPUs, they
 # compare only with each other.
 . /host/scenarios/lib.sh
@@ -120,6 +121,35 @@ csum_ok() {
 large() {
 	[ "${2:-0}" -gt 1514 ] || problem "$1: ${2:-no} bytes a packet at the receiving guest, no large segments"
 }
+# copy_cost: over OVS's DPDK ports (telemetry /ethdev/xstats), grant-copy
+# segments and the page splits Linux's gntdev adds to them, per packet
+# moved (received + sent), into $ops_pkt and $splits_pkt
+copy_cost() {
+	ids=$(sed -n 's/.*"\/ethdev\/list": \[\([0-9, ]*\)\].*/\1/p' $S/telemetry-$1.txt | tr ',' ' ')
+	for i in $ids; do echo "/ethdev/xstats,$i"; done | dpdk-telemetry.py -f ovs \
+		> $S/xstats-$1.txt 2>&1
+	set -- $(python3 - $S/xstats-$1.txt <<'PY'
+import json, sys
+ops = splits = pkts = 0
+for line in open(sys.argv[1]):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue
+    for x in r.values():
+        if not isinstance(x, dict):
+            continue
+        for k, v in x.items():
+            ops += v if k.endswith("_grant_copy_ops") else 0
+            splits += v if k.endswith("_grant_copy_page_splits") else 0
+            pkts += v if k in ("rx_good_packets", "tx_good_packets") else 0
+print("%.2f %.2f" % (ops / pkts, splits / pkts) if pkts else "- -")
+PY
+)
+	ops_pkt=${1:--} splits_pkt=${2:--}
+}
+# cpu_s <from> <to>: Dom0's CPU seconds between two dom0_cpu readings
+cpu_s() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b != "") print b - a; else print "-" }'; }
 # dom0_cpu: Dom0's vCPU seconds so far (xl list's Time(s))
 dom0_cpu() {
 	xl list 0 | awk 'NR == 2 { print $NF }'
@@ -137,8 +167,9 @@ wait_done() {
 # pair <backend> <A> <vif line A> <B> <vif line B>: step 1, A serving and
 # B pinging, sending and receiving; its figures into $<backend>_rtt,
 # $<backend>_mbits (B->A), $<backend>_rmbits (A->B), $<backend>_avg and
-# $<backend>_ravg (bytes a packet at A, at B), $<backend>_cpu (Dom0's CPU
-# seconds from B's ping result to its DOMU-DONE: both iperf3 runs)
+# $<backend>_ravg (bytes a packet at A, at B), $<backend>_cpu and
+# $<backend>_rcpu (Dom0's CPU seconds from B's ping result to its B->A
+# result, and from there to its DOMU-DONE: each iperf3 run's)
 pair() {
 	guest_cfg $2 initrd.gz 128 "$3" "xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 300)):2"
 	create_guest $2
@@ -147,16 +178,23 @@ pair() {
 		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=$COUNT xdp.interval=0.2 xdp.iperf=10.0.0.2:$SECS"
 	create_guest $4
 	wait_guest $4 'DOMU-RESULT ping'
+	[ $1 != ours ] || ovs-appctl dpif-netdev/pmd-stats-clear >/dev/null
 	c0=$(dom0_cpu)
+	wait_guest $4 'DOMU-RESULT iperf-send'
+	cm=$(dom0_cpu)
 	wait_done $4 1
 	c1=$(dom0_cpu)
+	if [ $1 = ours ]; then
+		ovs-appctl dpif-netdev/pmd-stats-show > $S/pmd-stats.txt 2>&1
+		note "OVS's PMD over both runs: $(grep -E 'idle cycles|processing cycles|sleep' $S/pmd-stats.txt | tr -s ' ' | tr '\n' ';')"
+	fi
 	wait_done $2 1
 	grep -H 'DOMU-\|round-trip' $CONSOLE_DIR/guest-$2.log $CONSOLE_DIR/guest-$4.log
 	pinged $4 "$1: B->A" 1; eval "${1}_rtt=$rtt"
 	sent $4 "$1: B->A iperf3" 1; eval "${1}_mbits=$mbits"
 	served $2 1; eval "${1}_avg=$rx_avg"
 	sent $4 "$1: A->B iperf3" 1 recv; eval "${1}_rmbits=$mbits ${1}_ravg=$rx_avg"
-	eval "${1}_cpu=$(awk -v a="$c0" -v b="$c1" 'BEGIN{ if (a != "" && b != "") print b - a; else print "-" }')"
+	eval "${1}_cpu=$(cpu_s "$c0" "$cm") ${1}_rcpu=$(cpu_s "$cm" "$c1")"
 	csum_ok $2 $4
 }
 
@@ -166,6 +204,8 @@ pair ours s14-a "$(ovs_vif $mac_a)" s14-b "$(ovs_vif $mac_b)"
 large "ours: B->A" "$ours_avg"
 large "ours: A->B" "$ours_ravg"
 ports_are 1-two-guests s14-a s14-b
+copy_cost 1-two-guests
+note "ours: grant-copy segments a packet $ops_pkt, page splits a packet $splits_pkt"
 
 t=$(up); timeout 60 xl destroy s14-a || problem "xl destroy s14-a"
 guest_cfg s14-a2 initrd.gz 128 "$(ovs_vif $mac_a)" \
@@ -204,16 +244,16 @@ ip link add xenbr0 type bridge && ip link set xenbr0 type bridge stp_state 0 for
 	ip link set xenbr0 up || fail "bridge setup"
 pair kernel s14-ka "vif = [ 'bridge=xenbr0,mac=$mac_a' ]" s14-kb "vif = [ 'bridge=xenbr0,mac=$mac_b' ]"
 
-# Mbit moved (both runs) per Dom0 CPU second
-per_cpu() { awk -v a="$1" -v b="$2" -v c="${3:-0}" -v s="$SECS" 'BEGIN{ if (c + 0 > 0 && a != "-" && b != "-") printf "%.1f", (a + b) * s / c; else print "-" }'; }
-ours_eff=$(per_cpu $ours_mbits $ours_rmbits $ours_cpu)
-kernel_eff=$(per_cpu $kernel_mbits $kernel_rmbits $kernel_cpu)
-echo "| backend | B->A ping avg rtt (ms) | B->A iperf3 Mbit/s | A->B iperf3 Mbit/s | bytes/packet at A, at B | Dom0 CPU s (both runs) | Mbit per Dom0 CPU s |"
+# Mbit moved per Dom0 CPU second, each way
+per_cpu() { awk -v a="$1" -v c="${2:-0}" -v s="$SECS" 'BEGIN{ if (c + 0 > 0 && a != "-") printf "%.1f", a * s / c; else print "-" }'; }
+ours_eff=$(per_cpu $ours_mbits $ours_cpu) ours_reff=$(per_cpu $ours_rmbits $ours_rcpu)
+kernel_eff=$(per_cpu $kernel_mbits $kernel_cpu) kernel_reff=$(per_cpu $kernel_rmbits $kernel_rcpu)
+echo "| backend | B->A ping avg rtt (ms) | B->A iperf3 Mbit/s | A->B iperf3 Mbit/s | bytes/packet at A, at B | Dom0 CPU s B->A, A->B | Mbit per Dom0 CPU s B->A, A->B |"
 echo "|---|---|---|---|---|---|---|"
-echo "| kernel xen-netback + Linux bridge | $kernel_rtt | $kernel_mbits | $kernel_rmbits | $kernel_avg, $kernel_ravg | $kernel_cpu | $kernel_eff |"
-echo "| ours in OVS-DPDK (userspace TSO) | $ours_rtt | $ours_mbits | $ours_rmbits | $ours_avg, $ours_ravg | $ours_cpu | $ours_eff |"
+echo "| kernel xen-netback + Linux bridge | $kernel_rtt | $kernel_mbits | $kernel_rmbits | $kernel_avg, $kernel_ravg | $kernel_cpu, $kernel_rcpu | $kernel_eff, $kernel_reff |"
+echo "| ours in OVS-DPDK (userspace TSO) | $ours_rtt | $ours_mbits | $ours_rmbits | $ours_avg, $ours_ravg | $ours_cpu, $ours_rcpu | $ours_eff, $ours_reff |"
 echo "| ours in OVS-DPDK, new A2->B | $a2_rtt | - | - | - | - | - |"
 echo "| ours in OVS-DPDK, rebooted B->A2 | $b2_rtt | $b2_mbits | $b2_rmbits | - | - | - |"
-figures="ping B->A avg ${ours_rtt}/${kernel_rtt} ms, iperf3 B->A ${ours_mbits}/${kernel_mbits} Mbit/s ($(ratio $ours_mbits $kernel_mbits)x), A->B ${ours_rmbits}/${kernel_rmbits} Mbit/s ($(ratio $ours_rmbits $kernel_rmbits)x), bytes/packet at A ${ours_avg}/${kernel_avg}, at B ${ours_ravg}/${kernel_ravg}, Dom0 CPU ${ours_cpu}/${kernel_cpu} s, Mbit per Dom0 CPU s ${ours_eff}/${kernel_eff} ($(ratio $ours_eff $kernel_eff)x) (ours/kernel)"
+figures="grant-copy segments a packet $ops_pkt + page splits $splits_pkt (ours), ping B->A avg ${ours_rtt}/${kernel_rtt} ms, iperf3 B->A ${ours_mbits}/${kernel_mbits} Mbit/s ($(ratio $ours_mbits $kernel_mbits)x), A->B ${ours_rmbits}/${kernel_rmbits} Mbit/s ($(ratio $ours_rmbits $kernel_rmbits)x), bytes/packet at A ${ours_avg}/${kernel_avg}, at B ${ours_ravg}/${kernel_ravg}, Dom0 CPU s B->A ${ours_cpu}/${kernel_cpu}, A->B ${ours_rcpu}/${kernel_rcpu}, Mbit per Dom0 CPU s B->A ${ours_eff}/${kernel_eff} ($(ratio $ours_eff $kernel_eff)x), A->B ${ours_reff}/${kernel_reff} ($(ratio $ours_reff $kernel_reff)x) (ours/kernel)"
 [ -z "$problems" ] || fail "$problems; $figures"
 pass "OVS-DPDK: 2 guests, A destroyed, A2 created, B rebooted, all destroyed: ports followed, $((COUNT * 3))/$((COUNT * 3)) pings, $figures (TCG speed)"
