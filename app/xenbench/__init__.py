@@ -6,6 +6,7 @@
   transports      the vdevs, plugins and limits of each transport
   memory          hugepages, or the flagged --no-huge fallback
   load            other load on this machine
+  host_probe      the host's mode before a run (app xen-host-probe)
   runner          one testpmd process: start, read, stop
   measure         windows -> one point's figures (pure)
   bench           running the points

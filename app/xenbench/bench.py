@@ -14,12 +14,13 @@ import tempfile
 import threading
 import time
 
-from . import transports
+from . import host_probe, transports
 from .command import testpmd_cmd
 from .load import wait_for_idle
 from .measure import WarmUp
 from .runner import (READY_TIMEOUT, Testpmd, remove_runtime_dir,
                      stop_in_order, stop_together, wait_ready)
+from .util import log
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
@@ -85,6 +86,13 @@ class Bench:
         are filled in then."""
         if self.args.idle_each:
             wait_for_idle(self.args.idle_wait, self.args.idle_sample)
+        # The host's mode, while no testpmd runs (not even a stopping one).
+        self.finish_pending()
+        host = None
+        if self.cpus[0] != self.cpus[1]:
+            host = host_probe.probe(self.build_dir, self.cpus)
+            if "error" in host:
+                log("xen-bench: %s" % host["error"])
         self.serial += 1
         n = self.serial
         e = transports.ends(pt.family, n, self.tmpdir, self.plugin,
@@ -118,7 +126,7 @@ class Bench:
         order = sorted(procs.values(), key=lambda p: p.end is not first_end)
         meas = {"commands": [shlex.join(p.cmd) for p in order],
                 "sender": tx_end.label, "receiver": rx_end.label,
-                "cycles": {"tx": None, "rx": None}}
+                "cycles": {"tx": None, "rx": None}, "host": host}
         background = False
         try:
             first, second = order

@@ -10,7 +10,7 @@ import signal
 import sys
 import time
 
-from . import report, transports
+from . import host_probe, report, transports
 from .bench import Bench, Point
 from .measure import summarize
 from .load import wait_for_idle
@@ -219,6 +219,12 @@ def check_prerequisites(args):
                                 "meson setup %s && ninja -C %s; or pass "
                                 "--build-dir)" % (path, args.build_dir,
                                                   args.build_dir))
+    probe = os.path.join(os.path.abspath(args.build_dir),
+                         host_probe.PROBE)
+    if not os.access(probe, os.X_OK):
+        problems.append("%s is missing (build it: meson setup %s && ninja "
+                        "-C %s; or pass --build-dir)" % (probe, args.build_dir,
+                                                        args.build_dir))
     ncpu = os.cpu_count() or 1
     for c in args.cpus:
         if c >= ncpu:
@@ -330,6 +336,8 @@ def main(argv):
                     extra = ", sender %.2f Mpps" % r["tx_mpps_median"]
                 if r["disturbed"]:
                     extra += ", DISTURBED by other load"
+                if r["host_bounce_ns"] is not None:
+                    extra += ", host %.0f ns" % r["host_bounce_ns"]
                 log("progress: %s: %.2f Mpps (min %.2f, max %.2f, %d/%d "
                     "windows%s) %.0fs" % (
                         tag, r["mpps_median"], r["mpps_min"], r["mpps_max"],

@@ -178,6 +178,9 @@ def summarize(family, direction, size, runs, burst=32, queues=1):
         "commands": [c for r in runs for c in r["commands"]],
     }
     res["gbps"] = res["mpps_median"] * 1e6 * size * 8 / 1e9
+    res["host"] = [r.get("host") for r in runs]
+    bounces = [h["bounce_ns"] for h in res["host"] if h and "bounce_ns" in h]
+    res["host_bounce_ns"] = statistics.median(bounces) if bounces else None
     res["cycles_per_pkt_sender"] = pooled_cycles(runs, "tx")
     res["cycles_per_pkt_receiver"] = pooled_cycles(runs, "rx")
     pooled = pool_counters(runs)

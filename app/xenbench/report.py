@@ -62,7 +62,7 @@ def table_rows(results, failures=(), unsupported=()):
     if show_null:
         head.append("vs null")
     head += ["cyc tx", "cyc rx", "notif/pkt", "copy/pkt", "hcall/pkt",
-             "windows"]
+             "host ns", "windows"]
     rows = []
 
     def ratio(r, key):
@@ -88,6 +88,7 @@ def table_rows(results, failures=(), unsupported=()):
                 _per_pkt(r.get("notifications_per_pkt")),
                 _per_pkt(r.get("grant_copy_calls_per_pkt")),
                 _per_pkt(r.get("hypercalls_per_pkt")),
+                _num(r.get("host_bounce_ns"), "%.0f"),
                 "%d/%d%s" % (r["windows_used"], r["windows_total"],
                              " *" if r["disturbed"] else "")]
         rows.append(row)
@@ -137,6 +138,13 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
         "  A '-' under cyc: testpmd printed no count at stop (memif "
         "resets a port's counters",
         "  when its peer disconnects; the receiver is stopped first).",
+        "host ns: a cache line's round trip between the two CPUs, timed "
+        "just before the",
+        "  point's runs while no testpmd ran (app xen-host-probe; median "
+        "over the runs): the host's",
+        "  mode. These VMs move packets between two CPUs at one of two "
+        "speeds; compare rows",
+        "  whose host ns are alike.",
         "windows: used/measured; a window is left out when a testpmd got "
         "< %d%% of its CPU" % round(CLEAN_CPU_SHARE * 100),
         "  (other load on this machine), unless that would leave out "

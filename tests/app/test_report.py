@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 import benchpath  # noqa: F401
-from xenbench import cli, command, measure, report, transports
+from xenbench import cli, command, host_probe, measure, report, transports
 
 
 def block(t, rx_pkts=0, tx_pkts=0, rx_pps=0, tx_pps=0, xstats=None,
@@ -116,6 +116,18 @@ class TestMeasure(unittest.TestCase):
         self.assertEqual(r["burst"], 32)
         self.assertEqual(r["queues"], 1)
 
+    def test_host_mode_of_the_runs(self):
+        runs = [xen_f2b_run(), xen_f2b_run(), xen_f2b_run()]
+        runs[0]["host"] = {"bounce_ns": 120.0, "copy_gbs": 9.0}
+        runs[1]["host"] = {"error": "xen-host-probe exited 1: x"}
+        runs[2]["host"] = {"bounce_ns": 700.0, "copy_gbs": 8.0}
+        r = measure.summarize("xen", "f2b", 64, runs)
+        self.assertEqual(r["host"], [runs[i]["host"] for i in range(3)])
+        self.assertAlmostEqual(r["host_bounce_ns"], 410.0)
+        r = measure.summarize("xen", "f2b", 64, [xen_f2b_run()])
+        self.assertEqual(r["host"], [None])
+        self.assertIsNone(r["host_bounce_ns"])
+
     def test_per_packet_counters_over_measured_windows(self):
         r = measure.summarize("xen", "f2b", 64, [xen_f2b_run()])
         # Receiver (netback): 1/64 notifications, 1/32 copy calls, 1 op.
@@ -199,8 +211,14 @@ class FakeMemory:
     note = "hugepages: existing mount /dev/hugepages"
 
 
+def probed(run, ns):
+    run["host"] = {"bounce_ns": ns, "copy_gbs": 9.5}
+    return run
+
+
 def sample_results():
-    res = [measure.summarize("xen", "f2b", 64, [xen_f2b_run()]),
+    res = [measure.summarize("xen", "f2b", 64,
+                             [probed(xen_f2b_run(), 123.4)]),
            measure.summarize("vhost", "f2b", 64, [peer_run([22.0])]),
            measure.summarize("memif", "f2b", 64,
                              [peer_run([11.0], "memif-client",
@@ -242,7 +260,7 @@ class TestReport(unittest.TestCase):
         head = lines[0].split()
         for col in ("transport", "size", "burst", "q", "Gbit/s", "vs",
                     "null", "cyc", "notif/pkt", "copy/pkt", "hcall/pkt",
-                    "windows"):
+                    "host", "ns", "windows"):
             self.assertIn(col, head)
         xen = [l for l in lines if l.startswith("xen ") and "11.00" in l][0]
         self.assertIn("0.50x", xen)       # vs vhost
@@ -251,6 +269,7 @@ class TestReport(unittest.TestCase):
         self.assertIn(" 60 ", xen)
         self.assertIn("0.023", xen)       # 1/64 + 1/128 notifications
         self.assertIn("0.031", xen)       # 1/32 copy calls
+        self.assertIn("round trip", text)  # the legend of host ns
         na = [l for l in lines if l.startswith("null ") and "n/a" in l]
         self.assertEqual(len(na), 1)
         self.assertIn("multi-segment", text)
@@ -261,6 +280,11 @@ class TestReport(unittest.TestCase):
         rule = lines[1]
         for l in lines[2:2 + 6]:
             self.assertLessEqual(len(l), len(rule))
+
+    def test_host_mode_column(self):
+        head, rows = report.table_rows(sample_results())
+        col = head.index("host ns")
+        self.assertEqual([r[col] for r in rows], ["123", "-", "-", "-"])
 
     def test_no_null_column_without_null(self):
         head, rows = report.table_rows(sample_results()[:3])
@@ -385,3 +409,21 @@ class TestCommand(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestHostProbe(unittest.TestCase):
+    def test_figures(self):
+        self.assertEqual(host_probe.parse(
+            '{"cpus": [0, 1], "bounce_ns": 121.2, "copy_gbs": 5.45, '
+            '"trials": 5, "trips": 20000}\n'),
+            {"bounce_ns": 121.2, "copy_gbs": 5.45})
+
+    def test_not_figures(self):
+        for text in ("", "host: 12 ns\n", '{"bounce_ns": 1}\n',
+                     '{"bounce_ns": "x", "copy_gbs": 1}\n'):
+            r = host_probe.parse(text)
+            self.assertEqual(list(r), ["error"], text)
+
+    def test_probe_missing(self):
+        r = host_probe.probe("/nonexistent", (0, 1))
+        self.assertIn("error", r)
