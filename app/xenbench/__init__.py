@@ -10,6 +10,7 @@
   runner          one testpmd process: start, read, stop
   measure         windows -> one point's figures (pure)
   bench           running the points
+  rounds          the interleaved method: transports take turns
   report          terminal table and JSON document
   plot            SVG plot of Mpps by packet size
   cli             arguments, checks, main()

@@ -27,6 +27,9 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(
 
 # One point of the matrix.
 Point = collections.namedtuple("Point", "family direction size burst queues")
+# One run's two testpmd: procs by role ("tx", "rx"), order: to start.
+Pair = collections.namedtuple(
+    "Pair", "pt n ends procs order sender receiver")
 
 
 def remove_sim_instance(name):
@@ -86,61 +89,18 @@ class Bench:
         are filled in then."""
         if self.args.idle_each:
             wait_for_idle(self.args.idle_wait, self.args.idle_sample)
-        # The host's mode, while no testpmd runs (not even a stopping one).
-        self.finish_pending()
-        host = None
-        if self.cpus[0] != self.cpus[1]:
-            host = host_probe.probe(self.build_dir, self.cpus)
-            if "error" in host:
-                log("xen-bench: %s" % host["error"])
-        self.serial += 1
-        n = self.serial
-        e = transports.ends(pt.family, n, self.tmpdir, self.plugin,
-                            queues=pt.queues, tag="xb%d" % os.getpid())
-        tx_end, rx_end = transports.sender_receiver(e, pt.direction)
+        host = self.probe_host()
         warmup, nwin = self.args.warmup, self.args.windows
         # A generous safety net; we stop testpmd ourselves well before.
         deadline = 2 * READY_TIMEOUT + (warmup + nwin + 5) * 3 + 30
-        procs = {}
-        for role, end, cpu, mode in (("tx", tx_end, self.cpus[0], "txonly"),
-                                     ("rx", rx_end, self.cpus[1], "rxonly")):
-            prefix = "xb%d-%d%s" % (os.getpid(), n, role)
-            cmd = testpmd_cmd(self.args.testpmd, end, mode, cpu, prefix,
-                              deadline, size=pt.size, burst=pt.burst,
-                              queues=pt.queues, desc=self.args.desc,
-                              memory_args=self.memory.eal_args(),
-                              eal_extra=self.args.eal_args)
-            log_path = None
-            if self.args.log_dir:
-                log_path = os.path.join(
-                    self.args.log_dir, "%s-%s-%d-b%d-q%d-r%d-%s.log" %
-                    (pt.family, pt.direction, pt.size, pt.burst, pt.queues,
-                     rep, role))
-            p = Testpmd("%s %s (%s)" % (end.label, mode, role), cmd,
-                        log_path)
-            p.prefix = prefix
-            p.end = end
-            p.sim_instance = e.sim_instance
-            procs[role] = p
-        first_end = e.back if e.first == "back" else e.front
-        order = sorted(procs.values(), key=lambda p: p.end is not first_end)
-        meas = {"commands": [shlex.join(p.cmd) for p in order],
-                "sender": tx_end.label, "receiver": rx_end.label,
+        pair = self.pair(pt, rep, Testpmd, deadline)
+        procs, e, n = pair.procs, pair.ends, pair.n
+        meas = {"commands": [shlex.join(p.cmd) for p in pair.order],
+                "sender": pair.sender, "receiver": pair.receiver,
                 "cycles": {"tx": None, "rx": None}, "host": host}
         background = False
         try:
-            first, second = order
-            self.running += order
-            first.start()
-            if e.wait_path:
-                wait_ready(first, e.wait_path, need_ready=False)
-            elif not e.second_early:
-                wait_ready(first)
-            second.start()
-            wait_ready(first)
-            wait_ready(second)
-            # The previous run's processes must be gone before we measure.
-            self.finish_pending()
+            self.start_pair(pair)
             meas.update(self._measure(procs["rx"], procs["tx"], warmup,
                                       nwin))
             background = self.args.overlap_stop
@@ -154,6 +114,70 @@ class Bench:
             else:
                 self._stop_run(procs, e, pt, n, meas)
         return meas
+
+    def probe_host(self):
+        """The host's mode (host_probe), while no testpmd runs, not even
+        a stopping one; None with a single CPU."""
+        self.finish_pending()
+        if self.cpus[0] == self.cpus[1]:
+            return None
+        host = host_probe.probe(self.build_dir, self.cpus)
+        if "error" in host:
+            log("xen-bench: %s" % host["error"])
+        return host
+
+    def pair(self, pt, rep, cls, deadline, interactive=False):
+        """The two testpmd (not started) of one run of a point: cls is
+        runner.Testpmd, or rounds.Console with interactive."""
+        self.serial += 1
+        n = self.serial
+        e = transports.ends(pt.family, n, self.tmpdir, self.plugin,
+                            queues=pt.queues, tag="xb%d" % os.getpid())
+        tx_end, rx_end = transports.sender_receiver(e, pt.direction)
+        procs = {}
+        for role, end, cpu, mode in (("tx", tx_end, self.cpus[0], "txonly"),
+                                     ("rx", rx_end, self.cpus[1], "rxonly")):
+            prefix = "xb%d-%d%s" % (os.getpid(), n, role)
+            cmd = testpmd_cmd(self.args.testpmd, end, mode, cpu, prefix,
+                              deadline, size=pt.size, burst=pt.burst,
+                              queues=pt.queues, desc=self.args.desc,
+                              memory_args=self.memory.eal_args(),
+                              eal_extra=self.args.eal_args,
+                              interactive=interactive)
+            log_path = None
+            if self.args.log_dir:
+                log_path = os.path.join(
+                    self.args.log_dir, "%s-%s-%d-b%d-q%d-r%d-%s.log" %
+                    (pt.family, pt.direction, pt.size, pt.burst, pt.queues,
+                     rep, role))
+            p = cls("%s %s (%s)" % (end.label, mode, role), cmd, log_path)
+            p.prefix = prefix
+            p.end = end
+            p.sim_instance = e.sim_instance
+            procs[role] = p
+        first_end = e.back if e.first == "back" else e.front
+        order = sorted(procs.values(), key=lambda p: p.end is not first_end)
+        return Pair(pt, n, e, procs, order, tx_end.label, rx_end.label)
+
+    def start_pair(self, pair):
+        """Start the end that must exist first, then the other, and wait
+        until both forward (interactive: until both prompt)."""
+        first, second = pair.order
+        e = pair.ends
+        self.running += pair.order
+        first.start()
+        if e.wait_path:
+            wait_ready(first, e.wait_path, need_ready=False)
+        elif not e.second_early:
+            wait_ready(first)
+        second.start()
+        wait_ready(first)
+        wait_ready(second)
+
+    def stop_pair(self, pair, meas=None):
+        """Stop a pair (receiver first), remove what it leaves behind; its
+        cycles lines into meas if given."""
+        self._stop_run(pair.procs, pair.ends, pair.pt, pair.n, meas or {})
 
     def _stop_run(self, procs, e, pt, n, meas):
         """Stop a run's two testpmd (receiver first), take their cycles

@@ -10,7 +10,7 @@ import signal
 import sys
 import time
 
-from . import host_probe, report, transports
+from . import command, host_probe, report, rounds, transports
 from .bench import Bench, Point
 from .measure import summarize
 from .load import wait_for_idle
@@ -36,18 +36,22 @@ PMD_DIR_GLOBS = [
 # quick preset measures one 2-s window). idle_each: the idle check before
 # every run, else once at the start. overlap_stop: a run's processes stop
 # in the background while the next run starts (it waits for them before
-# it measures).
+# it measures). rounds, round_warm, round_window: the interleaved method
+# (rounds.py, the default): rounds counted after a warm-up round, and the
+# seconds of a window's warm-up and measurement.
 MODES = {
     "quick": {"warmup": 0, "windows": 2, "repeat": 1,
               "sizes": "64,1518", "bursts": "32", "queues": "1",
               "transports": "xen,vhost,memif", "idle_sample": 0.25,
               "measure_seconds": 2.0, "idle_each": False,
-              "overlap_stop": True},
+              "overlap_stop": True,
+              "rounds": 3, "round_warm": 0.2, "round_window": 1.0},
     "full": {"warmup": 2, "windows": 10, "repeat": 3,
              "sizes": "64,512,1518,9000", "bursts": "32", "queues": "1,2",
              "transports": "xen,vhost,memif,null", "idle_sample": 1.0,
              "measure_seconds": None, "idle_each": True,
-             "overlap_stop": False},
+             "overlap_stop": False,
+             "rounds": 10, "round_warm": 0.5, "round_window": 2.0},
 }
 MAX_BURST = 512     # testpmd's MAX_PKT_BURST
 MAX_QUEUES = 8
@@ -79,17 +83,17 @@ def parse_args(argv):
         epilog="See the top of app/xen-bench for the method and pitfalls.")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--quick", dest="mode", action="store_const",
-                      const="quick", help="the default: under a minute, "
-                      "up to %(windows)d windows (about "
-                      "%(measure_seconds)g s) from the first that begins "
-                      "once both testpmd forward, one run per point, sizes "
-                      "%(sizes)s; indicative figures" %
+                      const="quick", help="the default: about a minute, "
+                      "%(rounds)d rounds of %(round_window)g-s windows "
+                      "(--sequential: up to %(windows)d windows, one run "
+                      "per point), sizes %(sizes)s; indicative figures" %
                       MODES["quick"])
     mode.add_argument("--full", dest="mode", action="store_const",
-                      const="full", help="%(warmup)d warm-up + %(windows)d "
-                      "windows, %(repeat)d runs per point, sizes %(sizes)s, "
-                      "queues %(queues)s, transports %(transports)s" %
-                      MODES["full"])
+                      const="full", help="%(rounds)d rounds of "
+                      "%(round_window)g-s windows (--sequential: "
+                      "%(warmup)d warm-up + %(windows)d windows, %(repeat)d "
+                      "runs per point), sizes %(sizes)s, queues %(queues)s, "
+                      "transports %(transports)s" % MODES["full"])
     ap.set_defaults(mode="quick")
     ap.add_argument("--sizes", type=lambda s: parse_list(s, int, "size"),
                     help="packet sizes in bytes, for --txpkts; above %d a "
@@ -133,6 +137,17 @@ def parse_args(argv):
     ap.add_argument("--repeat", type=int,
                     help="override how many times each point is run with "
                     "fresh processes (windows are pooled)")
+    ap.add_argument("--sequential", action="store_true",
+                    help="the older method: each point on its own, with "
+                    "fresh processes per run (--warmup, --windows, "
+                    "--repeat), instead of the transports taking turns "
+                    "in rounds")
+    ap.add_argument("--rounds", type=int,
+                    help="override the rounds counted (interleaved "
+                    "method; a warm-up round comes first)")
+    ap.add_argument("--round-window", type=float, metavar="SECS",
+                    help="override the seconds a transport forwards in a "
+                    "round (interleaved method)")
     ap.add_argument("--idle-wait", type=int, default=60, metavar="SECS",
                     help="before each run, wait up to SECS for other load "
                     "to go away (default 60, 0 = do not wait)")
@@ -155,14 +170,18 @@ def parse_args(argv):
     # An explicit --windows is a count, not capped by time.
     args.measure_seconds = (preset["measure_seconds"]
                             if args.windows is None else None)
-    for key in ("warmup", "windows", "repeat"):
+    for key in ("warmup", "windows", "repeat", "rounds", "round_window"):
         if getattr(args, key) is None:
             setattr(args, key, preset[key])
+    args.round_warm = preset["round_warm"]
+    args.interleaved = not args.sequential
     args.idle_sample = preset["idle_sample"]
     args.idle_each = preset["idle_each"]
     args.overlap_stop = preset["overlap_stop"]
     if args.windows < 1 or args.warmup < 0 or args.repeat < 1:
         ap.error("--windows and --repeat must be >= 1, --warmup >= 0")
+    if args.rounds < 1 or not 0.2 <= args.round_window <= 60:
+        ap.error("--rounds must be >= 1, --round-window in 0.2..60 s")
     if len(args.cpus) != 2:
         ap.error("--cpus takes two CPUs: sender,receiver")
     if not args.sizes or any(s < 60 or s > 9000 for s in args.sizes):
@@ -271,6 +290,67 @@ def _tag(args, i, n, pt, rep):
     return tag
 
 
+def _run_notes(r):
+    """What a progress line says of a run besides its Mpps."""
+    notes = ""
+    if r["tx_mpps_median"] is not None:
+        notes += ", sender %.2f Mpps" % r["tx_mpps_median"]
+    if r["disturbed"]:
+        notes += ", DISTURBED by other load"
+    if r["host_bounce_ns"] is not None:
+        notes += ", host %.0f ns" % r["host_bounce_ns"]
+    return notes
+
+
+def _failure(pt, error):
+    """A point that failed, as the table and the JSON list it."""
+    return {"transport": pt.family, "direction": pt.direction,
+            "size": pt.size, "burst": pt.burst, "queues": pt.queues,
+            "error": str(error)}
+
+
+def groups(points):
+    """The points one set of testpmd pairs measures (rounds.run_group):
+    one direction, burst and queue count, and sizes that are all one
+    segment or all a chain (a chain needs the multi-segment offload from
+    the start); in the order of their first point."""
+    out = {}
+    for pt in points:
+        out.setdefault((pt.direction, pt.burst, pt.queues,
+                        pt.size > command.SEG_MAX), []).append(pt)
+    return list(out.values())
+
+
+def _interleaved(args, bench, points, runs, failed, failures, t0):
+    """The interleaved method (rounds.py) over every group of points."""
+    todo = groups(points)
+    for g, group in enumerate(todo, 1):
+        if args.idle_each:
+            wait_for_idle(args.idle_wait, args.idle_sample)
+
+        def progress(pt, r, run):
+            one = summarize(pt.family, pt.direction, pt.size, [run],
+                            pt.burst, pt.queues)
+            log("progress: [group %d/%d, round %d/%d] %s %s %dB burst %d "
+                "%dq: %.2f Mpps%s %.0fs" % (
+                    g, len(todo), r, args.rounds,
+                    transports.FAMILY_LABEL[pt.family], pt.direction,
+                    pt.size, pt.burst, pt.queues, one["mpps_median"],
+                    _run_notes(one), time.monotonic() - t0))
+
+        got, bad = rounds.run_group(bench, group, 0, args.rounds,
+                                    args.round_warm, args.round_window,
+                                    progress)
+        for pt, rs in got.items():
+            runs[pt] += rs
+        for pt, e in bad.items():
+            failed.add(pt)
+            failures.append(_failure(pt, e))
+            log("progress: %s %s %dB: FAILED: %s" % (
+                transports.FAMILY_LABEL[pt.family], pt.direction, pt.size,
+                e))
+
+
 def main(argv):
     t0 = time.monotonic()
     args = parse_args(argv)
@@ -292,10 +372,16 @@ def main(argv):
     failed = set()
     try:
         memory.setup()
-        log("xen-bench: %s; %d points, %s mode (%d warm-up + %d windows, "
-            "%d run(s) per point)" % (memory.note, len(points), args.mode,
-                                      args.warmup, args.windows,
-                                      args.repeat))
+        if args.interleaved:
+            log("xen-bench: %s; %d points, %s mode, interleaved: %d rounds "
+                "after a warm-up round, %g s a window" % (
+                    memory.note, len(points), args.mode, args.rounds,
+                    args.round_window))
+        else:
+            log("xen-bench: %s; %d points, %s mode (%d warm-up + %d "
+                "windows, %d run(s) per point)" % (
+                    memory.note, len(points), args.mode, args.warmup,
+                    args.windows, args.repeat))
         if args.mode == "quick":
             log("xen-bench: quick preset: the figures are indicative only "
                 "(--full for figures to quote)")
@@ -307,13 +393,20 @@ def main(argv):
             args.overlap_stop = False
             log("xen-bench: not enough free memory for two runs' testpmd "
                 "at once: stopping each run before the next")
+        families = {pt.family for pt in points}
+        if args.interleaved and not memory.room_for(2 * len(families)):
+            args.interleaved = False
+            log("xen-bench: not enough free memory for %d testpmd at once: "
+                "each point on its own (--sequential)" % (2 * len(families)))
         if not args.idle_each:
             wait_for_idle(args.idle_wait, args.idle_sample)
         bench = Bench(args, memory)
+        if args.interleaved:
+            _interleaved(args, bench, points, runs, failed, failures, t0)
         # Runs of all points take turns (run 1 of every point, then run 2,
         # ...), so that a slow spell of this machine hits every transport
         # alike rather than one of them.
-        for rep in range(args.repeat):
+        for rep in range(0 if args.interleaved else args.repeat):
             for i, pt in enumerate(points, 1):
                 if pt in failed:
                     continue
@@ -322,26 +415,16 @@ def main(argv):
                     one = bench.run_once(pt, rep)
                 except BenchError as e:
                     failed.add(pt)
-                    failures.append({"transport": pt.family,
-                                     "direction": pt.direction,
-                                     "size": pt.size, "burst": pt.burst,
-                                     "queues": pt.queues, "error": str(e)})
+                    failures.append(_failure(pt, e))
                     log("progress: %s: FAILED: %s" % (tag, e))
                     continue
                 runs[pt].append(one)
                 r = summarize(pt.family, pt.direction, pt.size, [one],
                               pt.burst, pt.queues)
-                extra = ""
-                if r["tx_mpps_median"] is not None:
-                    extra = ", sender %.2f Mpps" % r["tx_mpps_median"]
-                if r["disturbed"]:
-                    extra += ", DISTURBED by other load"
-                if r["host_bounce_ns"] is not None:
-                    extra += ", host %.0f ns" % r["host_bounce_ns"]
                 log("progress: %s: %.2f Mpps (min %.2f, max %.2f, %d/%d "
-                    "windows%s) %.0fs" % (
+                    "windows)%s %.0fs" % (
                         tag, r["mpps_median"], r["mpps_min"], r["mpps_max"],
-                        r["windows_used"], r["windows_total"], extra,
+                        r["windows_used"], r["windows_total"], _run_notes(r),
                         time.monotonic() - t0))
     except (KeyboardInterrupt, SystemExit):
         interrupted = True
@@ -365,7 +448,13 @@ def main(argv):
                            args.mode)
     if args.plot:
         notes = []
-        if args.mode == "quick" and args.measure_seconds:
+        if args.interleaved:
+            notes.append("%s preset, interleaved: %d rounds of %g-s windows "
+                         "after a warm-up round%s" % (
+                             args.mode, args.rounds, args.round_window,
+                             "; indicative figures only"
+                             if args.mode == "quick" else ""))
+        elif args.mode == "quick" and args.measure_seconds:
             notes.append("quick preset (about %g s measured once both "
                          "testpmd forward, one run per point): indicative "
                          "figures only" % args.measure_seconds)

@@ -28,11 +28,15 @@ def txpkts(size):
 
 def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
                 burst=32, queues=1, desc=1024, memory_args=(),
-                eal_extra=(), xstats=True, stdbuf=None, extra_vdevs=()):
+                eal_extra=(), xstats=True, stdbuf=None, extra_vdevs=(),
+                interactive=False):
     """The argv of one testpmd: end is a transports.End, mode txonly or
     rxonly (or io, with extra_vdevs as the other ports, before ours), cpu
     the CPU both its lcores (main and forwarding) share. xstats: True for
-    display_xstats(queues), a list for those names, False for none."""
+    display_xstats(queues), a list for those names, False for none.
+    interactive: testpmd's prompt on stdin (-i), forwarding stopped until
+    told to start, instead of forwarding at once with a stats block every
+    second."""
     eal = [testpmd,
            "--lcores", "0@%d,1@%d" % (cpu, cpu),
            "--file-prefix", prefix,
@@ -57,7 +61,7 @@ def testpmd_cmd(testpmd, end, mode, cpu, prefix, deadline_s, *, size,
            "--rxd=%d" % desc, "--txd=%d" % desc,
            # One forwarding core a side, whatever the queue count.
            "--nb-cores=1",
-           "--stats-period=1",
+           "-i" if interactive else "--stats-period=1",
            "--record-core-cycles"]
     if xstats:
         names = display_xstats(queues) if xstats is True else xstats

@@ -178,6 +178,10 @@ def summarize(family, direction, size, runs, burst=32, queues=1):
         "commands": [c for r in runs for c in r["commands"]],
     }
     res["gbps"] = res["mpps_median"] * 1e6 * size * 8 / 1e9
+    # The interleaved method's runs are rounds: Mpps by round, for ratios
+    # within a round (report.add_ratios).
+    res["round_mpps"] = {r["round"]: r["windows"][-1]["rx_pps"] / 1e6
+                         for r in runs if "round" in r and r["windows"]}
     res["host"] = [r.get("host") for r in runs]
     bounces = [h["bounce_ns"] for h in res["host"] if h and "bounce_ns" in h]
     res["host_bounce_ns"] = statistics.median(bounces) if bounces else None

@@ -9,7 +9,10 @@ import tempfile
 
 from .util import log, vlog
 
-HUGE_RESERVE = 1024         # 2 MiB pages reserved when we set them up
+# 2 MiB pages reserved when we set them up: room for the interleaved
+# method's 8 testpmd (4 transports) at once; as many as the kernel gives,
+# down to HUGE_MIN_FREE.
+HUGE_RESERVE = 2048
 HUGE_MIN_FREE = 512         # enough for two testpmd (about 420 MB each)
 NOHUGE_MEM_MB = 1024
 TESTPMD_MB = 480            # what one testpmd takes, with some margin

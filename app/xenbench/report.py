@@ -6,6 +6,7 @@ transports cannot run."""
 import json
 import os
 import platform
+import statistics
 import time
 
 from .load import CLEAN_CPU_SHARE
@@ -13,6 +14,9 @@ from .transports import FAMILY_ENDS, FAMILY_LABEL, PEERS
 
 # Peers our rows are compared with; null is the ceiling for every row.
 XEN_PEERS = ["vhost", "memif"]
+# A ratio whose rounds spread more than this (25th to 75th percentile
+# over the median) is marked '!': the host changed speed within a round.
+RATIO_SPREAD_MAX = 0.10
 
 
 def _key(r, family=None):
@@ -20,10 +24,27 @@ def _key(r, family=None):
             r.get("burst", 32), r.get("queues", 1))
 
 
+def round_ratios(mine, peer):
+    """Our Mpps over the peer's within each round both ran (interleaved
+    method), in round order; empty for points measured on their own."""
+    a, b = mine.get("round_mpps") or {}, peer.get("round_mpps") or {}
+    return [a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k] > 0]
+
+
+def spread(values):
+    """(median, 25th, 75th percentile) of values."""
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return statistics.median(values), q[0], q[2]
+
+
 def add_ratios(results):
-    """ratio_<peer> = Mpps median over the peer's at the same point: for
-    our rows against each peer, for every row against null (the ceiling)
-    when null was run."""
+    """ratio_<peer> = our Mpps over the peer's at the same point: for our
+    rows against each peer, for every row against null (the ceiling) when
+    null was run. Interleaved, the median of the ratios within rounds,
+    with ratio_<peer>_p25 and _p75 and ratio_<peer>_marked when they
+    spread more than RATIO_SPREAD_MAX; else the ratio of the medians."""
     index = {_key(r): r for r in results}
     for r in results:
         peers = XEN_PEERS if r["transport"] == "xen" else []
@@ -34,8 +55,16 @@ def add_ratios(results):
             if peer not in peers:
                 r.pop(key, None)
                 continue
+            for k in ("_p25", "_p75", "_marked", "_rounds"):
+                r.pop(key + k, None)
             p = index.get(_key(r, peer))
-            if p and p.get("mpps_median"):
+            within = round_ratios(r, p) if p else []
+            if within:
+                r[key], r[key + "_p25"], r[key + "_p75"] = spread(within)
+                r[key + "_rounds"] = within
+                r[key + "_marked"] = (r[key + "_p75"] - r[key + "_p25"] >
+                                      RATIO_SPREAD_MAX * r[key])
+            elif p and p.get("mpps_median"):
                 r[key] = r["mpps_median"] / p["mpps_median"]
             else:
                 r[key] = None
@@ -67,7 +96,12 @@ def table_rows(results, failures=(), unsupported=()):
 
     def ratio(r, key):
         v = r.get(key)
-        return "%.2fx" % v if v is not None else "-"
+        if v is None:
+            return "-"
+        if key + "_p25" not in r:
+            return "%.2fx" % v
+        return "%.2fx %.2f-%.2f%s" % (v, r[key + "_p25"], r[key + "_p75"],
+                                     "!" if r[key + "_marked"] else "")
 
     def filler(r, what):
         row = [FAMILY_LABEL[r["transport"]], r["direction"], str(r["size"]),
@@ -118,6 +152,13 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
            "Gbit/s: median x size x 8.",
            "vs vhost, vs memif: xen's Mpps over that transport's at the "
            "same point."]
+    if any(r.get("round_mpps") for r in results):
+        out += ["  Interleaved (the transports of a point take turns, a "
+                "window each, round after",
+                "  round): the ratio within each round, median and 25th-"
+                "75th percentile over the",
+                "  rounds; '!': they spread more than %d%% of the median "
+                "(the host changed speed)." % round(RATIO_SPREAD_MAX * 100)]
     if any(r["transport"] == "null" for r in results):
         out.append("vs null: the row's Mpps over net_null's (the ceiling: "
                    "testpmd alone).")
@@ -173,9 +214,8 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
         out.append("WARNING: no hugepages, these figures are NOT "
                    "comparable.")
     if mode == "quick":
-        out.append("QUICK preset: few short windows, one run per point; "
-                   "the figures are indicative only (--full for figures "
-                   "to quote).")
+        out.append("QUICK preset: few short windows; the figures are "
+                   "indicative only (--full for figures to quote).")
     return out
 
 
@@ -210,6 +250,11 @@ def build_doc(args, memory, results, failures, unsupported, interrupted,
         "testpmd": args.testpmd,
         "mode": args.mode,
         "indicative_only": args.mode == "quick",
+        "method": "interleaved" if args.interleaved else "sequential",
+        "rounds": args.rounds if args.interleaved else None,
+        "round_seconds": ({"warm": args.round_warm,
+                           "window": args.round_window}
+                          if args.interleaved else None),
         "warmup_windows": args.warmup,
         "windows": args.windows,
         "repeat": args.repeat,

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# A reduced run of app/xen-bench's quick preset (one size, 1 warm-up + 2
-# windows) with xen, vhost-user and memif, from another directory. Checks
-# that it exits 0, that its JSON has a result with Mpps > 0 for every
-# transport and direction, and that its SVG plot parses as XML; then that
-# Ctrl-C in the middle of a run leaves no testpmd, simulator instance or
-# EAL runtime directory behind. No timing is asserted. Without hugepages (not root, none mounted) xen-bench falls
+# A reduced run of app/xen-bench's quick preset (one size, 2 rounds of
+# half-second windows, interleaved) with xen, vhost-user and memif, from
+# another directory. Checks that it exits 0, that its JSON has a result
+# with Mpps > 0 for every transport and direction, a figure for each
+# round and our ratios within rounds, and that its SVG plot parses as XML;
+# the same with --sequential (1 warm-up + 2 windows, a point at a time);
+# then that Ctrl-C in the middle of a run leaves no testpmd, simulator
+# instance or EAL runtime directory behind. No timing is asserted. Without hugepages (not root, none mounted) xen-bench falls
 # back to --no-huge, which is fine here. Prints TAP.
 #
 # usage: test_bench_smoke.sh <dpdk-testpmd> <build dir>
@@ -18,27 +20,31 @@ top=$(realpath "$here/../..")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "1..5"
+echo "1..7"
 cd "$work"
-python3 "$top/app/xen-bench" --quick --sizes 64 --warmup 1 --windows 2 \
-	--transports xen,vhost,memif --idle-wait 0 \
-	--build-dir "$build" --testpmd "$testpmd" \
-	--json "$work/bench.json" --plot "$work/bench.svg" \
-	>"$work/out" 2>"$work/err"
-rc=$?
-sed 's/^/# /' "$work/out"
 fail=0
-if [ "$rc" = 0 ]; then
-	echo "ok 1 - xen-bench exits 0"
-else
-	echo "not ok 1 - xen-bench exits 0 (status $rc)"
-	sed 's/^/# stderr: /' "$work/err" | tail -n 40
-	fail=1
-fi
-
-if python3 - "$work/bench.json" <<'PY'
+# bench <n> <name> <options...>: a run of xen-bench, then its JSON
+bench() {
+	local n=$1 name=$2
+	shift 2
+	python3 "$top/app/xen-bench" --quick --sizes 64 \
+		--transports xen,vhost,memif --idle-wait 0 \
+		--build-dir "$build" --testpmd "$testpmd" \
+		--json "$work/$name.json" --plot "$work/$name.svg" "$@" \
+		>"$work/$name.out" 2>"$work/$name.err"
+	local rc=$?
+	sed 's/^/# /' "$work/$name.out"
+	if [ "$rc" = 0 ]; then
+		echo "ok $n - xen-bench $* exits 0"
+	else
+		echo "not ok $n - xen-bench $* exits 0 (status $rc)"
+		sed 's/^/# stderr: /' "$work/$name.err" | tail -n 40
+		fail=1
+	fi
+	if python3 - "$work/$name.json" "$name" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
+interleaved = sys.argv[2] == "bench"
 ok = True
 for fam in ("xen", "vhost", "memif"):
     for d in ("f2b", "b2f"):
@@ -47,16 +53,32 @@ for fam in ("xen", "vhost", "memif"):
         if not rs or not all(r["mpps_median"] > 0 for r in rs):
             print("# no packets moved: %s %s" % (fam, d))
             ok = False
-        else:
-            print("# %s %s: %.2f Mpps" % (fam, d, rs[0]["mpps_median"]))
+            continue
+        r = rs[0]
+        print("# %s %s: %.2f Mpps, rounds %s" % (fam, d, r["mpps_median"],
+                                               r["round_mpps"]))
+        if interleaved and (sorted(r["round_mpps"]) != ["1", "2"] or
+                            len(r["host"]) != 2):
+            print("# %s %s: not two rounds, each probed" % (fam, d))
+            ok = False
+        if not interleaved and r["round_mpps"]:
+            ok = False
+        if fam == "xen" and interleaved and not (
+                len(r["ratio_vhost_rounds"]) == 2 and
+                r["ratio_vhost_p25"] <= r["ratio_vhost"] <=
+                r["ratio_vhost_p75"]):
+            print("# xen %s: no ratio within rounds: %r" % (d, r))
+            ok = False
 sys.exit(0 if ok else 1)
 PY
-then
-	echo "ok 2 - every transport and direction moved packets"
-else
-	echo "not ok 2 - every transport and direction moved packets"
-	fail=1
-fi
+	then
+		echo "ok $((n + 1)) - every transport and direction moved packets ($name)"
+	else
+		echo "not ok $((n + 1)) - every transport and direction moved packets ($name)"
+		fail=1
+	fi
+}
+bench 1 bench --rounds 2 --round-window 0.5
 
 if [ -s "$work/bench.svg" ] && python3 -c '
 import sys, xml.etree.ElementTree as ET
@@ -70,7 +92,7 @@ else
 	fail=1
 fi
 
-if grep -q "^transport" "$work/out" && grep -q "indicative" "$work/out"; then
+if grep -q "^transport" "$work/bench.out" && grep -q "indicative" "$work/bench.out"; then
 	echo "ok 4 - the table is printed, quick figures flagged as indicative"
 else
 	echo "not ok 4 - the table is printed, quick figures flagged as indicative"
@@ -79,7 +101,7 @@ fi
 # Ctrl-C, pressed twice, while our pair runs: as a terminal does, SIGINT
 # goes to the whole process group, testpmd included. xen-bench names
 # what it makes (file prefixes, simulator instances) after its pid.
-setsid python3 "$top/app/xen-bench" --quick --sizes 64 --warmup 1 --windows 30 \
+setsid python3 "$top/app/xen-bench" --quick --sizes 64 --rounds 30 \
 	--transports xen --idle-wait 0 --build-dir "$build" --testpmd "$testpmd" \
 	--json "$work/int.json" --plot "$work/int.svg" >"$work/int.out" 2>&1 &
 pid=$!
@@ -100,4 +122,7 @@ else
 	sed 's/^/# /' "$work/int.out" | tail -n 20
 	fail=1
 fi
+
+# The older method, a point at a time with fresh processes.
+bench 6 sequential --sequential --warmup 1 --windows 2
 exit $fail

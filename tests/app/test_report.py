@@ -9,7 +9,8 @@ import tempfile
 import unittest
 
 import benchpath  # noqa: F401
-from xenbench import cli, command, host_probe, measure, report, transports
+from xenbench import (cli, command, host_probe, measure, report, rounds,
+                      transports)
 
 
 def block(t, rx_pkts=0, tx_pkts=0, rx_pps=0, tx_pps=0, xstats=None,
@@ -314,6 +315,8 @@ class TestReport(unittest.TestCase):
         self.assertEqual(len(back["results"]), 4)
         self.assertEqual(back["results"][0]["transport"], "xen")
         self.assertIn("grant_copy_calls_per_pkt", back["results"][0])
+        self.assertEqual(back["method"], "interleaved")
+        self.assertEqual(back["rounds"], args.rounds)
 
 
 class TestArgsAndMatrix(unittest.TestCase):
@@ -407,10 +410,6 @@ class TestCommand(unittest.TestCase):
         self.assertEqual(cmds["xen"][:4], ["timeout", "-s", "INT", "60"])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TestHostProbe(unittest.TestCase):
     def test_figures(self):
         self.assertEqual(host_probe.parse(
@@ -427,3 +426,167 @@ class TestHostProbe(unittest.TestCase):
     def test_probe_missing(self):
         r = host_probe.probe("/nonexistent", (0, 1))
         self.assertIn("error", r)
+
+
+def round_run(mpps, rnd):
+    """An interleaved round's run: one window of mpps."""
+    run = xen_f2b_run(mpps=(mpps,))
+    run["round"] = rnd
+    return run
+
+
+class TestInterleaved(unittest.TestCase):
+    def test_mpps_by_round(self):
+        r = measure.summarize("xen", "f2b", 64,
+                              [round_run(10.0, 1), round_run(12.0, 2)])
+        self.assertEqual(r["round_mpps"], {1: 10.0, 2: 12.0})
+        self.assertAlmostEqual(r["mpps_median"], 11.0)
+        self.assertEqual(measure.summarize(
+            "xen", "f2b", 64, [xen_f2b_run()])["round_mpps"], {})
+
+    def results(self, xen, vhost):
+        res = [measure.summarize("xen", "f2b", 64, [
+                   round_run(m, i) for i, m in enumerate(xen, 1)]),
+               measure.summarize("vhost", "f2b", 64, [
+                   round_run(m, i) for i, m in enumerate(vhost, 1)])]
+        report.add_ratios(res)
+        return res
+
+    def test_ratios_within_rounds(self):
+        # The host halves every transport's speed in alternate rounds:
+        # 0.5x in every round.
+        xen, vhost = self.results([10.0, 5.0, 10.0, 5.0],
+                                  [20.0, 10.0, 20.0, 10.0])
+        self.assertEqual(xen["ratio_vhost_rounds"], [0.5] * 4)
+        self.assertAlmostEqual(xen["ratio_vhost"], 0.5)
+        self.assertAlmostEqual(xen["ratio_vhost_p25"], 0.5)
+        self.assertAlmostEqual(xen["ratio_vhost_p75"], 0.5)
+        self.assertFalse(xen["ratio_vhost_marked"])
+        head, rows = report.table_rows([xen, vhost])
+        self.assertEqual(rows[0][head.index("vs vhost")], "0.50x 0.50-0.50")
+        self.assertEqual(rows[1][head.index("vs vhost")], "-")
+
+    def test_a_slow_spell_is_one_round_not_the_ratio(self):
+        # The host slowed down after xen's first window and sped up
+        # during round 3: the medians' ratio would be 5/20 = 0.25x.
+        xen, _ = self.results([10.0, 5.0, 5.0], [20.0, 20.0, 10.0])
+        self.assertEqual(xen["ratio_vhost_rounds"], [0.5, 0.25, 0.5])
+        self.assertAlmostEqual(xen["ratio_vhost"], 0.5)
+        self.assertTrue(xen["ratio_vhost_marked"])
+
+    def test_spread_beyond_the_bound_is_marked(self):
+        xen, _ = self.results([10.0, 10.0, 10.0], [20.0, 10.0, 20.0])
+        self.assertAlmostEqual(xen["ratio_vhost"], 0.5)
+        self.assertAlmostEqual(xen["ratio_vhost_p75"], 0.75)
+        self.assertTrue(xen["ratio_vhost_marked"])
+        head, rows = report.table_rows([xen])
+        self.assertEqual(rows[0][head.index("vs vhost")], "0.50x 0.50-0.75!")
+
+    def test_only_rounds_both_ran(self):
+        xen, _ = self.results([10.0, 12.0], [20.0])
+        self.assertEqual(xen["ratio_vhost_rounds"], [0.5])
+        self.assertAlmostEqual(xen["ratio_vhost_p25"], 0.5)
+
+    def test_rotation(self):
+        self.assertEqual(rounds.rotated(["a", "b", "c"], 0), ["a", "b", "c"])
+        self.assertEqual(rounds.rotated(["a", "b", "c"], 1), ["b", "c", "a"])
+        self.assertEqual(rounds.rotated(["a", "b", "c"], 5), ["c", "a", "b"])
+
+    def test_groups_share_pairs_across_sizes_of_one_kind(self):
+        a = cli.parse_args(["--transports", "xen,memif", "--sizes",
+                            "64,1518,9000"])
+        points, _ = cli.matrix(a)
+        gs = cli.groups(points)
+        got = [sorted({(p.direction, p.size) for p in g}) for g in gs]
+        self.assertEqual(len(gs), 4)
+        self.assertIn([("f2b", 64), ("f2b", 1518)], got)
+        self.assertIn([("b2f", 9000)], got)
+        for g in gs:
+            self.assertEqual(len({p.family for p in g}), 2)
+
+    def test_interleaved_by_default(self):
+        a = cli.parse_args([])
+        self.assertTrue(a.interleaved)
+        self.assertGreaterEqual(a.rounds, 3)
+        self.assertFalse(cli.parse_args(["--sequential"]).interleaved)
+        self.assertEqual(cli.parse_args(["--full"]).rounds, 10)
+        import contextlib
+        for bad in (["--rounds", "0"], ["--round-window", "0.1"]):
+            with contextlib.redirect_stderr(io.StringIO()):
+                with self.assertRaises(SystemExit):
+                    cli.parse_args(bad)
+
+    def test_interactive_command(self):
+        e = transports.ends("xen", 1, "/tmp/t", lambda so: so)
+        cmd = command.testpmd_cmd("/usr/bin/dpdk-testpmd", e.back, "rxonly",
+                                  1, "p", 60, size=64, interactive=True,
+                                  stdbuf=True)
+        app = cmd[cmd.index("--") + 1:]
+        self.assertIn("-i", app)
+        self.assertNotIn("--stats-period=1", app)
+        self.assertIn("--record-core-cycles", app)
+        self.assertEqual(cmd[4:6], ["stdbuf", "-oL"])
+
+
+# A stand-in for testpmd's prompt, to test how Console reads it (the real
+# testpmd is test_bench_smoke's): it writes each prompt in two pieces and
+# answers "show port stats 0" with a recorded block.
+PROMPTER = r"""
+import sys, time
+def prompt():
+    sys.stdout.write("testp"); sys.stdout.flush(); time.sleep(0.05)
+    sys.stdout.write("md> "); sys.stdout.flush()
+prompt()
+for line in sys.stdin:
+    cmd = line.strip()
+    sys.stdout.write(cmd + "\n")
+    if cmd == "show port stats 0":
+        sys.stdout.write(open(sys.argv[1]).read())
+    elif cmd == "stop":
+        sys.stdout.write("  CPU cycles/packet=41.27 (total cycles=4127 / "
+                         "total rxonly packets=100) at 2994 MHz Clock\n")
+    elif cmd == "quit":
+        sys.stdout.write("Bye...\n"); break
+    prompt()
+"""
+
+STATS_BLOCK = """
+  ######################## NIC statistics for port 0  ########################
+  RX-packets: 370688     RX-missed: 0          RX-bytes:  23724032
+  RX-errors: 0
+  RX-nombuf:  0
+  TX-packets: 5          TX-errors: 0          TX-bytes:  320
+
+  Throughput (since last show)
+  Rx-pps:       370432          Rx-bps:    189661344
+  Tx-pps:            0          Tx-bps:            0
+
+                                   Value            Rate (since last show)
+  rx_q0_notifications_sent          1234             617
+  ############################################################################
+"""
+
+
+class TestConsole(unittest.TestCase):
+    def test_prompt_in_pieces(self):
+        import sys
+        with tempfile.TemporaryDirectory() as d:
+            stats = os.path.join(d, "stats")
+            with open(stats, "w") as f:
+                f.write(STATS_BLOCK)
+            c = rounds.Console("stand-in", [sys.executable, "-c", PROMPTER,
+                                            stats])
+            c.start()
+            try:
+                self.assertTrue(c.ready.wait(10))
+                b = c.stats()
+                self.assertEqual(b["rx_packets"], 370688)
+                self.assertEqual(b["tx_packets"], 5)
+                self.assertEqual(b["xstats"],
+                                 {"rx_q0_notifications_sent": 1234})
+                self.assertEqual(c.stop_command()["cycles"], 4127)
+                self.assertEqual(c.command("start").strip(), "start")
+            finally:
+                c.stop()
+            self.assertFalse(c.alive())
+            self.assertIn("Bye...", c.tail)
