@@ -237,7 +237,6 @@ def parse_args(argv):
     args.idle_each = False
     args.idle_sample = 0.5
     args.measure_seconds = None
-    args.overlap_stop = False
     args.repeat = 1
     return args
 

@@ -11,12 +11,11 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 
 from . import host_probe, transports
 from .command import testpmd_cmd
-from .load import wait_for_idle
+from .load import cpu_share, cpu_snapshot, wait_for_idle
 from .measure import WarmUp
 from .runner import (READY_TIMEOUT, Testpmd, remove_runtime_dir,
                      stop_in_order, stop_together, wait_ready)
@@ -66,7 +65,6 @@ class Bench:
         self.tmpdir = tempfile.mkdtemp(prefix="xen-bench-")
         self.plugin_dir = None
         self.running = []
-        self.pending = []       # threads stopping earlier runs
         self.serial = 0
         if any(f == "xen" for f, _ in args.transports) and \
                 world_writable_parent(os.path.join(self.build_dir,
@@ -83,10 +81,8 @@ class Bench:
 
     def run_once(self, pt, rep):
         """One run of a point with fresh processes; see measure.py for
-        what it returns. With args.overlap_stop, its processes are
-        stopped in the background while the next run starts (that run
-        waits for them to be gone before it measures); the run's cycles
-        are filled in then."""
+        what it returns. Its processes are gone when it returns: the next
+        run's host probe must find the CPUs free."""
         if self.args.idle_each:
             wait_for_idle(self.args.idle_wait, self.args.idle_sample)
         host = self.probe_host()
@@ -98,27 +94,17 @@ class Bench:
         meas = {"commands": [shlex.join(p.cmd) for p in pair.order],
                 "sender": pair.sender, "receiver": pair.receiver,
                 "cycles": {"tx": None, "rx": None}, "host": host}
-        background = False
         try:
             self.start_pair(pair)
             meas.update(self._measure(procs["rx"], procs["tx"], warmup,
                                       nwin))
-            background = self.args.overlap_stop
         finally:
-            if background:
-                t = threading.Thread(target=self._stop_run,
-                                     args=(procs, e, pt, n, meas),
-                                     daemon=True)
-                self.pending.append(t)
-                t.start()
-            else:
-                self._stop_run(procs, e, pt, n, meas)
+            self._stop_run(procs, e, pt, n, meas)
         return meas
 
     def probe_host(self):
-        """The host's mode (host_probe), while no testpmd runs, not even
-        a stopping one; None with a single CPU."""
-        self.finish_pending()
+        """The host's mode (host_probe), called while no testpmd runs;
+        None with a single CPU."""
         if self.cpus[0] == self.cpus[1]:
             return None
         host = host_probe.probe(self.build_dir, self.cpus)
@@ -195,11 +181,6 @@ class Bench:
         if os.path.exists(sock):
             os.unlink(sock)
 
-    def finish_pending(self):
-        """Wait for the runs being stopped in the background."""
-        while self.pending:
-            self.pending.pop(0).join()
-
     def _measure(self, rx, tx, warmup, nwin):
         """Receiver windows after warm-up, each with the share of its CPU
         that each testpmd got, and the sender's windows over the same
@@ -216,7 +197,7 @@ class Bench:
             warm.measured(rx_base)
             prev_t = rx_base["t"]
         t_begin = prev_t if prev_t is not None else time.monotonic()
-        last = (time.monotonic(), tx.cpu_seconds(), rx.cpu_seconds())
+        last = cpu_snapshot(tx, rx)
         # Quick preset: enough windows to cover measure_seconds suffice
         # (one where testpmd prints every 2 s).
         cap = self.args.measure_seconds
@@ -231,13 +212,12 @@ class Bench:
                 continue
             if ev is None:
                 raise rx.failure("exited while measuring")
-            snap = (time.monotonic(), tx.cpu_seconds(), rx.cpu_seconds())
+            snap = cpu_snapshot(tx, rx)
             if prev_t is not None:
                 ev["dt"] = ev["t"] - prev_t
-            wall = snap[0] - last[0]
-            if wall > 0 and None not in snap and None not in last:
-                ev["cpu_share"] = [round((snap[1] - last[1]) / wall, 3),
-                                   round((snap[2] - last[2]) / wall, 3)]
+            share = cpu_share(last, snap)
+            if share is not None:
+                ev["cpu_share"] = share
             last, prev_t = snap, ev["t"]
             if not warm.measured(ev):
                 t_begin = ev["t"]
@@ -253,7 +233,6 @@ class Bench:
                 "tx_base": before[-1] if before else None}
 
     def stop_all(self):
-        self.finish_pending()
         stop_together(list(self.running))
         for p in self.running:
             remove_runtime_dir(p.prefix)

@@ -34,9 +34,7 @@ PMD_DIR_GLOBS = [
 # once its windows cover this long (testpmd prints every 2 s instead of
 # every 1 s where EAL's TSC estimate is rounded up: on such machines the
 # quick preset measures one 2-s window). idle_each: the idle check before
-# every run, else once at the start. overlap_stop: a run's processes stop
-# in the background while the next run starts (it waits for them before
-# it measures). rounds, round_warm, round_window: the interleaved method
+# every run, else once at the start. rounds, round_warm, round_window: the interleaved method
 # (rounds.py, the default): rounds counted after a warm-up round, and the
 # seconds of a window's warm-up and measurement.
 MODES = {
@@ -44,13 +42,11 @@ MODES = {
               "sizes": "64,1518", "bursts": "32", "queues": "1",
               "transports": "xen,vhost,memif", "idle_sample": 0.25,
               "measure_seconds": 2.0, "idle_each": False,
-              "overlap_stop": True,
               "rounds": 3, "round_warm": 0.2, "round_window": 1.0},
     "full": {"warmup": 2, "windows": 10, "repeat": 3,
              "sizes": "64,512,1518,9000", "bursts": "32", "queues": "1,2",
              "transports": "xen,vhost,memif,null", "idle_sample": 1.0,
              "measure_seconds": None, "idle_each": True,
-             "overlap_stop": False,
              "rounds": 10, "round_warm": 0.5, "round_window": 2.0},
 }
 MAX_BURST = 512     # testpmd's MAX_PKT_BURST
@@ -177,7 +173,6 @@ def parse_args(argv):
     args.interleaved = not args.sequential
     args.idle_sample = preset["idle_sample"]
     args.idle_each = preset["idle_each"]
-    args.overlap_stop = preset["overlap_stop"]
     if args.windows < 1 or args.warmup < 0 or args.repeat < 1:
         ap.error("--windows and --repeat must be >= 1, --warmup >= 0")
     if args.rounds < 1 or not 0.2 <= args.round_window <= 60:
@@ -389,10 +384,6 @@ def main(argv):
             log("progress: %s %s %dB burst %d %dq: %s" % (
                 transports.FAMILY_LABEL[u["transport"]], u["direction"],
                 u["size"], u["burst"], u["queues"], u["reason"]))
-        if args.overlap_stop and not memory.room_for(4):
-            args.overlap_stop = False
-            log("xen-bench: not enough free memory for two runs' testpmd "
-                "at once: stopping each run before the next")
         families = {pt.family for pt in points}
         if args.interleaved and not memory.room_for(2 * len(families)):
             args.interleaved = False

@@ -12,6 +12,21 @@ from .util import log
 CLEAN_CPU_SHARE = 0.95
 
 
+def cpu_snapshot(tx, rx):
+    """(now, CPU seconds of the sender's testpmd, of the receiver's)."""
+    return (time.monotonic(), tx.cpu_seconds(), rx.cpu_seconds())
+
+
+def cpu_share(before, after):
+    """The share of its CPU each testpmd (sender, receiver) got between
+    two cpu_snapshot()s, or None where it cannot be told."""
+    wall = after[0] - before[0]
+    if wall <= 0 or None in before or None in after:
+        return None
+    return [round((after[1] - before[1]) / wall, 3),
+            round((after[2] - before[2]) / wall, 3)]
+
+
 def _cpu_busy_idle():
     with open("/proc/stat") as f:
         vals = [int(x) for x in f.readline().split()[1:]]

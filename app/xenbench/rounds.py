@@ -25,6 +25,7 @@ import threading
 import time
 
 from .command import txpkts
+from .load import cpu_share, cpu_snapshot
 from .runner import READY_TIMEOUT, STOP_GRACE, Testpmd, stop_together
 from .testpmd_output import StatsParser
 from .util import BenchError, vlog
@@ -151,20 +152,6 @@ def rotated(items, r):
     return items[k:] + items[:k]
 
 
-def cpu_snapshot(pair):
-    return (time.monotonic(), pair.procs["tx"].cpu_seconds(),
-            pair.procs["rx"].cpu_seconds())
-
-
-def cpu_share(before, after):
-    """The share of its CPU each testpmd (sender, receiver) got."""
-    wall = after[0] - before[0]
-    if wall <= 0 or None in before or None in after:
-        return None
-    return [round((after[1] - before[1]) / wall, 3),
-            round((after[2] - before[2]) / wall, 3)]
-
-
 def window(pair, warm, seconds):
     """One forwarding window of a started pair; a run for
     measure.summarize."""
@@ -174,10 +161,10 @@ def window(pair, warm, seconds):
     try:
         time.sleep(warm)
         rx_base, tx_base = rx.stats(), tx.stats()
-        before = cpu_snapshot(pair)
+        before = cpu_snapshot(tx, rx)
         time.sleep(seconds)
         rx_last, tx_last = rx.stats(), tx.stats()
-        after = cpu_snapshot(pair)
+        after = cpu_snapshot(tx, rx)
     finally:
         cycles = {"tx": tx.stop_command(), "rx": rx.stop_command()}
     dt = rx_last["t"] - rx_base["t"]
