@@ -338,6 +338,19 @@ test_netback_gso_contiguous_is_0_or_1(void)
 }
 
 static void
+test_netback_tx_map_min_is_0_to_65535_bytes(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,tx_map_min=65536",
+		      "tx_map_min=65536", "[0, 65535]"));
+	CHECK(refused(NB, "domid=1,provider=sim,tx_map_min=1k", "tx_map_min=1k",
+		      NULL));
+	CHECK(refused(NF, "provider=sim,tx_map_min=512", "tx_map_min", NULL));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,tx_map_min=0"));
+	CHECK(accepted(NB,
+		       "domid=1,provider=sim,sim=test-args,tx_map_min=65535"));
+}
+
+static void
 test_netback_on_removal_is_wait_or_remove(void)
 {
 	CHECK(refused(NB, "domid=1,provider=sim,on_removal=drop",
@@ -626,6 +639,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_fatal_slots_is_17_to_30);
 	RUN(test_netback_fail_backoff_is_0_to_10_s);
 	RUN(test_netback_gso_contiguous_is_0_or_1);
+	RUN(test_netback_tx_map_min_is_0_to_65535_bytes);
 	RUN(test_netback_on_close_is_close_or_detach);
 	RUN(test_netback_on_removal_is_wait_or_remove);
 	RUN(test_netback_rejects_bad_handle);

@@ -11,7 +11,8 @@
  * netfront receives into mbufs on pages it grants; an application that
  * holds all of them stalls the queue until it frees them, losing nothing,
  * and sends mbufs of that pool from their own pages. With zero_copy=1 the
- * backend lends the mapped pages to the application instead of copying.
+ * backend lends the mapped pages to the application instead of copying;
+ * with tx_map_min= it maps a guest's long packets for it to lend them.
  * Afterwards each port's private dump describes its end and its rings.
  * XEN_TEST_PACKETS overrides the count (for slow sanitizer builds).
  */
@@ -361,6 +362,64 @@ test_the_backend_lends_what_static_grants_hold(void)
 	xsim_instance_destroy(inst);
 }
 
+/*
+ * tx_map_min on the backend, static_grants=0 on the frontend (a stock
+ * guest's way): packets of tx_map_min bytes and more are grant-mapped and
+ * lent, every byte as sent, answered and unmapped as the application frees
+ * them. A port closed while the application holds one leaves it readable;
+ * its mapping goes with its free.
+ */
+static void
+test_the_backend_maps_long_packets_of_a_guest_without_static_grants(void)
+{
+	uint64_t n = packets / 10;
+	uint8_t frame[1500] = { [12] = 0x88, [13] = 0xb5, [1499] = 0x5a };
+	char inst[64], args[160];
+	struct xsim_usage usage;
+	struct rte_mbuf *held[8], *m;
+	uint16_t got = 0;
+	int b, f;
+
+	snprintf(inst, sizeof(inst), "%s-map", pair_sim_instance());
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s,tx_map_min=1000", inst);
+	b = pair_create("net_xen_netback3", args, test_pool);
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s,static_grants=0", inst);
+	f = pair_create("net_xen_netfront3", args, test_pool);
+	REQUIRE(b >= 0 && f >= 0);
+	REQUIRE(pair_wait_link(b, true, 10000) &&
+		pair_wait_link(f, true, 10000));
+	CHECK(pair_transfer(f, b, test_pool, 0, n, 128) == n);
+	CHECK(xstat_of(b, "rx_q0", "packets") == n);
+	/* Every length from 60 to 9000 B: most are long enough to map. */
+	CHECK(xstat_of(b, "rx_q0", "map_packets") > n / 2);
+	CHECK(xstat_of(b, "rx_q0", "map_packets") < n);
+	CHECK(xstat_of(b, "rx_q0", "map_failed") == 0);
+	CHECK(xstat_of(b, "rx_q0", "zero_copy_packets") ==
+	      xstat_of(b, "rx_q0", "map_packets"));
+	/* The frontend got every answer: a full transfer again. */
+	CHECK(pair_transfer(f, b, test_pool, 0, 1000, 32) == 1000);
+	m = pair_frame(test_pool, frame, sizeof(frame));
+	REQUIRE(m != NULL && rte_eth_tx_burst(f, 0, &m, 1) == 1);
+	for (unsigned int ms = 0; ms < 5000 && got == 0; ms++) {
+		got = rte_eth_rx_burst(b, 0, held, RTE_DIM(held));
+		rte_delay_us_sleep(got == 0 ? 1000 : 0);
+	}
+	REQUIRE(got == 1);
+	CHECK(RTE_MBUF_HAS_EXTBUF(held[0]->next));
+	CHECK(xstat_of(b, "rx_q0", "unmaps") + 1 ==
+	      xstat_of(b, "rx_q0", "map_packets"));
+	pair_destroy("net_xen_netfront3", f);
+	pair_destroy("net_xen_netback3", b);
+	CHECK(*rte_pktmbuf_mtod_offset(held[0]->next, uint8_t *,
+				       held[0]->next->data_len - 1) == 0x5a);
+	CHECK(xsim_domain_usage(inst, 0, &usage) == 0 && usage.maps == 1);
+	rte_pktmbuf_free(held[0]);
+	CHECK(xsim_domain_usage(inst, 0, &usage) == 0 && usage.maps == 0);
+	xsim_instance_destroy(inst);
+}
+
 /* Both ends connected; XEN_TEST_PACKETS packets a direction if set. */
 static int
 setup(const char *argv0)
@@ -397,4 +456,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_application_holding_every_buffer_stalls_then_resumes);
 	RUN(test_without_static_grants_the_backend_grant_copies);
 	RUN(test_the_backend_lends_what_static_grants_hold);
+	RUN(test_the_backend_maps_long_packets_of_a_guest_without_static_grants);
 }

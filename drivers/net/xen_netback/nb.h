@@ -69,6 +69,8 @@ struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
 	char domain[NB_DOMAIN_NAME_MAX + 1];
 	bool zero_copy;			/* lend static grants' pages */
+	/* tx_map_min=: lend guest packets this long from their own mapping. */
+	uint32_t tx_map_min;
 	/* A guest RX ring that takes nothing this long: link down; 0: never. */
 	uint32_t stall_timeout_ms;
 	/* Past 1 + this many slots a guest packet is fatal (netif_back.h). */

@@ -38,6 +38,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_STATICS_MAX "static_grants_max"
 #define ARG_STATICS_PROCESS_MAX "static_grants_process_max"
 #define ARG_GSO_CONTIGUOUS "gso_contiguous"
+#define ARG_TX_MAP_MIN "tx_map_min"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -199,6 +200,19 @@ nb_arg_gso_contiguous(const char *key, const char *value, void *opaque)
 			      &((struct nb_port *)opaque)->cfg.gso_contiguous);
 }
 
+/* Guest packets of at least this many bytes are mapped; 0: none. */
+static int
+nb_arg_tx_map_min(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, XEN_NETIF_MAX_TX_SIZE,
+			   &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.tx_map_min = v;
+	return 0;
+}
+
 static int
 nb_arg_vifs(const char *key, const char *value, void *opaque)
 {
@@ -217,6 +231,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_STATICS_MAX, nb_arg_statics_max, false },
 	{ ARG_STATICS_PROCESS_MAX, nb_arg_statics_process_max, false },
 	{ ARG_GSO_CONTIGUOUS, nb_arg_gso_contiguous, false },
+	{ ARG_TX_MAP_MIN, nb_arg_tx_map_min, false },
 	{ ARG_VIFS, nb_arg_vifs, false },
 };
 
@@ -254,16 +269,21 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args)
 	return 0;
 }
 
-/* Zero copy: each queue pair's lender (netif_lend.h), for the port's life. */
+/*
+ * Zero copy, from static grants or from mappings (tx_map_min=): each queue
+ * pair's lender (netif_lend.h), for the port's life.
+ */
 static int
 nb_lend_init(struct nb_port *p)
 {
+	bool lends = p->cfg.zero_copy || p->cfg.tx_map_min > 0;
 	char name[RTE_RING_NAMESIZE];
 	unsigned int i;
 
-	for (i = 0; p->cfg.zero_copy && i < p->xn.cfg.queues; i++) {
+	for (i = 0; lends && i < p->xn.cfg.queues; i++) {
 		snprintf(name, sizeof(name), "xnb%u_lend%u",
 			 p->xn.dev->data->port_id, i);
+		nb_pair(p, i)->rxq.ring.map_min = p->cfg.tx_map_min;
 		nb_pair(p, i)->rxq.ring.lend =
 			netif_lend_create(name, p->xn.dev->device->numa_node);
 		if (nb_pair(p, i)->rxq.ring.lend == NULL) {
@@ -415,6 +435,11 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "static_packets", RXQ(stats.static_packets), XN_BASIC_NONE },
 	{ "zero_copy_packets", RXQ(stats.zero_copy_packets), XN_BASIC_NONE },
 	{ "zero_copy_slots", RXQ(stats.zero_copy_slots), XN_BASIC_GAUGE },
+	{ "zero_copy_failed", RXQ(stats.zero_copy_failed), XN_BASIC_NONE },
+	{ "map_packets", RXQ(stats.map_packets), XN_BASIC_NONE },
+	{ "map_failed", RXQ(stats.map_failed), XN_BASIC_NONE },
+	{ "unmaps", RXQ(stats.unmaps), XN_BASIC_NONE },
+	{ "unmap_failed", RXQ(stats.unmap_failed), XN_BASIC_ERRORS },
 	{ "rate_limited", RXQ(stats.rate_limited), XN_BASIC_NONE },
 	{ "hashed_packets", RXQ(stats.hashed_packets), XN_BASIC_NONE },
 	{ "multicast_requests", RXQ(stats.multicast_requests), XN_BASIC_NONE },

@@ -304,6 +304,11 @@ struct netif_back_tx_stats {
 	uint64_t static_packets;	/* read from static grants alone */
 	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
 	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
+	uint64_t zero_copy_failed; /* lent, then answered NETIF_RSP_ERROR */
+	uint64_t map_packets;	   /* lent from a mapping of their own */
+	uint64_t map_failed;	   /* mappings Xen refused: copied instead */
+	uint64_t unmaps;	   /* those mappings undone */
+	uint64_t unmap_failed;	   /* of which refused (a bug of ours) */
 	uint64_t rate_limited;		/* pulls cut short by the vif's rate */
 	uint64_t hashed_packets;	/* with the guest's hash (mbuf RSS hash) */
 	uint64_t multicast_requests;	/* dummy requests amending the filter */
@@ -330,8 +335,13 @@ struct netif_back_tx {
 	uint8_t fatal_slots;		/* see netif_back_tx_parse() */
 	/* The queue pair's static grants (netif_statics.h); NULL: none. */
 	struct netif_gref_map **statics;
-	/* Lends what static grants hold instead of copying (netif_lend.h). */
+	/*
+	 * Lends what static grants hold instead of copying (netif_lend.h),
+	 * and packets of at least @map_min bytes from a mapping of their own
+	 * (0: never).
+	 */
 	struct netif_lend *lend;
+	uint32_t map_min;
 	/* The vif's rate limit (netif_credit.h), shared by its queues; may be NULL. */
 	struct netif_credit *credit;
 	/* The vif's multicast filter the guest amends (netif_mcast.h); may be NULL. */

@@ -37,7 +37,7 @@ netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
 	tx->copy.xa = xa;
 	netif_copy_reset(&tx->copy);
 	tx->error = NULL;
-	netif_lend_connect(tx->lend);
+	netif_lend_connect(tx->lend, xa);
 	return netif_back_tx_attach(&tx->ring, sring);
 }
 
@@ -179,6 +179,30 @@ tx_take_copy_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 }
 
 /*
+ * Whether @pkt is lent rather than copied, from the pages stored in
+ * @pages: its static grants', or those of a mapping of its own (*@map) for
+ * a packet of at least tx->map_min bytes.
+ */
+static bool
+tx_lend_pages(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
+	      const struct netif_gref_map *statics, const uint8_t **pages,
+	      void **map)
+{
+	*map = NULL;
+	/* A large segment is wanted whole in one mbuf (gso_contiguous=1). */
+	if (!netif_lend_room(tx->lend, pkt) ||
+	    (tx->gso_bufs != NULL &&
+	     pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE))
+		return false;
+	if (netif_lend_static(pkt, statics, pages))
+		return true;
+	if (tx->map_min == 0 || pkt->len < tx->map_min)
+		return false;
+	*map = netif_lend_map(tx->lend, pkt, tx->frontend, pages);
+	return *map != NULL;
+}
+
+/*
  * Parse, allocate and add the copies of as many packets as @max allows;
  * returns how many wait for the copy. Dropped packets are answered at once:
  * a frontend matches TX answers by id, not by ring order.
@@ -190,6 +214,7 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
 	const uint8_t *pages[NETIF_MAX_SLOTS];	/* of a packet to lend */
 	struct netif_copy *c = &tx->copy;
+	void *map;
 	uint64_t now = rte_get_timer_cycles();
 	unsigned int n = 0;
 	int avail;
@@ -220,17 +245,19 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		} else if (unlikely(verdict == NETIF_TX_DROP)) {
 			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
 			tx->stats.drop_bad_frame++;
-		} else if (netif_lend_fits(tx->lend, pkt, statics, pages)) {
+		} else if (tx_lend_pages(tx, pkt, statics, pages, &map)) {
 			if (!tx_take_mbufs(tx, mbufs, netif_lend_mbufs(pkt))) {
+				if (map != NULL)
+					netif_lend_unmap(tx->lend, pkt, map);
 				tx_return_credit(tx, pkt);
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
 			tx->loans[n] = netif_lend_build(tx->lend, pkt, pages,
-							mbufs);
+							map, mbufs);
 			tx->first_seg[n] = c->n;
 			tx->heads[n++] = mbufs[0];
-			tx->stats.static_packets++;
+			tx->stats.static_packets += map == NULL;
 			tx->stats.zero_copy_packets++;
 		} else {
 			if (!tx_take_copy_mbufs(tx, pkt, mbufs, &nb_mbufs)) {
@@ -270,11 +297,15 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
  */
 static inline bool
 tx_deliverable(struct netif_back_tx *tx, struct rte_mbuf *m,
-	       const struct netif_offload *off)
+	       const struct netif_offload *off, bool lent)
 {
 	const char *why;
 
 	netif_l2_classify(m);
+	if (lent &&
+	    (off->csum_blank || off->gso_type != XEN_NETIF_GSO_TYPE_NONE) &&
+	    !netif_lend_headers(m))
+		goto drop;
 	if (off->hashed) {
 		/* The guest hashed it as it configured our hash. */
 		m->hash.rss = off->hash;
@@ -289,6 +320,7 @@ tx_deliverable(struct netif_back_tx *tx, struct rte_mbuf *m,
 		}
 		return true;
 	}
+drop:
 	if (off->gso_type != XEN_NETIF_GSO_TYPE_NONE)
 		tx->stats.drop_bad_gso++;
 	else
@@ -324,7 +356,8 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 			 */
 			tx->stats.drop_copy_failed++;
 			status = NETIF_RSP_ERROR;
-		} else if (tx_deliverable(tx, m, &tx->pkts[i].off)) {
+		} else if (tx_deliverable(tx, m, &tx->pkts[i].off,
+					  tx->loans[i] != NULL)) {
 			m->port = tx->port;
 			bytes += m->pkt_len;
 			pkts[nb_rx++] = m;
@@ -346,8 +379,14 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 		netif_back_tx_respond(&tx->ring, &tx->pkts[i], status);
 	}
 	netif_copy_reset(&tx->copy);
-	if (tx->lend != NULL)
+	if (tx->lend != NULL) {
 		tx->stats.zero_copy_slots = tx->lend->slots;
+		tx->stats.zero_copy_failed = tx->lend->answered_error;
+		tx->stats.map_packets = tx->lend->maps;
+		tx->stats.map_failed = tx->lend->map_failed;
+		tx->stats.unmaps = tx->lend->unmaps;
+		tx->stats.unmap_failed = tx->lend->unmap_failed;
+	}
 	if (tx->ring.rsp_prod_pvt != tx->ring.sring->rsp_prod)
 		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&tx->ring));
 	tx->stats.packets += nb_rx;

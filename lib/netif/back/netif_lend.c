@@ -8,6 +8,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "netif_l2.h"
 #include "netif_lend.h"
 
 struct netif_lend *
@@ -37,11 +38,29 @@ netif_lend_create(const char *name, int socket)
 	return l;
 }
 
+/* Undo @loan's own mapping, if it has one. */
+static void
+lend_unmap(struct netif_lend *l, struct netif_loan *loan)
+{
+	if (loan->map == NULL)
+		return;
+	/* A failure can only be ours (a wrong address): counted, not retried. */
+	if (xa_gnt_unmap(l->xa, loan->map, loan->pkt.nr_slots) != 0)
+		l->unmap_failed++;
+	loan->map = NULL;
+	l->unmaps++;
+}
+
 static void
 lend_unref(struct netif_lend *l)
 {
+	unsigned int i;
+
 	if (__atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	/* Every loan is back: the mappings no answer undid go now. */
+	for (i = 0; i < NETIF_LEND_SLOTS; i++)
+		lend_unmap(l, &l->loans[i]);
 	if (l->on_last != NULL)
 		l->on_last(l->on_last_arg);
 	rte_ring_free(l->returned);
@@ -67,11 +86,18 @@ netif_lend_destroy(struct netif_lend *l)
 	return held;
 }
 
+unsigned int
+netif_lend_held(const struct netif_lend *l)
+{
+	return l == NULL ? 0 : __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE) - 1;
+}
+
 void
-netif_lend_connect(struct netif_lend *l)
+netif_lend_connect(struct netif_lend *l, struct xa_handle *xa)
 {
 	if (l == NULL)
 		return;
+	l->xa = xa;
 	l->gen++;
 	l->slots = 0;
 }
@@ -90,16 +116,57 @@ lend_returned(void *addr __rte_unused, void *opaque)
 }
 
 bool
-netif_lend_fits(const struct netif_lend *l, const struct netif_tx_packet *pkt,
-		const struct netif_gref_map *statics, const uint8_t **pages)
+netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt)
+{
+	return l != NULL && l->nb_free > 0 && pkt->len >= NETIF_LEND_MIN_LEN &&
+	       l->slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
+}
+
+static inline uint32_t
+headers_len(const struct rte_mbuf *m)
+{
+	return (uint32_t)m->l2_len + m->l3_len + m->l4_len;
+}
+
+bool
+netif_lend_headers(struct rte_mbuf *m)
+{
+	uint32_t want = headers_len(m);
+
+	if (want <= rte_pktmbuf_data_len(m))
+		return true;
+	if (want > rte_pktmbuf_data_len(m) + rte_pktmbuf_tailroom(m) ||
+	    want > rte_pktmbuf_pkt_len(m))
+		return false;
+	while (rte_pktmbuf_data_len(m) < want) {
+		struct rte_mbuf *seg = m->next;
+		uint16_t n = RTE_MIN(want - rte_pktmbuf_data_len(m),
+				     rte_pktmbuf_data_len(seg));
+
+		rte_memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
+			   rte_pktmbuf_mtod(seg, uint8_t *), n);
+		m->data_len += n;
+		seg->data_off += n;
+		seg->data_len -= n;
+		if (seg->data_len == 0) {
+			/* The last piece of a page may answer the loan now. */
+			m->next = seg->next;
+			m->nb_segs--;
+			rte_pktmbuf_free_seg(seg);
+		}
+	}
+	/* The first walk read what the guest may have changed since. */
+	netif_l2_classify(m);
+	return headers_len(m) <= rte_pktmbuf_data_len(m);
+}
+
+bool
+netif_lend_static(const struct netif_tx_packet *pkt,
+		  const struct netif_gref_map *statics, const uint8_t **pages)
 {
 	unsigned int s;
 
-	/* Offloads are completed in the packet: they need it writable. */
-	if (l == NULL || l->nb_free == 0 || pkt->len < NETIF_LEND_MIN_LEN ||
-	    pkt->off.csum_blank ||
-	    pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE ||
-	    l->slots + pkt->nr_slots > NETIF_LEND_SLOTS)
+	if (statics == NULL)
 		return false;
 	for (s = 0; s < pkt->nr_slots; s++) {
 		pages[s] = netif_gref_map_find(statics, pkt->slots[s].gref,
@@ -108,6 +175,36 @@ netif_lend_fits(const struct netif_lend *l, const struct netif_tx_packet *pkt,
 			return false;
 	}
 	return true;
+}
+
+void *
+netif_lend_map(struct netif_lend *l, const struct netif_tx_packet *pkt,
+	       domid_t domid, const uint8_t **pages)
+{
+	grant_ref_t refs[NETIF_MAX_SLOTS];
+	uint8_t *map;
+	unsigned int s;
+
+	for (s = 0; s < pkt->nr_slots; s++)
+		refs[s] = pkt->slots[s].gref;
+	map = xa_gnt_map(l->xa, domid, pkt->nr_slots, refs, false);
+	if (map == NULL) {
+		l->map_failed++;
+		return NULL;
+	}
+	for (s = 0; s < pkt->nr_slots; s++)
+		pages[s] = map + (size_t)s * XA_PAGE_SIZE;
+	l->maps++;
+	return map;
+}
+
+void
+netif_lend_unmap(struct netif_lend *l, const struct netif_tx_packet *pkt,
+		 void *map)
+{
+	struct netif_loan loan = { .map = map, .pkt = *pkt };
+
+	lend_unmap(l, &loan);
 }
 
 unsigned int
@@ -126,7 +223,8 @@ netif_lend_mbufs(const struct netif_tx_packet *pkt)
 
 struct netif_loan *
 netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
-		 const uint8_t *const *pages, struct rte_mbuf **mbufs)
+		 const uint8_t *const *pages, void *map,
+		 struct rte_mbuf **mbufs)
 {
 	struct netif_loan *loan = &l->loans[l->free[--l->nb_free]];
 	bool iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
@@ -166,6 +264,7 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	rte_mbuf_ext_refcnt_set(&loan->shinfo, m - 1);
 	loan->gen = l->gen;
 	loan->status = NETIF_RSP_OKAY;
+	loan->map = map;
 	loan->pkt = *pkt;
 	/* Seen by the control thread once the burst quiesced. */
 	__atomic_store_n(&loan->nr_pages, pkt->nr_slots, __ATOMIC_RELEASE);
@@ -183,11 +282,15 @@ netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
 	if (l == NULL)
 		return 0;
 	n = rte_ring_sc_dequeue_burst(l->returned, idx, RTE_DIM(idx), NULL);
+	/* Unmapped before answered: the guest may reuse an answered page. */
+	for (i = 0; i < n; i++)
+		lend_unmap(l, &l->loans[(uintptr_t)idx[i]]);
 	for (i = 0; i < n; i++) {
 		struct netif_loan *loan = &l->loans[(uintptr_t)idx[i]];
 
 		if (loan->gen == l->gen) {
 			netif_back_tx_respond(ring, &loan->pkt, loan->status);
+			l->answered_error += loan->status != NETIF_RSP_OKAY;
 			l->slots -= loan->pkt.nr_slots;
 		}
 		l->free[l->nb_free++] = loan->idx;

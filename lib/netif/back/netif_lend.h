@@ -1,20 +1,28 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Guest TX lent to the application instead of copied (the netback's
- * zero_copy=1): a packet whose every slot lies in a static grant becomes a
+ * Guest TX lent to the application instead of copied: a packet whose every
+ * slot lies in a static grant (the netback's zero_copy=1), or one the
+ * backend maps for it alone (tx_map_min=, for guests without static
+ * grants: Linux netback's grant-mapped TX), becomes a
  * chain whose first mbuf holds a copy of its first NETIF_LEND_HEAD bytes
  * (the headers the backend parses, which the guest can then no longer
- * change under it, as Linux netback copies them) and whose other segments
- * are external buffers on the mapped pages themselves, read-only.
+ * change under it, as Linux netback copies them; more when the headers an
+ * offload completes go further: netif_lend_headers()) and whose other
+ * segments are external buffers on the mapped pages themselves,
+ * read-only.
  *
  * The packet's requests stay unanswered until the application frees the
  * chain: the free callback, on whatever thread frees it, only queues the
  * loan; the queue's next pull answers it (netif_lend_answer()). A bound on
  * the ring slots lent at once leaves half of the guest's TX ring to it
- * whatever the application holds; beyond it packets are copied. A page
- * that is lent is never unmapped: netif_statics.c asks netif_lend_holds()
- * before it unmaps and waits while it is.
+ * whatever the application holds; beyond it packets are copied. A static
+ * page that is lent is never unmapped: netif_statics.c asks
+ * netif_lend_holds() before it unmaps and waits while it is. A packet's own
+ * mapping is undone by the queue that answers it, before the answer (the
+ * guest may reuse its pages once answered), all of a pull's in one go;
+ * those the last reference finds (a port closed, a connection gone) are
+ * undone then.
  *
  * The lent segments have no IOVA unless DPDK runs with IOVA as VA, and
  * even then no device has the pages in its IOMMU: they are for
@@ -31,6 +39,7 @@
 #include <rte_ring.h>
 
 #include "netif_back.h"
+#include "xa.h"
 
 /* Bytes copied into the first mbuf: Linux netback's XEN_NETBACK_TX_COPY_LEN. */
 #define NETIF_LEND_HEAD 128
@@ -51,6 +60,8 @@ struct netif_loan {
 	uint32_t gen;			/* the connection it was lent in */
 	uint16_t idx;
 	int16_t status;			/* the answer: OKAY unless dropped */
+	/* Its own mapping of nr_pages pages (netif_lend_map()); NULL: static. */
+	void *map;
 	/* The pages lent, read by the control thread (netif_lend_holds()). */
 	uint32_t nr_pages;
 	const uint8_t *pages[NETIF_MAX_SLOTS];
@@ -68,6 +79,13 @@ struct netif_lend {
 	/* Called as the last reference goes (netif_lend_on_last()). */
 	void (*on_last)(void *arg);
 	void *on_last_arg;
+	/* Undoes the loans' own mappings; the owner keeps it open meanwhile. */
+	struct xa_handle *xa;
+	uint64_t maps;		 /* packets mapped (netif_lend_map()) */
+	uint64_t map_failed;	 /* of which refused: copied instead */
+	uint64_t unmaps;	 /* their mappings undone */
+	uint64_t unmap_failed;	 /* of which refused (a bug of ours) */
+	uint64_t answered_error; /* loans answered NETIF_RSP_ERROR */
 	uint32_t gen;
 	uint16_t slots;			/* ring slots lent, not answered */
 	uint16_t nb_free;
@@ -92,36 +110,68 @@ unsigned int netif_lend_destroy(struct netif_lend *l);
 void netif_lend_on_last(struct netif_lend *l, void (*fn)(void *arg),
 			void *arg);
 
-/* A new connection: loans of the old one are freed without an answer. */
-void netif_lend_connect(struct netif_lend *l);
+/* Loans the application holds: what a closing owner must outlive. */
+unsigned int netif_lend_held(const struct netif_lend *l);
 
 /*
- * Whether @pkt may be lent now: long enough, no offload that would write
- * into it, every slot in @statics (its mapped page stored in @pages[slot]),
- * room under the bound.
+ * A new connection, whose packets are mapped and unmapped through @xa:
+ * loans of the old one are freed without an answer.
  */
-bool netif_lend_fits(const struct netif_lend *l,
-		     const struct netif_tx_packet *pkt,
-		     const struct netif_gref_map *statics,
-		     const uint8_t **pages);
+void netif_lend_connect(struct netif_lend *l, struct xa_handle *xa);
+
+/* Whether @pkt may be lent now: long enough, room under the bound. */
+bool netif_lend_room(const struct netif_lend *l,
+		     const struct netif_tx_packet *pkt);
+
+/*
+ * Whether every slot of @pkt lies in @statics (its mapped page stored in
+ * @pages[slot]).
+ */
+bool netif_lend_static(const struct netif_tx_packet *pkt,
+		       const struct netif_gref_map *statics,
+		       const uint8_t **pages);
+
+/*
+ * Map the grants of @pkt's slots, which domain @domid gave, read-only in
+ * one mapping; their pages are stored in @pages[slot]. Returns the mapping
+ * for netif_lend_build(), or NULL (counted in map_failed) when Xen refuses
+ * it: the packet is then copied, and the copy finds any bad grant.
+ */
+void *netif_lend_map(struct netif_lend *l, const struct netif_tx_packet *pkt,
+		     domid_t domid, const uint8_t **pages);
+
+/* Undo a mapping netif_lend_map() made that no loan took. */
+void netif_lend_unmap(struct netif_lend *l, const struct netif_tx_packet *pkt,
+		      void *map);
 
 /* Mbufs netif_lend_build() takes for @pkt: the head and one per piece. */
 unsigned int netif_lend_mbufs(const struct netif_tx_packet *pkt);
 
 /*
- * Lend @pkt from the @pages netif_lend_fits() found: chain @mbufs (fresh,
- * netif_lend_mbufs() of them), copy the head, attach the rest. Returns the
- * loan, whose status the caller sets to NETIF_RSP_ERROR before freeing a
- * chain it drops.
+ * Lend @pkt from the @pages netif_lend_static() or netif_lend_map() found
+ * (@map: what the latter returned, NULL for the former): chain @mbufs
+ * (fresh, netif_lend_mbufs() of them), copy the head, attach the rest.
+ * Returns the loan, whose status the caller sets to NETIF_RSP_ERROR before
+ * freeing a chain it drops.
  */
 struct netif_loan *netif_lend_build(struct netif_lend *l,
 				    const struct netif_tx_packet *pkt,
-				    const uint8_t *const *pages,
+				    const uint8_t *const *pages, void *map,
 				    struct rte_mbuf **mbufs);
 
 /*
- * Answer on @ring every loan the application gave back (queue's thread).
- * Returns how many were answered.
+ * Make the headers netif_l2_classify() found in lent @m lie in its copied
+ * head, where an offload writes (a checksum) and reads what it trusts:
+ * pull what lies past the head out of the lent segments, as Linux netback
+ * pulls beyond its copied 128 bytes, and classify again from the copy,
+ * since the first walk read pages the guest can still change. False when
+ * they do not fit the head or grew in between: the packet is dropped.
+ */
+bool netif_lend_headers(struct rte_mbuf *m);
+
+/*
+ * Answer on @ring every loan the application gave back (queue's thread),
+ * each one's own mapping undone first. Returns how many were answered.
  */
 unsigned int netif_lend_answer(struct netif_lend *l,
 			       netif_tx_back_ring_t *ring);
