@@ -292,6 +292,40 @@ test_copy_between_two_grants(struct xsim_peers *p)
 	CHECK(xa_gnt_unshare(p->fe, fe, 2) == 0);
 }
 
+/*
+ * A copy's local side on a page the caller maps from another domain, by
+ * the same handle or another of the process: Xen's get_page() of a frame
+ * the caller does not own fails, GNTST_bad_page (a copy by the grant
+ * itself goes through: test_copy_between_two_grants).
+ */
+static void
+test_copy_from_or_to_a_mapped_page_is_bad_page(struct xsim_peers *p)
+{
+	xengnttab_grant_copy_segment_t seg;
+	struct xa_handle *be2 = open_dom(BE);
+	uint8_t *fe, *mapped;
+	grant_ref_t ref[2];
+
+	REQUIRE(be2 != NULL);
+	fe = xa_gnt_share(p->fe, BE, 2, ref, true);
+	REQUIRE(fe != NULL);
+	mapped = xa_gnt_map(p->be, FE, 1, ref, true);
+	REQUIRE(mapped != NULL);
+	memset(fe, 0x5c, 64);
+	seg_to_gref(&seg, mapped, FE, ref[1], 0, 64);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
+	CHECK(seg.status == GNTST_bad_page);
+	CHECK(xa_gnt_copy(be2, 1, &seg) == 0);
+	CHECK(seg.status == GNTST_bad_page);
+	seg_from_gref(&seg, mapped + 100, FE, ref[1], 0, 64);
+	CHECK(xa_gnt_copy(be2, 1, &seg) == 0);
+	CHECK(seg.status == GNTST_bad_page);
+	CHECK(all_bytes(fe + PAGE, 64, 0));
+	CHECK(xa_gnt_unmap(p->be, mapped, 1) == 0);
+	xa_close(be2);
+	CHECK(xa_gnt_unshare(p->fe, fe, 2) == 0);
+}
+
 static void
 test_copy_into_readonly_grant_is_denied(struct xsim_peers *p)
 {
@@ -826,6 +860,7 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN_WITH(xsim_peers, test_readonly_map_is_not_writable);
 	RUN_WITH(xsim_peers, test_copy_into_and_out_of_grant);
 	RUN_WITH(xsim_peers, test_copy_between_two_grants);
+	RUN_WITH(xsim_peers, test_copy_from_or_to_a_mapped_page_is_bad_page);
 	RUN_WITH(xsim_peers, test_copy_into_readonly_grant_is_denied);
 	RUN_WITH(xsim_peers, test_copy_from_readonly_grant_is_allowed);
 	RUN_WITH(xsim_peers, test_copy_segment_crossing_page_is_bad_copy_arg);

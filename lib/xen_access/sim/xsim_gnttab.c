@@ -6,7 +6,10 @@
  * as a frontend does with libxengntshr, mapping and copying them as a
  * backend does with libxengnttab, and the page pool underneath. The checks
  * are Xen's: a grant must permit access to the domain using it, read-only
- * grants are never written, a copy stays inside its page. A page unshared
+ * grants are never written, a copy stays inside its page, and a copy's
+ * local side is a page of the caller's own, never one it maps from
+ * another domain (Xen's get_page() of it fails: GNTST_bad_page; Linux
+ * netback copies from such a page by its grant instead). A page unshared
  * while still mapped lives on until its last unmap, as in Xen.
  * Layer 2 (see xsim_shm.h): calls only the segment.
  */
@@ -17,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +41,70 @@
 #define XSIM_COPY_WAIT_NS	(1000ull * 1000 * 1000)
 
 struct xsim_local_map {
-	struct xsim_local_map *next;
+	struct xsim_local_map *next;	 /* the handle's */
+	struct xsim_local_map *all_next; /* the process's */
 	void *addr;
 	uint32_t count;
 	uint32_t *pages;
 	uint32_t *entries;	/* indexes in the shared map table */
 };
+
+/*
+ * Every mapping of the process, whatever its handle: what a copy's local
+ * side must not lie in. Handles map from several threads (a queue's lent
+ * packets, the control thread's static grants), so the lists are locked.
+ */
+static pthread_rwlock_t xsim_maps_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct xsim_local_map *xsim_all_maps;
+
+static void
+xsim_local_map_link(struct xsim_handle *h, struct xsim_local_map *rec)
+{
+	pthread_rwlock_wrlock(&xsim_maps_lock);
+	rec->next = h->maps;
+	h->maps = rec;
+	rec->all_next = xsim_all_maps;
+	xsim_all_maps = rec;
+	pthread_rwlock_unlock(&xsim_maps_lock);
+}
+
+/* Take @h's mapping of @count pages at @addr off both lists; NULL: none. */
+static struct xsim_local_map *
+xsim_local_map_unlink(struct xsim_handle *h, void *addr, uint32_t count)
+{
+	struct xsim_local_map **pp, *rec;
+
+	pthread_rwlock_wrlock(&xsim_maps_lock);
+	for (pp = &h->maps; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->addr == addr && (*pp)->count == count)
+			break;
+	rec = *pp;
+	if (rec != NULL) {
+		*pp = rec->next;
+		for (pp = &xsim_all_maps; *pp != rec; pp = &(*pp)->all_next)
+			;
+		*pp = rec->all_next;
+	}
+	pthread_rwlock_unlock(&xsim_maps_lock);
+	return rec;
+}
+
+/* Whether [@addr, @addr + @len) touches a mapping (xsim_maps_lock held). */
+static bool
+xsim_local_is_mapped(const void *addr, uint32_t len)
+{
+	const uint8_t *a = addr;
+	const struct xsim_local_map *rec;
+
+	for (rec = xsim_all_maps; rec != NULL; rec = rec->all_next) {
+		const uint8_t *start = rec->addr;
+
+		if (a < start + (size_t)rec->count * XA_PAGE_SIZE &&
+		    a + len > start)
+			return true;
+	}
+	return false;
+}
 
 struct xsim_local_share {
 	struct xsim_local_share *next;
@@ -514,8 +576,7 @@ xsim_gnt_map(struct xa_handle *xh, domid_t domid, uint32_t count,
 		xsim_unlock(sh);
 		goto fail;
 	}
-	rec->next = h->maps;
-	h->maps = rec;
+	xsim_local_map_link(h, rec);
 	return rec->addr;
 
 fail:
@@ -530,18 +591,14 @@ int
 xsim_gnt_unmap(struct xa_handle *xh, void *addr, uint32_t count)
 {
 	struct xsim_handle *h = xsim_handle(xh);
-	struct xsim_local_map **pp, *rec;
+	struct xsim_local_map *rec;
 	uint32_t i;
 
-	for (pp = &h->maps; *pp != NULL; pp = &(*pp)->next)
-		if ((*pp)->addr == addr && (*pp)->count == count)
-			break;
-	rec = *pp;
+	rec = xsim_local_map_unlink(h, addr, count);
 	if (rec == NULL) {
 		errno = EINVAL;
 		return -1;
 	}
-	*pp = rec->next;
 	munmap(rec->addr, (size_t)count * XA_PAGE_SIZE);
 	xsim_lock(h->at->sh);
 	for (i = 0; i < count; i++)
@@ -633,6 +690,7 @@ xsim_gnt_copy(struct xa_handle *xh, uint32_t count,
 	uint32_t i;
 	int16_t st;
 
+	pthread_rwlock_rdlock(&xsim_maps_lock);
 	for (i = 0; i < count; i++) {
 		seg = &segs[i];
 		src = seg->source.virt;
@@ -645,7 +703,12 @@ xsim_gnt_copy(struct xa_handle *xh, uint32_t count,
 			continue;
 		}
 		st = GNTST_okay;
-		if (seg->flags & GNTCOPY_source_gref)
+		if ((!(seg->flags & GNTCOPY_source_gref) &&
+		     xsim_local_is_mapped(src, seg->len)) ||
+		    (!(seg->flags & GNTCOPY_dest_gref) &&
+		     xsim_local_is_mapped(dst, seg->len)))
+			st = GNTST_bad_page;
+		if (st == GNTST_okay && (seg->flags & GNTCOPY_source_gref))
 			st = xsim_copy_resolve(sh, &hold, xh->domid,
 					       &seg->source, false, &src);
 		if (st == GNTST_okay && (seg->flags & GNTCOPY_dest_gref))
@@ -656,6 +719,7 @@ xsim_gnt_copy(struct xa_handle *xh, uint32_t count,
 		seg->status = st;
 	}
 	xsim_copy_release(sh, &hold);
+	pthread_rwlock_unlock(&xsim_maps_lock);
 	return 0;
 }
 
@@ -666,7 +730,7 @@ xsim_gnt_close(struct xsim_handle *h)
 	struct xsim_local_map *map;
 
 	while ((map = h->maps) != NULL) {
-		h->maps = map->next;
+		xsim_local_map_unlink(h, map->addr, map->count);
 		munmap(map->addr, (size_t)map->count * XA_PAGE_SIZE);
 		free(map->pages);
 		free(map->entries);
