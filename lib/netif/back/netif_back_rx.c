@@ -10,6 +10,7 @@
  */
 
 #include "netif_back.h"
+#include "netif_lend.h"
 
 /*
  * The first slot carries the packet's flags; its extras, GSO, hash, XDP,
@@ -100,13 +101,16 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 				continue;
 			}
 			seg = &segs[n++];
-			seg->source.virt = rte_pktmbuf_mtod_offset(m, char *,
-								   m_off);
+			seg->flags = GNTCOPY_dest_gref;
+			if (netif_lend_source(m, m_off, &seg->source))
+				seg->flags |= GNTCOPY_source_gref;
+			else
+				seg->source.virt = rte_pktmbuf_mtod_offset(
+					m, char *, m_off);
 			seg->dest.foreign.ref = req.gref;
 			seg->dest.foreign.offset = page_off;
 			seg->dest.foreign.domid = frontend;
 			seg->len = len;
-			seg->flags = GNTCOPY_dest_gref;
 			/* Xen may leave a status untouched (XSA-318). */
 			seg->status = GNTST_general_error;
 			page_off += len;

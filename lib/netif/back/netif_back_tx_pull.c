@@ -37,7 +37,7 @@ netif_back_tx_connect(struct netif_back_tx *tx, netif_tx_sring_t *sring,
 	tx->copy.xa = xa;
 	netif_copy_reset(&tx->copy);
 	tx->error = NULL;
-	netif_lend_connect(tx->lend, xa);
+	netif_lend_connect(tx->lend, xa, frontend);
 	return netif_back_tx_attach(&tx->ring, sring);
 }
 

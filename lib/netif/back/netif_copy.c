@@ -26,10 +26,11 @@ netif_copy_flush(struct netif_copy *c)
 	for (i = 0; i < c->n; i++) {
 		const xengnttab_grant_copy_segment_t *s = &c->segs[i];
 
-		splits += pages_crossed(s->flags & GNTCOPY_source_gref ?
-						s->dest.virt :
-						s->source.virt,
-					s->len);
+		/* Only a local side is pinned page by page (a lent page: none). */
+		if (!(s->flags & GNTCOPY_source_gref))
+			splits += pages_crossed(s->source.virt, s->len);
+		else if (!(s->flags & GNTCOPY_dest_gref))
+			splits += pages_crossed(s->dest.virt, s->len);
 	}
 	c->stats.calls++;
 	c->stats.segs += c->n;

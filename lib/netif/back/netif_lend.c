@@ -93,11 +93,12 @@ netif_lend_held(const struct netif_lend *l)
 }
 
 void
-netif_lend_connect(struct netif_lend *l, struct xa_handle *xa)
+netif_lend_connect(struct netif_lend *l, struct xa_handle *xa, domid_t domid)
 {
 	if (l == NULL)
 		return;
 	l->xa = xa;
+	l->domid = domid;
 	l->gen++;
 	l->slots = 0;
 }
@@ -265,6 +266,7 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	loan->gen = l->gen;
 	loan->status = NETIF_RSP_OKAY;
 	loan->map = map;
+	loan->domid = l->domid;
 	loan->pkt = *pkt;
 	/* Seen by the control thread once the burst quiesced. */
 	__atomic_store_n(&loan->nr_pages, pkt->nr_slots, __ATOMIC_RELEASE);
@@ -296,6 +298,32 @@ netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
 		l->free[l->nb_free++] = loan->idx;
 	}
 	return n;
+}
+
+bool
+netif_lend_source(const struct rte_mbuf *m, uint16_t off,
+		  union xengnttab_copy_ptr *src)
+{
+	const struct netif_loan *loan;
+	const uint8_t *addr;
+	unsigned int s;
+
+	if (!RTE_MBUF_HAS_EXTBUF(m) || m->shinfo->free_cb != lend_returned)
+		return false;
+	loan = m->shinfo->fcb_opaque;
+	addr = rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
+	/* A lent segment lies in one slot's part of one page. */
+	for (s = 0; s < loan->pkt.nr_slots; s++) {
+		const uint8_t *page = loan->pages[s];
+
+		if (addr >= page && addr < page + NETIF_PAGE_SIZE) {
+			src->foreign.ref = loan->pkt.slots[s].gref;
+			src->foreign.offset = addr - page;
+			src->foreign.domid = loan->domid;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool

@@ -37,6 +37,7 @@
 
 #include <rte_mbuf.h>
 #include <rte_ring.h>
+#include <xengnttab.h>
 
 #include "netif_back.h"
 #include "xa.h"
@@ -62,6 +63,7 @@ struct netif_loan {
 	int16_t status;			/* the answer: OKAY unless dropped */
 	/* Its own mapping of nr_pages pages (netif_lend_map()); NULL: static. */
 	void *map;
+	domid_t domid; /* the guest that granted the pages */
 	/* The pages lent, read by the control thread (netif_lend_holds()). */
 	uint32_t nr_pages;
 	const uint8_t *pages[NETIF_MAX_SLOTS];
@@ -81,6 +83,7 @@ struct netif_lend {
 	void *on_last_arg;
 	/* Undoes the loans' own mappings; the owner keeps it open meanwhile. */
 	struct xa_handle *xa;
+	domid_t domid;		 /* the connected guest */
 	uint64_t maps;		 /* packets mapped (netif_lend_map()) */
 	uint64_t map_failed;	 /* of which refused: copied instead */
 	uint64_t unmaps;	 /* their mappings undone */
@@ -114,10 +117,11 @@ void netif_lend_on_last(struct netif_lend *l, void (*fn)(void *arg),
 unsigned int netif_lend_held(const struct netif_lend *l);
 
 /*
- * A new connection, whose packets are mapped and unmapped through @xa:
- * loans of the old one are freed without an answer.
+ * A new connection to guest @domid, whose packets are mapped and unmapped
+ * through @xa: loans of the old one are freed without an answer.
  */
-void netif_lend_connect(struct netif_lend *l, struct xa_handle *xa);
+void netif_lend_connect(struct netif_lend *l, struct xa_handle *xa,
+			domid_t domid);
 
 /* Whether @pkt may be lent now: long enough, room under the bound. */
 bool netif_lend_room(const struct netif_lend *l,
@@ -175,6 +179,15 @@ bool netif_lend_headers(struct rte_mbuf *m);
  */
 unsigned int netif_lend_answer(struct netif_lend *l,
 			       netif_tx_back_ring_t *ring);
+
+/*
+ * Whether the data of @m from byte @off on lies on a lent page, which a
+ * grant copy cannot take as its local side (Xen owns it to the guest);
+ * if so *@src becomes the grant it came from, for a copy by reference
+ * (GNTCOPY_source_gref), as Linux netback copies from a page it maps.
+ */
+bool netif_lend_source(const struct rte_mbuf *m, uint16_t off,
+		       union xengnttab_copy_ptr *src);
 
 /*
  * Whether a loan still holds a page in [@addr, @addr + @len) (control
