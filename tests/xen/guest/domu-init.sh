@@ -25,7 +25,8 @@
 #                        time (iperf3 -s -1), waiting at most SECS for each
 #   xdp.pktgen=SECS:SIZE[:QUEUES] then the kernel's pktgen sends SIZE-byte UDP
 #                        frames to xdp.peer as fast as it can for SECS (spread
-#                        over TX queues 0..QUEUES-1 when given)
+#                        over TX queues 0..QUEUES-1 when given); SIZE may be
+#                        a list, 64/512/1500: each size in turn, 5 s apart
 #   xdp.rxrate=SECS[:WAIT] then counts what eth0 receives: waits (at most WAIT
 #                        s, default 120) for a flood to begin, then samples
 #                        rx_packets every second for SECS
@@ -252,7 +253,9 @@ if [ -n "$iperfd" ]; then
 		echo "DOMU-RESULT iperfd rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 	done
 fi
-# xdp.pktgen=SECS:SIZE[:QUEUES]: "DOMU-RESULT pktgen sent=N usec=T pps=P"
+# xdp.pktgen=SECS:SIZE[:QUEUES]: "DOMU-RESULT pktgen size=S sent=N usec=T
+# pps=P" for each size (the pause between sizes lets Dom0 read the
+# backend's counters per size)
 pktgen=$(arg pktgen)
 # pktgen_set <command>...: each into pktgen's file of eth0
 pktgen_set() {
@@ -263,16 +266,22 @@ if [ -n "$pktgen" ]; then
 	pg_secs=${pktgen%%:*}; rest=${pktgen#*:}; pg_size=${rest%%:*}
 	pg_queues=; [ "$rest" = "$pg_size" ] || pg_queues=${rest#*:}
 	echo "add_device eth0" > $pg/kpktgend_0
-	pktgen_set "count 0" "pkt_size $pg_size" "delay 0" "dst ${peer}" "dst_mac 02:00:00:00:00:01"
+	pktgen_set "count 0" "delay 0" "dst ${peer}" "dst_mac 02:00:00:00:00:01"
 	[ -z "$pg_queues" ] || pktgen_set "queue_map_min 0" "queue_map_max $((pg_queues - 1))"
-	echo start > $pg/pgctrl &
-	sleep $pg_secs
-	echo stop > $pg/pgctrl; wait
-	cat $pg/eth0
-	sent=$(sed -n 's/.*pkts-sofar: *\([0-9]*\).*/\1/p' $pg/eth0)
-	usec=$(sed -n 's/.*Result: OK: *\([0-9]*\)(.*/\1/p' $pg/eth0)
-	pps=$(sed -n 's/.* \([0-9]*\)pps .*/\1/p' $pg/eth0)
-	echo "DOMU-RESULT pktgen sent=${sent:-0} usec=${usec:-0} pps=${pps:-0}"
+	first=1
+	for s in $(echo $pg_size | tr / ' '); do
+		[ $first = 1 ] || sleep 5
+		first=0
+		pktgen_set "pkt_size $s"
+		echo start > $pg/pgctrl &
+		sleep $pg_secs
+		echo stop > $pg/pgctrl; wait
+		cat $pg/eth0
+		sent=$(sed -n 's/.*pkts-sofar: *\([0-9]*\).*/\1/p' $pg/eth0)
+		usec=$(sed -n 's/.*Result: OK: *\([0-9]*\)(.*/\1/p' $pg/eth0)
+		pps=$(sed -n 's/.* \([0-9]*\)pps .*/\1/p' $pg/eth0)
+		echo "DOMU-RESULT pktgen size=$s sent=${sent:-0} usec=${usec:-0} pps=${pps:-0}"
+	done
 fi
 # xdp.rxrate=SECS[:WAIT]: what this guest receives from a sender elsewhere
 # (Dom0's pktgen), counted here because the sender's own count includes what

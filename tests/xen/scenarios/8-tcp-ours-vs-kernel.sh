@@ -6,7 +6,10 @@
 #   guest->Dom0   iperf3 client in the guest, server in Dom0
 #   Dom0->guest   the same client with -R
 #   guest->guest  one DomU's iperf3 client to another DomU's server, the
-#                 guests' packets grant-mapped (tx_map_min, below)
+#                 guests' packets grant-mapped (tx_map_min, below); then
+#                 the client's kernel pktgen floods the server with
+#                 XDP_G2G_PKTGEN_SIZE-byte UDP frames (default 1500, so
+#                 mapped) for XDP_G2G_PKTGEN_SECS seconds (default 5)
 # Ours first: the kernel's xen-netback, once loaded, claims every vif (it is
 # unloaded at exit). Ours: one dpdk-testpmd io-forwards between our netback
 # port and Dom0's end, a virtio-user port on vhost-kernel whose tap, dvu0,
@@ -31,14 +34,19 @@
 # our ports add it for guest->guest: 0x802e).
 #
 # Passes on correctness only: every iperf3 run completes, no guest and not
-# Dom0 dropped a packet for a bad checksum, and every guest of our backend
+# Dom0 dropped a packet for a bad checksum, every guest of our backend
 # negotiated GSO (the backend offers feature-gso-tcpv4=1, the frontend
-# wrote feature-gso-tcpv4=1). The throughputs, their ratio ours/kernel and
+# wrote feature-gso-tcpv4=1), and guest->guest through ours lost nothing
+# unaccounted: each guest's port received every packet the guest sent and
+# the guest received every packet its port sent, and what testpmd could not
+# hand to the receiving guest (its ring full) is printed, counted by
+# testpmd. The throughputs, their ratio ours/kernel and
 # the guest's bytes per packet (above 1514: GSO) are printed for a human,
 # not judged: under TCG, on 2 cores shared by Dom0, the guests and
 # testpmd's polling lcore, they compare only with each other.
 . /host/scenarios/lib.sh
 SECS=${XDP_IPERF_SECS:-10}
+PG_SECS=${XDP_G2G_PKTGEN_SECS:-5} PG_SIZE=${XDP_G2G_PKTGEN_SIZE:-1500}
 # Guest->guest runs with the netback's tx_map_min (issue 31): a guest's
 # packets of that many bytes and more are grant-mapped and lent to testpmd,
 # which sends them to the other guest by their grants (one copy), where
@@ -98,16 +106,22 @@ to_dom0() {
 	timeout 60 xl destroy $2
 }
 
+# guest_stat <guest> <key>: the guest's last DOMU-STAT <key>= count of eth0
+guest_stat() { sed -n "s/.*DOMU-STAT $2=\([0-9]*\).*/\1/p" $CONSOLE_DIR/guest-$1.log | tail -1; }
+
 # to_guest <backend> <guest A> <vif line A> <guest B> <vif line B>: B's
 # iperf3 client sends to A's server; Mbit/s into $<backend>_g2g (B's
 # bytes per packet sent: _tx), A's bytes per packet received into
-# $<backend>_g2gd_rx
+# $<backend>_g2gd_rx. Then B's pktgen floods A (A counts what it receives
+# over a window that outlasts the flood): "sent usec" into $<backend>_pg,
+# what A received of it into $<backend>_pg_rx
 to_guest() {
-	guest_cfg $2 initrd.gz 128 "$3" "xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 120))"
+	guest_cfg $2 initrd.gz 128 "$3" \
+		"xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 120)) xdp.rxrate=$((PG_SECS + 5))"
 	create_guest $2
 	wait_guest $2 DOMU-IPERFD ${TESTPMD_PID:-}
 	guest_cfg $4 initrd.gz 128 "$5" \
-		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=3 xdp.interval=0.2 xdp.iperf=10.0.0.2:$SECS:send"
+		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=3 xdp.interval=0.2 xdp.iperf=10.0.0.2:$SECS:send xdp.pktgen=$PG_SECS:$PG_SIZE"
 	create_guest $4
 	wait_guest $4 DOMU-DONE ${TESTPMD_PID:-}
 	wait_guest $2 DOMU-DONE ${TESTPMD_PID:-}
@@ -118,7 +132,9 @@ to_guest() {
 	intact $4
 	result $4 iperf-send ${1}_g2g
 	result $2 iperfd ${1}_g2gd
-	timeout 60 xl destroy $4; timeout 60 xl destroy $2
+	eval "${1}_pg=\"$(pktgen_result $4)\"" \
+		"${1}_pg_rx=$(sed -n 's/.*DOMU-RESULT rxrate rx=\([0-9]*\).*/\1/p' $CONSOLE_DIR/guest-$2.log)"
+	[ -n "$(pktgen_result $4)" ] || problem "$4: no pktgen result"
 }
 
 # ours: Dom0's end through virtio-user, then guest to guest
@@ -135,11 +151,22 @@ mv $S/testpmd.log $S/testpmd-dom0.log
 tcp_offloads 0x802e 0 1
 start_backend s8b io --vdev $(ours_vdev s8-ours-a)$MAP --vdev $(ours_vdev s8-ours-b 1)$MAP
 to_guest ours s8-ours-a "$(dpdk_vif_line $mac_a)" s8-ours-b "$(dpdk_vif_line $mac_b)"
-# both ports' counters: with mapping, packets mapped, none refused, and
-# no copy to a guest failed (a copy from a mapped page by its address is
-# what Xen refuses)
-for p in 0 1; do printf '/ethdev/xstats,%s\n' $p | dpdk-telemetry.py -f s8b; done > $S/xstats-guests.txt 2>&1
-xsum() { grep -o "\"$1\": [0-9]*" $S/xstats-guests.txt | awk '{ n += $2 } END { print n + 0 }'; }
+# both ports' counters (port 0 serves A, port 1 B): with mapping, packets
+# mapped, none refused, and no copy to a guest failed (a copy from a
+# mapped page by its address is what Xen refuses)
+for p in 0 1; do printf '/ethdev/xstats,%s\n' $p | dpdk-telemetry.py -f s8b > $S/xstats-port$p.txt 2>&1; done
+cat $S/xstats-port0.txt $S/xstats-port1.txt > $S/xstats-guests.txt
+xsum() { grep -o "\"$1\": [0-9]*" ${2:-$S/xstats-guests.txt} | awk '{ n += $2 } END { print n + 0 }'; }
+# nothing lost unaccounted: what each guest sent its port received, and
+# what each port sent its guest received (both guests idle by now)
+for g in a:0 b:1; do
+	d=s8-ours-${g%:*} x=$S/xstats-port${g#*:}.txt
+	[ "$(guest_stat $d tx_packets)" = $(xsum rx_good_packets $x) ] ||
+		problem "$d sent $(guest_stat $d tx_packets) packets, its port received $(xsum rx_good_packets $x)"
+	[ "$(guest_stat $d rx_packets)" = $(xsum tx_good_packets $x) ] ||
+		problem "$d received $(guest_stat $d rx_packets) packets, its port sent $(xsum tx_good_packets $x)"
+done
+timeout 60 xl destroy s8-ours-b; timeout 60 xl destroy s8-ours-a
 mapped=$(xsum rx_q0_map_packets)
 [ "${XDP_TX_MAP_MIN:-256}" = 0 ] || [ $mapped -gt 0 ] || problem "guest->guest: tx_map_min set, no packet mapped"
 for k in rx_q0_map_failed rx_q0_unmap_failed tx_q0_drop_copy_failed; do
@@ -148,6 +175,9 @@ done
 note "guest->guest: $mapped packets mapped, $(xsum rx_q0_unmaps) unmapped, $(xsum tx_q0_grant_copy_calls) grant-copy calls for $(xsum tx_q0_packets) packets to the guests"
 stop_testpmd
 mv $S/testpmd.log $S/testpmd-guests.log
+# what testpmd could not hand to A (A's ring full): counted, not lost
+pg_drop=$(sed -n '/Forward statistics for port 0 /,/^ *-\{10,\}/s/.*TX-dropped: *\([0-9]*\).*/\1/p' $S/testpmd-guests.log | head -1)
+note "guest->guest pktgen: B sent ${ours_pg% *} $PG_SIZE-byte frames, A received ${ours_pg_rx:-?} in its window; testpmd dropped ${pg_drop:-?} for A's full ring"
 dom0_intact ours $c
 note "ours: $(since $t)s"
 
@@ -159,6 +189,7 @@ ip link add xenbr0 type bridge && ip link set xenbr0 type bridge stp_state 0 for
 	ip addr add 10.0.0.1/24 dev xenbr0 && ip link set xenbr0 up || fail "bridge setup"
 to_dom0 kernel s8-kernel-0 "vif = [ 'bridge=xenbr0,mac=$mac_a' ]"
 to_guest kernel s8-kernel-a "vif = [ 'bridge=xenbr0,mac=$mac_a' ]" s8-kernel-b "vif = [ 'bridge=xenbr0,mac=$mac_b' ]"
+timeout 60 xl destroy s8-kernel-b; timeout 60 xl destroy s8-kernel-a
 dom0_intact kernel $c
 note "kernel: $(since $t)s"
 
@@ -173,8 +204,15 @@ echo "| guest->Dom0 | $kernel_g2d | $ours_g2d | $(ratio $ours_g2d $kernel_g2d) |
 echo "| Dom0->guest | $kernel_d2g | $ours_d2g | $(ratio $ours_d2g $kernel_d2g) | $kernel_d2g_rx | $ours_d2g_rx |"
 echo "| guest->guest | $kernel_g2g | $ours_g2g | $(ratio $ours_g2g $kernel_g2g) | $kernel_g2g_tx/$kernel_g2gd_rx | $ours_g2g_tx/$ours_g2gd_rx |"
 echo "(B/packet: bytes per packet of the guest's vif, sent for guest->Dom0, received for Dom0->guest, sent/received for guest->guest)"
+# pg_pps <sent usec>: the pktgen sender's packets per second
+pg_pps() { [ $# = 2 ] && [ "$2" -gt 0 ] && pps $1 $2 || echo -; }
+echo "| guest->guest pktgen $PG_SIZE B | kernel | ours | ours/kernel |"
+echo "|---|---|---|---|"
+echo "| B sent, pps | $(pg_pps $kernel_pg) | $(pg_pps $ours_pg) | $(ratio $(pg_pps $ours_pg) $(pg_pps $kernel_pg)) |"
+echo "| A received in its window / B sent | ${kernel_pg_rx:--}/${kernel_pg% *} | ${ours_pg_rx:--}/${ours_pg% *} | - |"
 ratios="ours/kernel: guest->Dom0 $(ratio $ours_g2d $kernel_g2d) ($ours_g2d/$kernel_g2d Mbit/s),\
  Dom0->guest $(ratio $ours_d2g $kernel_d2g) ($ours_d2g/$kernel_d2g),\
- guest->guest $(ratio $ours_g2g $kernel_g2g) ($ours_g2g/$kernel_g2g; tx_map_min=${XDP_TX_MAP_MIN:-256}: $mapped packets mapped)"
+ guest->guest $(ratio $ours_g2g $kernel_g2g) ($ours_g2g/$kernel_g2g; tx_map_min=${XDP_TX_MAP_MIN:-256}: $mapped packets mapped),\
+ guest->guest pktgen $PG_SIZE B $(ratio $(pg_pps $ours_pg) $(pg_pps $kernel_pg)) ($(pg_pps $ours_pg)/$(pg_pps $kernel_pg) pps; A received ${ours_pg_rx:-?}/${kernel_pg_rx:-?}, testpmd dropped ${pg_drop:-?}; nothing lost unaccounted)"
 [ -z "$problems" ] || fail "$problems; $ratios"
 pass "iperf3 ${SECS}s, $ratios; GSO negotiated with ours (TCG speed)"
