@@ -27,6 +27,8 @@ struct xa_ops {
 	void *(*gnt_map)(struct xa_handle *h, domid_t domid, uint32_t count,
 			 const grant_ref_t *refs, bool writable);
 	int (*gnt_unmap)(struct xa_handle *h, void *addr, uint32_t count);
+	/* Called with a range the handle mapped: the provider checks that. */
+	int (*gnt_detach)(struct xa_handle *h, void *addr, uint32_t count);
 	int (*gnt_copy)(struct xa_handle *h, uint32_t count,
 			xengnttab_grant_copy_segment_t *segs);
 	void *(*gnt_share)(struct xa_handle *h, domid_t domid, uint32_t count,
@@ -90,6 +92,13 @@ struct xa_handle {
 	 */
 	struct xa_evtchn *evtchn;
 };
+
+/*
+ * xa_gnt_detach()'s step common to providers: put a private read-only copy
+ * of the @count pages at @addr in their place. 0, or -1 (errno) with the
+ * range untouched.
+ */
+int xa_replace_with_copy(void *addr, uint32_t count);
 
 /* Provider constructors; NULL with errno set on failure. */
 struct xa_handle *xa_xen_open(const struct xa_open_args *args);

@@ -19,11 +19,13 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include <xenevtchn.h>
 #include <xengnttab.h>
 #include <xenstore.h>
+#include <xen/sys/gntdev.h>
 
 #include "xa_provider.h"
 
@@ -173,6 +175,41 @@ xen_gnt_unmap(struct xa_handle *h, void *addr, uint32_t count)
 		return -1;
 	}
 	return xengnttab_unmap(g, addr, count);
+}
+
+/*
+ * libxengnttab unmaps by address, through the mapping's gntdev index, which
+ * the copy's taking the address would lose: the index is read first, the
+ * copy put in place (gntdev unmaps the grants as their range goes), and the
+ * index released after.
+ */
+static int
+xen_gnt_detach(struct xa_handle *h, void *addr, uint32_t count)
+{
+	xengnttab_handle *g =
+		__atomic_load_n(&to_xen(h)->gnttab, __ATOMIC_ACQUIRE);
+	struct ioctl_gntdev_get_offset_for_vaddr where = {
+		.vaddr = (uintptr_t)addr,
+	};
+	struct ioctl_gntdev_unmap_grant_ref release;
+	int fd;
+
+	if (g == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = xengnttab_fd(g);
+	if (ioctl(fd, IOCTL_GNTDEV_GET_OFFSET_FOR_VADDR, &where) != 0)
+		return -1;
+	if (where.count != count) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (xa_replace_with_copy(addr, count) != 0)
+		return -1;
+	release.index = where.offset;
+	release.count = count;
+	return ioctl(fd, IOCTL_GNTDEV_UNMAP_GRANT_REF, &release);
 }
 
 static int
@@ -467,6 +504,7 @@ static const struct xa_ops xen_ops = {
 	.close = xen_close,
 	.gnt_map = xen_gnt_map,
 	.gnt_unmap = xen_gnt_unmap,
+	.gnt_detach = xen_gnt_detach,
 	.gnt_copy = xen_gnt_copy,
 	.gnt_share = xen_gnt_share,
 	.gnt_unshare = xen_gnt_unshare,

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -494,6 +495,40 @@ test_unshare_of_mapped_page_defers_free(struct xsim_peers *p)
 	CHECK(xa_gnt_unshare(p->fe, fe, 1) == 0);
 }
 
+/*
+ * A detached mapping: the same bytes at the same address, now the
+ * backend's own (a copy may take it as its local side), the grants no
+ * longer mapped, and the guest's later writes not seen.
+ */
+static void
+test_detach_leaves_a_copy_and_releases_the_grants(struct xsim_peers *p)
+{
+	xengnttab_grant_copy_segment_t seg;
+	struct xsim_usage u;
+	grant_ref_t ref[3];
+	uint8_t *fe, *be;
+
+	fe = xa_gnt_share(p->fe, BE, 3, ref, true);
+	REQUIRE(fe != NULL);
+	memset(fe, 0x71, 2 * PAGE);
+	be = xa_gnt_map(p->be, FE, 2, ref, false);
+	REQUIRE(be != NULL);
+	CHECK(usage_of(BE, &u) == 0 && u.maps == 2);
+	CHECK(xa_gnt_detach(p->be, be, 1) == -1 && errno == EINVAL);
+	CHECK(xa_gnt_detach(p->be, be + PAGE, 2) == -1 && errno == EINVAL);
+	CHECK(xa_gnt_detach(p->be, be, 2) == 0);
+	CHECK(usage_of(BE, &u) == 0 && u.maps == 0);
+	CHECK(all_bytes(be, 2 * PAGE, 0x71));
+	memset(fe, 0x02, 2 * PAGE);
+	CHECK(all_bytes(be, 2 * PAGE, 0x71));
+	seg_to_gref(&seg, be + PAGE, FE, ref[2], 0, 64);
+	CHECK(xa_gnt_copy(p->be, 1, &seg) == 0);
+	CHECK(seg.status == GNTST_okay && all_bytes(fe + 2 * PAGE, 64, 0x71));
+	CHECK(xa_gnt_unmap(p->be, be, 2) == -1 && errno == EINVAL);
+	CHECK(munmap(be, 2 * PAGE) == 0);
+	CHECK(xa_gnt_unshare(p->fe, fe, 3) == 0);
+}
+
 static void
 test_unmap_and_unshare_of_unknown_range_fail(struct xsim_peers *p)
 {
@@ -870,6 +905,7 @@ TEST_MAIN(xsim_test_setup, xsim_test_teardown)
 	RUN_WITH(xsim_peers, test_failing_segment_does_not_stop_the_others);
 	RUN_WITH(xsim_peers, test_unshared_grant_cannot_be_used);
 	RUN_WITH(xsim_peers, test_unshare_of_mapped_page_defers_free);
+	RUN_WITH(xsim_peers, test_detach_leaves_a_copy_and_releases_the_grants);
 	RUN_WITH(xsim_peers, test_unmap_and_unshare_of_unknown_range_fail);
 	RUN(test_close_releases_everything);
 	RUN(test_two_processes_share_and_copy);

@@ -123,6 +123,17 @@ void *xa_gnt_map(struct xa_handle *h, domid_t domid, uint32_t count,
 		 const grant_ref_t *refs, bool writable);
 int xa_gnt_unmap(struct xa_handle *h, void *addr, uint32_t count);
 /*
+ * End a mapping of xa_gnt_map() and leave in its place, at the same
+ * address, a private read-only copy of its pages as they are: the grants
+ * are released (the granting domain may reuse or end them) while a reader
+ * of the range on another thread goes on reading the same bytes, never a
+ * hole, since the copy replaces the mapping in one step. The range is then
+ * the caller's own memory, freed with munmap() (not xa_gnt_unmap()). On
+ * failure the mapping is left as it was. How a backend lets go of a
+ * guest's pages that the application holds too long (netif_lend.h).
+ */
+int xa_gnt_detach(struct xa_handle *h, void *addr, uint32_t count);
+/*
  * Batched grant copy. Returns 0 when the batch was submitted; each
  * segment's status must still be checked (GNTST_okay or a GNTST_* error).
  */

@@ -610,6 +610,33 @@ xsim_gnt_unmap(struct xa_handle *xh, void *addr, uint32_t count)
 	return 0;
 }
 
+int
+xsim_gnt_detach(struct xa_handle *xh, void *addr, uint32_t count)
+{
+	struct xsim_handle *h = xsim_handle(xh);
+	struct xsim_local_map *rec;
+	uint32_t i;
+
+	rec = xsim_local_map_unlink(h, addr, count);
+	if (rec == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* The copy first: the guest may reuse its pages once they are dropped. */
+	if (xa_replace_with_copy(addr, count) != 0) {
+		xsim_local_map_link(h, rec);
+		return -1;
+	}
+	xsim_lock(h->at->sh);
+	for (i = 0; i < count; i++)
+		xsim_map_drop(h->at, rec->entries[i]);
+	xsim_unlock(h->at->sh);
+	free(rec->pages);
+	free(rec->entries);
+	free(rec);
+	return 0;
+}
+
 /* Domains whose grant tables this batch has announced it is reading. */
 struct xsim_copy_hold {
 	uint64_t held;

@@ -22,6 +22,7 @@ void xsim_gnt_usage(struct xsim_shared *sh, domid_t domid,
 void *xsim_gnt_map(struct xa_handle *xh, domid_t domid, uint32_t count,
 		   const grant_ref_t *refs, bool writable);
 int xsim_gnt_unmap(struct xa_handle *xh, void *addr, uint32_t count);
+int xsim_gnt_detach(struct xa_handle *xh, void *addr, uint32_t count);
 int xsim_gnt_copy(struct xa_handle *xh, uint32_t count,
 		  xengnttab_grant_copy_segment_t *segs);
 void *xsim_gnt_share(struct xa_handle *xh, domid_t domid, uint32_t count,

@@ -32,6 +32,7 @@ static const struct xa_ops xsim_ops = {
 	.close = xsim_close,
 	.gnt_map = xsim_gnt_map,
 	.gnt_unmap = xsim_gnt_unmap,
+	.gnt_detach = xsim_gnt_detach,
 	.gnt_copy = xsim_gnt_copy,
 	.gnt_share = xsim_gnt_share,
 	.gnt_unshare = xsim_gnt_unshare,
