@@ -351,6 +351,21 @@ test_netback_tx_map_min_is_0_to_65535_bytes(void)
 }
 
 static void
+test_netback_tx_map_hold_ms_is_0_to_an_hour(void)
+{
+	CHECK(refused(NB, "domid=1,provider=sim,tx_map_hold_ms=3600001",
+		      "tx_map_hold_ms=3600001", "[0, 3600000]"));
+	CHECK(refused(NB, "domid=1,provider=sim,tx_map_hold_ms=-1",
+		      "tx_map_hold_ms=-1", NULL));
+	CHECK(refused(NF, "provider=sim,tx_map_hold_ms=5", "tx_map_hold_ms",
+		      NULL));
+	CHECK(accepted(NB,
+		       "domid=1,provider=sim,sim=test-args,tx_map_hold_ms=0"));
+	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-args,"
+			   "tx_map_hold_ms=3600000"));
+}
+
+static void
 test_netback_on_removal_is_wait_or_remove(void)
 {
 	CHECK(refused(NB, "domid=1,provider=sim,on_removal=drop",
@@ -640,6 +655,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_netback_fail_backoff_is_0_to_10_s);
 	RUN(test_netback_gso_contiguous_is_0_or_1);
 	RUN(test_netback_tx_map_min_is_0_to_65535_bytes);
+	RUN(test_netback_tx_map_hold_ms_is_0_to_an_hour);
 	RUN(test_netback_on_close_is_close_or_detach);
 	RUN(test_netback_on_removal_is_wait_or_remove);
 	RUN(test_netback_rejects_bad_handle);

@@ -484,6 +484,79 @@ test_a_mapped_packet_forwarded_to_a_guest_arrives_whole(void)
 	xsim_instance_destroy(inst);
 }
 
+/*
+ * tx_map_hold_ms: a mapped packet the application holds longer is let go
+ * while it still holds it: copied where it lies, the guest's pages
+ * unmapped and its request answered; sent on to the guest later, it is
+ * copied from our copy and arrives whole.
+ */
+static void
+test_a_mapped_packet_held_past_tx_map_hold_ms_is_let_go(void)
+{
+	static uint8_t frame[1500];
+	struct rte_mbuf *m, *held = NULL, *got[8];
+	char inst[64], args[160];
+	struct xsim_usage usage;
+	uint8_t copy[sizeof(frame)];
+	unsigned int i, ms, rings;
+	uint16_t n = 0;
+	int b, f;
+
+	for (i = 0; i < sizeof(frame); i++)
+		frame[i] = (uint8_t)(i * 13 + 1);
+	frame[12] = 0x88;
+	frame[13] = 0xb5;
+	snprintf(inst, sizeof(inst), "%s-hold", pair_sim_instance());
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s,tx_map_min=1000,tx_map_hold_ms=1",
+		 inst);
+	b = pair_create("net_xen_netback5", args, test_pool);
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s,static_grants=0", inst);
+	f = pair_create("net_xen_netfront5", args, test_pool);
+	REQUIRE(b >= 0 && f >= 0);
+	REQUIRE(pair_wait_link(b, true, 10000) &&
+		pair_wait_link(f, true, 10000));
+	/* The backend's mappings of the rings: all it maps but packets. */
+	REQUIRE(xsim_domain_usage(inst, 0, &usage) == 0);
+	rings = usage.maps;
+	m = pair_frame(test_pool, frame, sizeof(frame));
+	REQUIRE(m != NULL && rte_eth_tx_burst(f, 0, &m, 1) == 1);
+	for (ms = 0; ms < 5000 && held == NULL; ms++) {
+		if (rte_eth_rx_burst(b, 0, &held, 1) == 0)
+			rte_delay_us_sleep(1000);
+	}
+	REQUIRE(held != NULL);
+	CHECK(xstat_of(b, "rx_q0", "map_packets") == 1);
+	CHECK(xsim_domain_usage(inst, 0, &usage) == 0 &&
+	      usage.maps == rings + 1);
+	/* The queue's pulls let it go once it has been held 1 ms. */
+	for (ms = 0; ms < 5000 && xstat_of(b, "rx_q0", "map_expired") == 0;
+	     ms++) {
+		CHECK(rte_eth_rx_burst(b, 0, got, RTE_DIM(got)) == 0);
+		rte_delay_us_sleep(1000);
+	}
+	CHECK(xstat_of(b, "rx_q0", "map_expired") == 1);
+	CHECK(xstat_of(b, "rx_q0", "zero_copy_slots") == 0);
+	CHECK(xsim_domain_usage(inst, 0, &usage) == 0 && usage.maps == rings);
+	CHECK(held->pkt_len == sizeof(frame) &&
+	      memcmp(rte_pktmbuf_read(held, 0, sizeof(frame), copy), frame,
+		     sizeof(frame)) == 0);
+	REQUIRE(rte_eth_tx_burst(b, 0, &held, 1) == 1);
+	for (ms = 0; ms < 5000 && n == 0; ms++) {
+		n = rte_eth_rx_burst(f, 0, got, RTE_DIM(got));
+		rte_delay_us_sleep(n == 0 ? 1000 : 0);
+	}
+	CHECK(n == 1 && got[0]->pkt_len == sizeof(frame) &&
+	      memcmp(rte_pktmbuf_read(got[0], 0, sizeof(frame), copy), frame,
+		     sizeof(frame)) == 0);
+	rte_pktmbuf_free_bulk(got, n);
+	CHECK(xstat_of(b, "tx_q0", "drop_copy_failed") == 0);
+	pair_destroy("net_xen_netfront5", f);
+	pair_destroy("net_xen_netback5", b);
+	xsim_instance_destroy(inst);
+}
+
 /* Both ends connected; XEN_TEST_PACKETS packets a direction if set. */
 static int
 setup(const char *argv0)
@@ -522,4 +595,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_the_backend_lends_what_static_grants_hold);
 	RUN(test_the_backend_maps_long_packets_of_a_guest_without_static_grants);
 	RUN(test_a_mapped_packet_forwarded_to_a_guest_arrives_whole);
+	RUN(test_a_mapped_packet_held_past_tx_map_hold_ms_is_let_go);
 }

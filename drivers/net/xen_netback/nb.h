@@ -71,6 +71,8 @@ struct nb_config {
 	bool zero_copy;			/* lend static grants' pages */
 	/* tx_map_min=: lend guest packets this long from their own mapping. */
 	uint32_t tx_map_min;
+	/* tx_map_hold_ms=: held longer, a mapped packet is copied; 0: never. */
+	uint32_t tx_map_hold_ms;
 	/* A guest RX ring that takes nothing this long: link down; 0: never. */
 	uint32_t stall_timeout_ms;
 	/* Past 1 + this many slots a guest packet is fatal (netif_back.h). */

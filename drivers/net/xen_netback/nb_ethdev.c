@@ -39,8 +39,17 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_STATICS_PROCESS_MAX "static_grants_process_max"
 #define ARG_GSO_CONTIGUOUS "gso_contiguous"
 #define ARG_TX_MAP_MIN "tx_map_min"
+#define ARG_TX_MAP_HOLD "tx_map_hold_ms"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
+
+/*
+ * How long the application may hold a mapped packet of a guest before the
+ * netback copies it out and answers the guest: far beyond what forwarding
+ * takes, and short enough for a guest's TCP not to notice.
+ */
+#define DEFAULT_TX_MAP_HOLD_MS 100
+#define MAX_TX_MAP_HOLD_MS 3600000
 
 /* Linux netback's rx_stall_timeout_msecs, and the most we take: an hour. */
 #define DEFAULT_STALL_TIMEOUT_MS 60000
@@ -214,6 +223,18 @@ nb_arg_tx_map_min(const char *key, const char *value, void *opaque)
 }
 
 static int
+nb_arg_tx_map_hold(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, MAX_TX_MAP_HOLD_MS, &v) !=
+	    0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.tx_map_hold_ms = v;
+	return 0;
+}
+
+static int
 nb_arg_vifs(const char *key, const char *value, void *opaque)
 {
 	return nb_guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
@@ -232,6 +253,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_STATICS_PROCESS_MAX, nb_arg_statics_process_max, false },
 	{ ARG_GSO_CONTIGUOUS, nb_arg_gso_contiguous, false },
 	{ ARG_TX_MAP_MIN, nb_arg_tx_map_min, false },
+	{ ARG_TX_MAP_HOLD, nb_arg_tx_map_hold, false },
 	{ ARG_VIFS, nb_arg_vifs, false },
 };
 
@@ -239,6 +261,7 @@ static void
 nb_defaults(struct xn_port *xn)
 {
 	nb_port(xn)->cfg.stall_timeout_ms = DEFAULT_STALL_TIMEOUT_MS;
+	nb_port(xn)->cfg.tx_map_hold_ms = DEFAULT_TX_MAP_HOLD_MS;
 	nb_port(xn)->cfg.fatal_slots = NETIF_TX_FATAL_SLOTS_DEFAULT;
 	nb_port(xn)->cfg.fail_backoff_ms = DEFAULT_FAIL_BACKOFF_MS;
 	netif_statics_limits_default(&nb_port(xn)->cfg.statics_limits);
@@ -294,6 +317,9 @@ nb_lend_init(struct nb_port *p)
 					nb_pair(p, i)->rxq.ring.lend);
 			return -ENOMEM;
 		}
+		netif_lend_set_hold(nb_pair(p, i)->rxq.ring.lend,
+				    p->cfg.tx_map_hold_ms * rte_get_timer_hz() /
+					    1000);
 	}
 	return 0;
 }
@@ -440,6 +466,8 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "map_failed", RXQ(stats.map_failed), XN_BASIC_NONE },
 	{ "unmaps", RXQ(stats.unmaps), XN_BASIC_NONE },
 	{ "unmap_failed", RXQ(stats.unmap_failed), XN_BASIC_ERRORS },
+	{ "map_expired", RXQ(stats.map_expired), XN_BASIC_NONE },
+	{ "map_expire_failed", RXQ(stats.map_expire_failed), XN_BASIC_ERRORS },
 	{ "rate_limited", RXQ(stats.rate_limited), XN_BASIC_NONE },
 	{ "hashed_packets", RXQ(stats.hashed_packets), XN_BASIC_NONE },
 	{ "multicast_requests", RXQ(stats.multicast_requests), XN_BASIC_NONE },
@@ -622,5 +650,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_STATICS_MAX "=<0-4194304> "
 	ARG_STATICS_PROCESS_MAX "=<0-4194304> "
 	ARG_GSO_CONTIGUOUS "=<0|1> "
+	ARG_TX_MAP_MIN "=<0-65535> "
+	ARG_TX_MAP_HOLD "=<0-3600000> "
 	XN_PARAM_STRING);
 /* clang-format on */

@@ -309,6 +309,8 @@ struct netif_back_tx_stats {
 	uint64_t map_failed;	   /* mappings Xen refused: copied instead */
 	uint64_t unmaps;	   /* those mappings undone */
 	uint64_t unmap_failed;	   /* of which refused (a bug of ours) */
+	uint64_t map_expired;	   /* held past the hold: copied, answered */
+	uint64_t map_expire_failed; /* of which the copy failed: kept mapped */
 	uint64_t rate_limited;		/* pulls cut short by the vif's rate */
 	uint64_t hashed_packets;	/* with the guest's hash (mbuf RSS hash) */
 	uint64_t multicast_requests;	/* dummy requests amending the filter */

@@ -386,6 +386,8 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 		tx->stats.map_failed = tx->lend->map_failed;
 		tx->stats.unmaps = tx->lend->unmaps;
 		tx->stats.unmap_failed = tx->lend->unmap_failed;
+		tx->stats.map_expired = tx->lend->expired;
+		tx->stats.map_expire_failed = tx->lend->expire_failed;
 	}
 	if (tx->ring.rsp_prod_pvt != tx->ring.sring->rsp_prod)
 		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&tx->ring));

@@ -5,6 +5,9 @@
  * chains, and their answers.
  */
 
+#include <sys/mman.h>
+
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -30,6 +33,7 @@ netif_lend_create(const char *name, int socket)
 		return NULL;
 	}
 	l->refs = 1;
+	l->next_hold_check = UINT64_MAX;
 	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
 		l->loans[i].lend = l;
 		l->loans[i].idx = i;
@@ -38,12 +42,17 @@ netif_lend_create(const char *name, int socket)
 	return l;
 }
 
-/* Undo @loan's own mapping, if it has one. */
+/* Undo @loan's own mapping, or free the copy that replaced it. */
 static void
 lend_unmap(struct netif_lend *l, struct netif_loan *loan)
 {
 	if (loan->map == NULL)
 		return;
+	if (loan->let_go) {
+		munmap(loan->map, (size_t)loan->pkt.nr_slots * XA_PAGE_SIZE);
+		loan->map = NULL;
+		return;
+	}
 	/* A failure can only be ours (a wrong address): counted, not retried. */
 	if (xa_gnt_unmap(l->xa, loan->map, loan->pkt.nr_slots) != 0)
 		l->unmap_failed++;
@@ -84,6 +93,12 @@ netif_lend_destroy(struct netif_lend *l)
 	held = __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE) - 1;
 	lend_unref(l);
 	return held;
+}
+
+void
+netif_lend_set_hold(struct netif_lend *l, uint64_t cycles)
+{
+	l->hold = cycles;
 }
 
 unsigned int
@@ -266,6 +281,12 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	loan->gen = l->gen;
 	loan->status = NETIF_RSP_OKAY;
 	loan->map = map;
+	__atomic_store_n(&loan->let_go, false, __ATOMIC_RELAXED);
+	if (map != NULL && l->hold != 0) {
+		loan->lent_at = rte_get_timer_cycles();
+		l->next_hold_check =
+			RTE_MIN(l->next_hold_check, loan->lent_at + l->hold);
+	}
 	loan->domid = l->domid;
 	loan->pkt = *pkt;
 	/* Seen by the control thread once the burst quiesced. */
@@ -275,11 +296,64 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	return loan;
 }
 
+/* Answer @loan, if it belongs to the connection @ring is. */
+static unsigned int
+lend_respond(struct netif_lend *l, struct netif_loan *loan,
+	     netif_tx_back_ring_t *ring)
+{
+	if (loan->gen != l->gen)
+		return 0;
+	netif_back_tx_respond(ring, &loan->pkt, loan->status);
+	l->answered_error += loan->status != NETIF_RSP_OKAY;
+	l->slots -= loan->pkt.nr_slots;
+	return 1;
+}
+
+/*
+ * Let go of the mapped loans the application has held past the hold, and
+ * answer them; the next check is due when the oldest left would pass it.
+ */
+static unsigned int
+lend_expire(struct netif_lend *l, netif_tx_back_ring_t *ring)
+{
+	uint64_t now, next = UINT64_MAX;
+	unsigned int i, n = 0;
+
+	if (l->next_hold_check == UINT64_MAX)
+		return 0;
+	now = rte_get_timer_cycles();
+	if (now < l->next_hold_check)
+		return 0;
+	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
+		struct netif_loan *loan = &l->loans[i];
+
+		/* nr_pages 0: given back, answered by this queue anyway. */
+		if (loan->map == NULL || loan->let_go ||
+		    __atomic_load_n(&loan->nr_pages, __ATOMIC_ACQUIRE) == 0)
+			continue;
+		if (now - loan->lent_at < l->hold) {
+			next = RTE_MIN(next, loan->lent_at + l->hold);
+			continue;
+		}
+		if (xa_gnt_detach(l->xa, loan->map, loan->pkt.nr_slots) != 0) {
+			/* Still mapped, still unanswered: tried again later. */
+			l->expire_failed++;
+			next = RTE_MIN(next, now + l->hold);
+			continue;
+		}
+		__atomic_store_n(&loan->let_go, true, __ATOMIC_RELEASE);
+		l->expired++;
+		n += lend_respond(l, loan, ring);
+	}
+	l->next_hold_check = next;
+	return n;
+}
+
 unsigned int
 netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
 {
 	void *idx[NETIF_LEND_SLOTS];
-	unsigned int i, n;
+	unsigned int i, n, answered = 0;
 
 	if (l == NULL)
 		return 0;
@@ -290,14 +364,12 @@ netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
 	for (i = 0; i < n; i++) {
 		struct netif_loan *loan = &l->loans[(uintptr_t)idx[i]];
 
-		if (loan->gen == l->gen) {
-			netif_back_tx_respond(ring, &loan->pkt, loan->status);
-			l->answered_error += loan->status != NETIF_RSP_OKAY;
-			l->slots -= loan->pkt.nr_slots;
-		}
+		/* One let go was answered then. */
+		if (!loan->let_go)
+			answered += lend_respond(l, loan, ring);
 		l->free[l->nb_free++] = loan->idx;
 	}
-	return n;
+	return answered + lend_expire(l, ring);
 }
 
 bool
@@ -311,6 +383,14 @@ netif_lend_source(const struct rte_mbuf *m, uint16_t off,
 	if (!RTE_MBUF_HAS_EXTBUF(m) || m->shinfo->free_cb != lend_returned)
 		return false;
 	loan = m->shinfo->fcb_opaque;
+	/*
+	 * A loan let go lies in our own copy, which a copy takes as its local
+	 * side. Let go while the copy by grant is under way, it reads what the
+	 * guest has written since, or fails: no worse than what the guest
+	 * could always do to the lent part of its packet.
+	 */
+	if (__atomic_load_n(&loan->let_go, __ATOMIC_ACQUIRE))
+		return false;
 	addr = rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
 	/* A lent segment lies in one slot's part of one page. */
 	for (s = 0; s < loan->pkt.nr_slots; s++) {

@@ -24,6 +24,14 @@
  * those the last reference finds (a port closed, a connection gone) are
  * undone then.
  *
+ * A mapped packet the application holds longer than the hold
+ * (netif_lend_set_hold()) is let go: its mapping is replaced by a private
+ * copy at the same address (xa_gnt_detach(): the mbufs stay valid, a
+ * reader never sees the page go) and the guest is answered then, so that
+ * an application that keeps packets cannot keep a guest's pages, or its
+ * grant mappings in Dom0, for ever. Static grants are the guest's to keep
+ * shared: their loans are not held to it.
+ *
  * The lent segments have no IOVA unless DPDK runs with IOVA as VA, and
  * even then no device has the pages in its IOMMU: they are for
  * applications that forward in software, not for a NIC's DMA.
@@ -63,6 +71,9 @@ struct netif_loan {
 	int16_t status;			/* the answer: OKAY unless dropped */
 	/* Its own mapping of nr_pages pages (netif_lend_map()); NULL: static. */
 	void *map;
+	/* @map is our copy now, the guest answered (netif_lend_set_hold()). */
+	bool let_go;
+	uint64_t lent_at; /* timer cycles, for the hold */
 	domid_t domid; /* the guest that granted the pages */
 	/* The pages lent, read by the control thread (netif_lend_holds()). */
 	uint32_t nr_pages;
@@ -89,6 +100,11 @@ struct netif_lend {
 	uint64_t unmaps;	 /* their mappings undone */
 	uint64_t unmap_failed;	 /* of which refused (a bug of ours) */
 	uint64_t answered_error; /* loans answered NETIF_RSP_ERROR */
+	uint64_t expired;	 /* mapped loans held past the hold: let go */
+	uint64_t expire_failed;	 /* copies that failed: kept mapped */
+	uint64_t hold;		 /* timer cycles; 0: no limit */
+	/* When a loan may pass the hold; UINT64_MAX: none lent since. */
+	uint64_t next_hold_check;
 	uint32_t gen;
 	uint16_t slots;			/* ring slots lent, not answered */
 	uint16_t nb_free;
@@ -112,6 +128,13 @@ unsigned int netif_lend_destroy(struct netif_lend *l);
  */
 void netif_lend_on_last(struct netif_lend *l, void (*fn)(void *arg),
 			void *arg);
+
+/*
+ * Let go of a mapped loan the application still holds @cycles (timer
+ * cycles, rte_get_timer_hz() a second) after it was lent: checked by
+ * netif_lend_answer(). 0, the default: never.
+ */
+void netif_lend_set_hold(struct netif_lend *l, uint64_t cycles);
 
 /* Loans the application holds: what a closing owner must outlive. */
 unsigned int netif_lend_held(const struct netif_lend *l);
@@ -175,7 +198,8 @@ bool netif_lend_headers(struct rte_mbuf *m);
 
 /*
  * Answer on @ring every loan the application gave back (queue's thread),
- * each one's own mapping undone first. Returns how many were answered.
+ * each one's own mapping undone first, and those it held past the hold,
+ * let go of first. Returns how many were answered.
  */
 unsigned int netif_lend_answer(struct netif_lend *l,
 			       netif_tx_back_ring_t *ring);

@@ -11,11 +11,14 @@
  * the application frees it; a mapping Xen refuses falls back to the copy;
  * the application holds at most half the ring; a reconnect or a lender
  * destroyed under held mbufs unmaps what was lent without answering it on
- * the wrong ring.
+ * the wrong ring; a packet held past the hold is let go: copied where it
+ * lies, unmapped and answered while the application still reads it.
  */
 
 #include <string.h>
+#include <sys/mman.h>
 
+#include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_tcp.h>
 
@@ -443,6 +446,107 @@ test_a_lender_destroyed_under_held_mbufs_unmaps_at_the_last_free(void)
 	CHECK(backend_maps() == 0);
 }
 
+/* The shortest hold there is: past it at the next pull. */
+#define HOLD_NONE 1
+
+static void
+test_a_packet_held_past_the_hold_is_copied_and_answered(void)
+{
+	start();
+	union xengnttab_copy_ptr src;
+	struct rte_mbuf *m;
+	uint8_t copy[1000];
+
+	netif_lend_set_hold(l, HOLD_NONE);
+	fill(0, 3);
+	send_frame(refs[0], 1000, 5, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	CHECK(netif_lend_source(m->next, 0, &src));
+	pull_none();
+	CHECK(tx.stats.map_expired == 1 && tx.stats.map_expire_failed == 0);
+	CHECK(backend_maps() == 0 && answered() == 1);
+	CHECK(RING_GET_RESPONSE(&front, 0)->id == 5 &&
+	      RING_GET_RESPONSE(&front, 0)->status == NETIF_RSP_OKAY);
+	CHECK(tx.stats.zero_copy_slots == 0);
+	/* Answered, the guest reuses its page: the packet stays as it was. */
+	memset(pages, 0xee, NETIF_PAGE_SIZE);
+	fill(0, 3);
+	CHECK(memcmp(rte_pktmbuf_read(m, 0, 1000, copy), pages, 1000) == 0);
+	memset(pages, 0xee, NETIF_PAGE_SIZE);
+	CHECK(memcmp(rte_pktmbuf_read(m, 0, 1000, copy), pages, 1000) != 0);
+	/* Our own memory now: sent on, it is copied from, not by grant. */
+	CHECK(!netif_lend_source(m->next, 0, &src));
+	rte_pktmbuf_free(m);
+	pull_none();
+	CHECK(answered() == 1 && tx.stats.unmaps == 0);
+	CHECK(l->nb_free == NETIF_LEND_SLOTS);
+	stop();
+}
+
+static void
+test_a_packet_held_within_the_hold_stays_mapped(void)
+{
+	start();
+	struct rte_mbuf *m;
+
+	netif_lend_set_hold(l, 60 * rte_get_timer_hz());
+	send_frame(refs[0], 1000, 5, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	pull_none();
+	CHECK(tx.stats.map_expired == 0 && backend_maps() == 1);
+	CHECK(answered() == 0);
+	rte_pktmbuf_free(m);
+	pull_none();
+	CHECK(answered() == 1 && tx.stats.unmaps == 1 && backend_maps() == 0);
+	stop();
+}
+
+/* A loan of a connection gone is let go too, its guest not answered. */
+static void
+test_a_packet_of_an_old_connection_is_let_go_unanswered(void)
+{
+	start();
+	struct rte_mbuf *m;
+
+	netif_lend_set_hold(l, HOLD_NONE);
+	send_frame(refs[0], 1000, 1, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	tx_guest_ring_reset();
+	REQUIRE(netif_back_tx_connect(&tx, &shared.sring, be, FRONTEND) == 0);
+	pull_none();
+	CHECK(tx.stats.map_expired == 1 && backend_maps() == 0);
+	CHECK(answered() == 0);
+	rte_pktmbuf_free(m);
+	pull_none();
+	CHECK(answered() == 0 && l->nb_free == NETIF_LEND_SLOTS);
+	stop();
+}
+
+/* Loans the hold let go free their copies with the lender's last reference. */
+static void
+test_a_lender_destroyed_under_a_packet_let_go_frees_its_copy(void)
+{
+	start();
+	struct rte_mbuf *m;
+
+	netif_lend_set_hold(l, HOLD_NONE);
+	fill(0, 4);
+	send_frame(refs[0], 1000, 1, 0);
+	m = pull_one();
+	REQUIRE(m != NULL);
+	pull_none();
+	CHECK(tx.stats.map_expired == 1 && answered() == 1);
+	netif_back_tx_release(&tx);
+	CHECK(netif_lend_destroy(l) == 1);
+	CHECK(*rte_pktmbuf_mtod(m->next, uint8_t *) ==
+	      (uint8_t)(NETIF_LEND_HEAD * 7 + 4));
+	rte_pktmbuf_free(m);
+	CHECK(backend_maps() == 0);
+}
+
 static int
 setup(const char *argv0)
 {
@@ -479,4 +583,8 @@ TEST_MAIN(setup, teardown)
 	RUN(test_the_application_holds_at_most_half_the_ring);
 	RUN(test_a_reconnect_unmaps_but_answers_no_old_loan);
 	RUN(test_a_lender_destroyed_under_held_mbufs_unmaps_at_the_last_free);
+	RUN(test_a_packet_held_past_the_hold_is_copied_and_answered);
+	RUN(test_a_packet_held_within_the_hold_stays_mapped);
+	RUN(test_a_packet_of_an_old_connection_is_let_go_unanswered);
+	RUN(test_a_lender_destroyed_under_a_packet_let_go_frees_its_copy);
 }
