@@ -69,7 +69,7 @@ struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
 	char domain[NB_DOMAIN_NAME_MAX + 1];
 	bool zero_copy;			/* lend static grants' pages */
-	/* tx_map_min=: lend guest packets this long from their own mapping. */
+	/* tx_map_min=: lend guest packets this long from a mapping. */
 	uint32_t tx_map_min;
 	/* tx_map_hold_ms=: held longer, a mapped packet is copied; 0: never. */
 	uint32_t tx_map_hold_ms;

@@ -285,7 +285,7 @@ nb_ctrl_ring_uninit(struct nb_port *p)
 	p->statics.reap_armed = true;	/* no more alarms */
 	waiting = netif_statics_reap(&p->statics.map);
 	pthread_mutex_unlock(&p->xn.lock);
-	/* A held packet's own mapping is undone through the handle too. */
+	/* A held packet's mapping is undone through the handle too. */
 	for (i = 0; i < p->xn.cfg.queues; i++)
 		waiting += netif_lend_held(nb_pair(p, i)->rxq.ring.lend);
 	if (waiting > 0 && !nb_orphan(p)) {

@@ -463,6 +463,7 @@ static const struct xn_stat nb_rx_stats[] = {
 	{ "zero_copy_slots", RXQ(stats.zero_copy_slots), XN_BASIC_GAUGE },
 	{ "zero_copy_failed", RXQ(stats.zero_copy_failed), XN_BASIC_NONE },
 	{ "map_packets", RXQ(stats.map_packets), XN_BASIC_NONE },
+	{ "map_calls", RXQ(stats.map_calls), XN_BASIC_NONE },
 	{ "map_failed", RXQ(stats.map_failed), XN_BASIC_NONE },
 	{ "unmaps", RXQ(stats.unmaps), XN_BASIC_NONE },
 	{ "unmap_failed", RXQ(stats.unmap_failed), XN_BASIC_ERRORS },

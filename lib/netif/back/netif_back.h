@@ -305,8 +305,9 @@ struct netif_back_tx_stats {
 	uint64_t zero_copy_packets;	/* of which lent (netif_lend.h) */
 	uint64_t zero_copy_slots;	/* gauge: ring slots lent, unanswered */
 	uint64_t zero_copy_failed; /* lent, then answered NETIF_RSP_ERROR */
-	uint64_t map_packets;	   /* lent from a mapping of their own */
-	uint64_t map_failed;	   /* mappings Xen refused: copied instead */
+	uint64_t map_packets;	   /* lent from a pull's mapping */
+	uint64_t map_calls;	   /* those mappings: one a pull */
+	uint64_t map_failed;	   /* mappings Xen refused */
 	uint64_t unmaps;	   /* those mappings undone */
 	uint64_t unmap_failed;	   /* of which refused (a bug of ours) */
 	uint64_t map_expired;	   /* held past the hold: copied, answered */
@@ -339,7 +340,7 @@ struct netif_back_tx {
 	struct netif_gref_map **statics;
 	/*
 	 * Lends what static grants hold instead of copying (netif_lend.h),
-	 * and packets of at least @map_min bytes from a mapping of their own
+	 * and packets of at least @map_min bytes from one mapping a pull
 	 * (0: never).
 	 */
 	struct netif_lend *lend;
@@ -357,7 +358,17 @@ struct netif_back_tx {
 	struct netif_tx_packet pkts[NETIF_BACK_BURST_MAX];
 	struct rte_mbuf *heads[NETIF_BACK_BURST_MAX];
 	struct netif_loan *loans[NETIF_BACK_BURST_MAX];	/* NULL: copied */
-	uint16_t first_seg[NETIF_BACK_BURST_MAX + 1];
+	/* Each one's copy segments: [first_seg, last_seg). */
+	uint16_t first_seg[NETIF_BACK_BURST_MAX];
+	uint16_t last_seg[NETIF_BACK_BURST_MAX];
+	/*
+	 * Those lent from the pull's mapping, made once the pull has read
+	 * them all: their indexes, and the mbufs each takes, packet after
+	 * packet (at most one a packet and one a slot lent: NETIF_LEND_SLOTS).
+	 */
+	uint16_t to_map[NETIF_BACK_BURST_MAX];
+	struct rte_mbuf
+		*map_mbufs[NETIF_BACK_BURST_MAX + NETIF_TX_RING_SIZE / 2];
 };
 
 /*

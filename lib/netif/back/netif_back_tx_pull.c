@@ -178,28 +178,125 @@ tx_take_copy_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 	return true;
 }
 
+/* How a packet reaches the application. */
+enum tx_way {
+	TX_COPY,   /* grant-copied into mbufs */
+	TX_STATIC, /* lent from static grants */
+	TX_MAP,	   /* lent from the pull's mapping */
+};
+
 /*
- * Whether @pkt is lent rather than copied, from the pages stored in
- * @pages: its static grants', or those of a mapping of its own (*@map) for
- * a packet of at least tx->map_min bytes.
+ * How @pkt goes, besides @loans packets of @slots slots already to be
+ * lent from the mapping: lent from its static grants (their pages stored
+ * in @pages), or from the pull's mapping if it has at least tx->map_min
+ * bytes, or copied.
  */
-static bool
-tx_lend_pages(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
-	      const struct netif_gref_map *statics, const uint8_t **pages,
-	      void **map)
+static enum tx_way
+tx_way(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
+       const struct netif_gref_map *statics, const uint8_t **pages,
+       unsigned int loans, unsigned int slots)
 {
-	*map = NULL;
 	/* A large segment is wanted whole in one mbuf (gso_contiguous=1). */
-	if (!netif_lend_room(tx->lend, pkt) ||
+	if (!netif_lend_room(tx->lend, pkt, loans, slots) ||
 	    (tx->gso_bufs != NULL &&
 	     pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE))
-		return false;
+		return TX_COPY;
 	if (netif_lend_static(pkt, statics, pages))
-		return true;
+		return TX_STATIC;
 	if (tx->map_min == 0 || pkt->len < tx->map_min)
+		return TX_COPY;
+	return TX_MAP;
+}
+
+/*
+ * Add the copies of @pkt (the pull's packet @i) at the end of the batch,
+ * into mbufs taken now; false if the pool or the batch has no room.
+ */
+static bool
+tx_copy_late(struct netif_back_tx *tx, unsigned int i,
+	     const struct netif_gref_map *statics)
+{
+	const struct netif_tx_packet *pkt = &tx->pkts[i];
+	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
+	struct netif_copy *c = &tx->copy;
+	unsigned int nb_mbufs;
+	int built;
+
+	if (!tx_take_copy_mbufs(tx, pkt, mbufs, &nb_mbufs))
 		return false;
-	*map = netif_lend_map(tx->lend, pkt, tx->frontend, pages);
-	return *map != NULL;
+	built = netif_back_tx_build_copy(pkt, mbufs, nb_mbufs, tx->frontend,
+					 statics, netif_copy_next(c),
+					 netif_copy_room(c));
+	if (built < 0) {
+		tx_return_mbufs(tx, mbufs, nb_mbufs);
+		return false;
+	}
+	tx->first_seg[i] = c->n;
+	c->n += built;
+	tx->last_seg[i] = c->n;
+	tx->heads[i] = mbufs[0];
+	return true;
+}
+
+/*
+ * Lend the pull's packets tx->to_map[@first, @first + @n) from one mapping
+ * of them all, into the mbufs tx_collect() took; false if Xen refused it.
+ */
+static bool
+tx_lend_mapped(struct netif_back_tx *tx, unsigned int first, unsigned int n,
+	       struct rte_mbuf **mbufs)
+{
+	const struct netif_tx_packet *pkts[NETIF_BACK_BURST_MAX];
+	const uint8_t *pages[NETIF_MAX_SLOTS];
+	struct netif_lend_batch *b;
+	const uint8_t *page;
+	unsigned int i, s;
+
+	for (i = 0; i < n; i++)
+		pkts[i] = &tx->pkts[tx->to_map[first + i]];
+	b = netif_lend_map(tx->lend, pkts, n, tx->frontend);
+	if (b == NULL)
+		return false;
+	page = b->addr;
+	for (i = 0; i < n; i++) {
+		for (s = 0; s < pkts[i]->nr_slots; s++, page += XA_PAGE_SIZE)
+			pages[s] = page;
+		tx->loans[tx->to_map[first + i]] =
+			netif_lend_build(tx->lend, pkts[i], pages, b, mbufs);
+		mbufs += netif_lend_mbufs(pkts[i]);
+		tx->stats.zero_copy_packets++;
+	}
+	return true;
+}
+
+/*
+ * Lend the @n packets of the pull read for its mapping, in one mapping of
+ * them all. Xen refuses it whole for one grant it refuses: each is then
+ * mapped alone, and one it refuses too is copied, which answers a bad
+ * grant with an error as for any packet; without the mbufs or the room to
+ * copy it, it is answered with an error and dropped now.
+ */
+static void
+tx_map_pull(struct netif_back_tx *tx, unsigned int n,
+	    const struct netif_gref_map *statics)
+{
+	struct rte_mbuf **mbufs = tx->map_mbufs;
+	unsigned int i, k, nb_mbufs;
+
+	if (n == 0 || tx_lend_mapped(tx, 0, n, mbufs))
+		return;
+	for (i = 0; i < n; i++, mbufs += nb_mbufs) {
+		k = tx->to_map[i];
+		nb_mbufs = netif_lend_mbufs(&tx->pkts[k]);
+		if (n > 1 && tx_lend_mapped(tx, i, 1, mbufs))
+			continue;
+		tx_return_mbufs(tx, mbufs, nb_mbufs);
+		if (tx_copy_late(tx, k, statics))
+			continue;
+		netif_back_tx_respond(&tx->ring, &tx->pkts[k], NETIF_RSP_ERROR);
+		tx->stats.drop_copy_failed++;
+		tx->heads[k] = NULL;
+	}
 }
 
 /*
@@ -214,9 +311,9 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
 	const uint8_t *pages[NETIF_MAX_SLOTS];	/* of a packet to lend */
 	struct netif_copy *c = &tx->copy;
-	void *map;
 	uint64_t now = rte_get_timer_cycles();
-	unsigned int n = 0;
+	unsigned int n = 0, nb_map = 0, map_slots = 0, map_mbufs = 0;
+	enum tx_way way;
 	int avail;
 
 	avail = netif_back_tx_requests(&tx->ring);
@@ -245,20 +342,31 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		} else if (unlikely(verdict == NETIF_TX_DROP)) {
 			netif_back_tx_respond(&tx->ring, pkt, NETIF_RSP_ERROR);
 			tx->stats.drop_bad_frame++;
-		} else if (tx_lend_pages(tx, pkt, statics, pages, &map)) {
-			if (!tx_take_mbufs(tx, mbufs, netif_lend_mbufs(pkt))) {
-				if (map != NULL)
-					netif_lend_unmap(tx->lend, pkt, map);
+		} else if ((way = tx_way(tx, pkt, statics, pages, nb_map,
+					 map_slots)) != TX_COPY) {
+			nb_mbufs = netif_lend_mbufs(pkt);
+			if (!tx_take_mbufs(tx, mbufs, nb_mbufs)) {
 				tx_return_credit(tx, pkt);
 				tx->stats.mbuf_alloc_failed++;
 				break;
 			}
-			tx->loans[n] = netif_lend_build(tx->lend, pkt, pages,
-							map, mbufs);
-			tx->first_seg[n] = c->n;
-			tx->heads[n++] = mbufs[0];
-			tx->stats.static_packets += map == NULL;
-			tx->stats.zero_copy_packets++;
+			tx->first_seg[n] = tx->last_seg[n] = c->n;
+			tx->heads[n] = mbufs[0];
+			tx->loans[n] = NULL;
+			if (way == TX_MAP) {
+				/* Lent once the pull's mapping is made. */
+				memcpy(&tx->map_mbufs[map_mbufs], mbufs,
+				       nb_mbufs * sizeof(*mbufs));
+				map_mbufs += nb_mbufs;
+				map_slots += pkt->nr_slots;
+				tx->to_map[nb_map++] = n;
+			} else {
+				tx->loans[n] = netif_lend_build(
+					tx->lend, pkt, pages, NULL, mbufs);
+				tx->stats.static_packets++;
+				tx->stats.zero_copy_packets++;
+			}
+			n++;
 		} else {
 			if (!tx_take_copy_mbufs(tx, pkt, mbufs, &nb_mbufs)) {
 				tx_return_credit(tx, pkt);
@@ -279,13 +387,14 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 			tx->loans[n] = NULL;
 			tx->heads[n++] = mbufs[0];
 			c->n += built;
+			tx->last_seg[n - 1] = c->n;
 			tx->stats.static_packets += statics != NULL &&
 						    built == 0;
 		}
 		tx->ring.req_cons += netif_tx_packet_ring_slots(pkt);
 		avail -= netif_tx_packet_ring_slots(pkt);
 	}
-	tx->first_seg[n] = c->n;
+	tx_map_pull(tx, nb_map, statics);
 	return n;
 }
 
@@ -346,8 +455,11 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 		int16_t status = NETIF_RSP_OKAY;
 		bool keep = false;
 
+		/* Answered already: dropped without its mapping (tx_map_pull()). */
+		if (unlikely(m == NULL))
+			continue;
 		if (unlikely(!netif_copy_ok(&tx->copy, tx->first_seg[i],
-					    tx->first_seg[i + 1]))) {
+					    tx->last_seg[i]))) {
 			/*
 			 * A grant the frontend gave us that is unusable (never
 			 * granted, revoked, wrong domain), or a failed call:
@@ -382,7 +494,8 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 	if (tx->lend != NULL) {
 		tx->stats.zero_copy_slots = tx->lend->slots;
 		tx->stats.zero_copy_failed = tx->lend->answered_error;
-		tx->stats.map_packets = tx->lend->maps;
+		tx->stats.map_packets = tx->lend->map_packets;
+		tx->stats.map_calls = tx->lend->map_calls;
 		tx->stats.map_failed = tx->lend->map_failed;
 		tx->stats.unmaps = tx->lend->unmaps;
 		tx->stats.unmap_failed = tx->lend->unmap_failed;

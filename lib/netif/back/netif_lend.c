@@ -38,26 +38,26 @@ netif_lend_create(const char *name, int socket)
 		l->loans[i].lend = l;
 		l->loans[i].idx = i;
 		l->free[l->nb_free++] = NETIF_LEND_SLOTS - 1 - i;
+		l->free_batches[l->nb_free_batches++] =
+			NETIF_LEND_SLOTS - 1 - i;
 	}
 	return l;
 }
 
-/* Undo @loan's own mapping, or free the copy that replaced it. */
+/* Undo @b's mapping, or free the copy that replaced it; @b is free then. */
 static void
-lend_unmap(struct netif_lend *l, struct netif_loan *loan)
+lend_unmap(struct netif_lend *l, struct netif_lend_batch *b)
 {
-	if (loan->map == NULL)
-		return;
-	if (loan->let_go) {
-		munmap(loan->map, (size_t)loan->pkt.nr_slots * XA_PAGE_SIZE);
-		loan->map = NULL;
-		return;
+	if (b->let_go) {
+		munmap(b->addr, (size_t)b->pages * XA_PAGE_SIZE);
+	} else {
+		/* A failure can only be ours (a wrong address): counted. */
+		if (xa_gnt_unmap(l->xa, b->addr, b->pages) != 0)
+			l->unmap_failed++;
+		l->unmaps++;
 	}
-	/* A failure can only be ours (a wrong address): counted, not retried. */
-	if (xa_gnt_unmap(l->xa, loan->map, loan->pkt.nr_slots) != 0)
-		l->unmap_failed++;
-	loan->map = NULL;
-	l->unmaps++;
+	b->addr = NULL;
+	l->free_batches[l->nb_free_batches++] = b - l->batches;
 }
 
 static void
@@ -69,7 +69,8 @@ lend_unref(struct netif_lend *l)
 		return;
 	/* Every loan is back: the mappings no answer undid go now. */
 	for (i = 0; i < NETIF_LEND_SLOTS; i++)
-		lend_unmap(l, &l->loans[i]);
+		if (l->batches[i].addr != NULL)
+			lend_unmap(l, &l->batches[i]);
 	if (l->on_last != NULL)
 		l->on_last(l->on_last_arg);
 	rte_ring_free(l->returned);
@@ -132,10 +133,12 @@ lend_returned(void *addr __rte_unused, void *opaque)
 }
 
 bool
-netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt)
+netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt,
+		unsigned int loans, unsigned int slots)
 {
-	return l != NULL && l->nb_free > 0 && pkt->len >= NETIF_LEND_MIN_LEN &&
-	       l->slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
+	return l != NULL && l->nb_free > loans &&
+	       pkt->len >= NETIF_LEND_MIN_LEN &&
+	       l->slots + slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
 }
 
 static inline uint32_t
@@ -193,34 +196,39 @@ netif_lend_static(const struct netif_tx_packet *pkt,
 	return true;
 }
 
-void *
-netif_lend_map(struct netif_lend *l, const struct netif_tx_packet *pkt,
-	       domid_t domid, const uint8_t **pages)
+struct netif_lend_batch *
+netif_lend_map(struct netif_lend *l, const struct netif_tx_packet *const *pkts,
+	       unsigned int n, domid_t domid)
 {
-	grant_ref_t refs[NETIF_MAX_SLOTS];
-	uint8_t *map;
-	unsigned int s;
+	/* The bound keeps a batch within what is lent at once. */
+	grant_ref_t refs[NETIF_LEND_SLOTS];
+	struct netif_lend_batch *b;
+	unsigned int i, s, pages = 0;
+	void *addr;
 
-	for (s = 0; s < pkt->nr_slots; s++)
-		refs[s] = pkt->slots[s].gref;
-	map = xa_gnt_map(l->xa, domid, pkt->nr_slots, refs, false);
-	if (map == NULL) {
+	for (i = 0; i < n; i++)
+		for (s = 0; s < pkts[i]->nr_slots; s++)
+			refs[pages++] = pkts[i]->slots[s].gref;
+	addr = l->nb_free_batches > 0 ?
+		       xa_gnt_map(l->xa, domid, pages, refs, false) :
+		       NULL;
+	if (addr == NULL) {
 		l->map_failed++;
 		return NULL;
 	}
-	for (s = 0; s < pkt->nr_slots; s++)
-		pages[s] = map + (size_t)s * XA_PAGE_SIZE;
-	l->maps++;
-	return map;
-}
-
-void
-netif_lend_unmap(struct netif_lend *l, const struct netif_tx_packet *pkt,
-		 void *map)
-{
-	struct netif_loan loan = { .map = map, .pkt = *pkt };
-
-	lend_unmap(l, &loan);
+	b = &l->batches[l->free_batches[--l->nb_free_batches]];
+	b->addr = addr;
+	b->pages = pages;
+	b->held = 0;
+	b->first = NETIF_LEND_NONE;
+	__atomic_store_n(&b->let_go, false, __ATOMIC_RELAXED);
+	if (l->hold != 0) {
+		b->lent_at = rte_get_timer_cycles();
+		l->next_hold_check =
+			RTE_MIN(l->next_hold_check, b->lent_at + l->hold);
+	}
+	l->map_calls++;
+	return b;
 }
 
 unsigned int
@@ -239,7 +247,7 @@ netif_lend_mbufs(const struct netif_tx_packet *pkt)
 
 struct netif_loan *
 netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
-		 const uint8_t *const *pages, void *map,
+		 const uint8_t *const *pages, struct netif_lend_batch *batch,
 		 struct rte_mbuf **mbufs)
 {
 	struct netif_loan *loan = &l->loans[l->free[--l->nb_free]];
@@ -280,12 +288,12 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	rte_mbuf_ext_refcnt_set(&loan->shinfo, m - 1);
 	loan->gen = l->gen;
 	loan->status = NETIF_RSP_OKAY;
-	loan->map = map;
-	__atomic_store_n(&loan->let_go, false, __ATOMIC_RELAXED);
-	if (map != NULL && l->hold != 0) {
-		loan->lent_at = rte_get_timer_cycles();
-		l->next_hold_check =
-			RTE_MIN(l->next_hold_check, loan->lent_at + l->hold);
+	loan->batch = batch;
+	if (batch != NULL) {
+		loan->next = batch->first;
+		batch->first = loan->idx;
+		batch->held++;
+		l->map_packets++;
 	}
 	loan->domid = l->domid;
 	loan->pkt = *pkt;
@@ -309,15 +317,34 @@ lend_respond(struct netif_lend *l, struct netif_loan *loan,
 	return 1;
 }
 
+/* Every loan of @b is back: unmap it, then answer and free its loans. */
+static unsigned int
+lend_batch_done(struct netif_lend *l, struct netif_lend_batch *b,
+		netif_tx_back_ring_t *ring)
+{
+	/* Those of a batch let go were answered then. */
+	bool answer = !b->let_go;
+	unsigned int i, n = 0;
+
+	lend_unmap(l, b);
+	for (i = b->first; i != NETIF_LEND_NONE; i = l->loans[i].next) {
+		if (answer)
+			n += lend_respond(l, &l->loans[i], ring);
+		l->free[l->nb_free++] = i;
+	}
+	return n;
+}
+
 /*
- * Let go of the mapped loans the application has held past the hold, and
- * answer them; the next check is due when the oldest left would pass it.
+ * Let go of the batches the application has held a packet of past the
+ * hold, and answer their packets; the next check is due when the oldest
+ * left would pass it.
  */
 static unsigned int
 lend_expire(struct netif_lend *l, netif_tx_back_ring_t *ring)
 {
 	uint64_t now, next = UINT64_MAX;
-	unsigned int i, n = 0;
+	unsigned int i, k, n = 0;
 
 	if (l->next_hold_check == UINT64_MAX)
 		return 0;
@@ -325,25 +352,25 @@ lend_expire(struct netif_lend *l, netif_tx_back_ring_t *ring)
 	if (now < l->next_hold_check)
 		return 0;
 	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
-		struct netif_loan *loan = &l->loans[i];
+		struct netif_lend_batch *b = &l->batches[i];
 
-		/* nr_pages 0: given back, answered by this queue anyway. */
-		if (loan->map == NULL || loan->let_go ||
-		    __atomic_load_n(&loan->nr_pages, __ATOMIC_ACQUIRE) == 0)
+		if (b->addr == NULL || b->let_go)
 			continue;
-		if (now - loan->lent_at < l->hold) {
-			next = RTE_MIN(next, loan->lent_at + l->hold);
+		if (now - b->lent_at < l->hold) {
+			next = RTE_MIN(next, b->lent_at + l->hold);
 			continue;
 		}
-		if (xa_gnt_detach(l->xa, loan->map, loan->pkt.nr_slots) != 0) {
+		if (xa_gnt_detach(l->xa, b->addr, b->pages) != 0) {
 			/* Still mapped, still unanswered: tried again later. */
 			l->expire_failed++;
 			next = RTE_MIN(next, now + l->hold);
 			continue;
 		}
-		__atomic_store_n(&loan->let_go, true, __ATOMIC_RELEASE);
-		l->expired++;
-		n += lend_respond(l, loan, ring);
+		__atomic_store_n(&b->let_go, true, __ATOMIC_RELEASE);
+		for (k = b->first; k != NETIF_LEND_NONE; k = l->loans[k].next) {
+			n += lend_respond(l, &l->loans[k], ring);
+			l->expired++;
+		}
 	}
 	l->next_hold_check = next;
 	return n;
@@ -358,16 +385,15 @@ netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
 	if (l == NULL)
 		return 0;
 	n = rte_ring_sc_dequeue_burst(l->returned, idx, RTE_DIM(idx), NULL);
-	/* Unmapped before answered: the guest may reuse an answered page. */
-	for (i = 0; i < n; i++)
-		lend_unmap(l, &l->loans[(uintptr_t)idx[i]]);
 	for (i = 0; i < n; i++) {
 		struct netif_loan *loan = &l->loans[(uintptr_t)idx[i]];
 
-		/* One let go was answered then. */
-		if (!loan->let_go)
+		if (loan->batch == NULL) {
 			answered += lend_respond(l, loan, ring);
-		l->free[l->nb_free++] = loan->idx;
+			l->free[l->nb_free++] = loan->idx;
+		} else if (--loan->batch->held == 0) {
+			answered += lend_batch_done(l, loan->batch, ring);
+		}
 	}
 	return answered + lend_expire(l, ring);
 }
@@ -389,7 +415,8 @@ netif_lend_source(const struct rte_mbuf *m, uint16_t off,
 	 * guest has written since, or fails: no worse than what the guest
 	 * could always do to the lent part of its packet.
 	 */
-	if (__atomic_load_n(&loan->let_go, __ATOMIC_ACQUIRE))
+	if (loan->batch != NULL &&
+	    __atomic_load_n(&loan->batch->let_go, __ATOMIC_ACQUIRE))
 		return false;
 	addr = rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
 	/* A lent segment lies in one slot's part of one page. */

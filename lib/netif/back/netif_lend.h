@@ -18,18 +18,23 @@
  * the ring slots lent at once leaves half of the guest's TX ring to it
  * whatever the application holds; beyond it packets are copied. A static
  * page that is lent is never unmapped: netif_statics.c asks
- * netif_lend_holds() before it unmaps and waits while it is. A packet's own
- * mapping is undone by the queue that answers it, before the answer (the
- * guest may reuse its pages once answered), all of a pull's in one go;
- * those the last reference finds (a port closed, a connection gone) are
- * undone then.
+ * netif_lend_holds() before it unmaps and waits while it is.
  *
- * A mapped packet the application holds longer than the hold
+ * Packets that are not in static grants are mapped a pull at a time: one
+ * mapping holds the pages of every packet of a pull lent so (a batch): one
+ * gntdev call and one hypercall where each packet alone would take its
+ * own, as Linux netback maps a whole poll's packets at once. A batch is
+ * unmapped, in one go, once the application has freed every packet in it,
+ * and its packets are answered then, never before: the guest may reuse its
+ * pages once answered. Batches the last reference finds (a port closed, a
+ * connection gone) are undone then.
+ *
+ * A batch the application still holds a packet of after the hold
  * (netif_lend_set_hold()) is let go: its mapping is replaced by a private
  * copy at the same address (xa_gnt_detach(): the mbufs stay valid, a
- * reader never sees the page go) and the guest is answered then, so that
- * an application that keeps packets cannot keep a guest's pages, or its
- * grant mappings in Dom0, for ever. Static grants are the guest's to keep
+ * reader never sees the page go) and its packets answered then, so that an
+ * application that keeps packets cannot keep a guest's pages, or its grant
+ * mappings in Dom0, for ever. Static grants are the guest's to keep
  * shared: their loans are not held to it.
  *
  * The lent segments have no IOVA unless DPDK runs with IOVA as VA, and
@@ -60,7 +65,21 @@
 /* Ring slots lent at once: half of the guest's TX ring. */
 #define NETIF_LEND_SLOTS (NETIF_TX_RING_SIZE / 2)
 
+/* Ends a batch's list of loans. */
+#define NETIF_LEND_NONE UINT16_MAX
+
 struct netif_lend;
+
+/* One mapping of a pull's packets (netif_lend_map()). */
+struct netif_lend_batch {
+	void *addr; /* NULL: free */
+	uint32_t pages;
+	uint16_t held;	/* its loans not given back */
+	uint16_t first; /* its loans, by netif_loan.next */
+	/* @addr is our copy now, its loans answered (netif_lend_set_hold()). */
+	bool let_go;
+	uint64_t lent_at; /* timer cycles, for the hold */
+};
 
 /* One packet lent: what answers it once the application frees it. */
 struct netif_loan {
@@ -69,11 +88,9 @@ struct netif_loan {
 	uint32_t gen;			/* the connection it was lent in */
 	uint16_t idx;
 	int16_t status;			/* the answer: OKAY unless dropped */
-	/* Its own mapping of nr_pages pages (netif_lend_map()); NULL: static. */
-	void *map;
-	/* @map is our copy now, the guest answered (netif_lend_set_hold()). */
-	bool let_go;
-	uint64_t lent_at; /* timer cycles, for the hold */
+	/* The mapping its pages are in; NULL: static grants. */
+	struct netif_lend_batch *batch;
+	uint16_t next; /* the batch's next loan */
 	domid_t domid; /* the guest that granted the pages */
 	/* The pages lent, read by the control thread (netif_lend_holds()). */
 	uint32_t nr_pages;
@@ -92,24 +109,29 @@ struct netif_lend {
 	/* Called as the last reference goes (netif_lend_on_last()). */
 	void (*on_last)(void *arg);
 	void *on_last_arg;
-	/* Undoes the loans' own mappings; the owner keeps it open meanwhile. */
+	/* Undoes the batches' mappings; the owner keeps it open meanwhile. */
 	struct xa_handle *xa;
 	domid_t domid;		 /* the connected guest */
-	uint64_t maps;		 /* packets mapped (netif_lend_map()) */
-	uint64_t map_failed;	 /* of which refused: copied instead */
-	uint64_t unmaps;	 /* their mappings undone */
+	uint64_t map_packets;	 /* packets lent from a batch */
+	uint64_t map_calls;	 /* batches mapped (netif_lend_map()) */
+	uint64_t map_failed;	 /* mappings Xen refused */
+	uint64_t unmaps;	 /* batches unmapped */
 	uint64_t unmap_failed;	 /* of which refused (a bug of ours) */
 	uint64_t answered_error; /* loans answered NETIF_RSP_ERROR */
-	uint64_t expired;	 /* mapped loans held past the hold: let go */
+	uint64_t expired;	 /* packets of batches let go (the hold) */
 	uint64_t expire_failed;	 /* copies that failed: kept mapped */
 	uint64_t hold;		 /* timer cycles; 0: no limit */
-	/* When a loan may pass the hold; UINT64_MAX: none lent since. */
+	/* When a batch may pass the hold; UINT64_MAX: none mapped since. */
 	uint64_t next_hold_check;
 	uint32_t gen;
 	uint16_t slots;			/* ring slots lent, not answered */
 	uint16_t nb_free;
 	uint16_t free[NETIF_LEND_SLOTS];
 	struct netif_loan loans[NETIF_LEND_SLOTS];
+	/* A batch has a loan at least: never more of them than of loans. */
+	uint16_t nb_free_batches;
+	uint16_t free_batches[NETIF_LEND_SLOTS];
+	struct netif_lend_batch batches[NETIF_LEND_SLOTS];
 };
 
 /* A lender for queue @name on NUMA socket @socket; NULL (rte_errno) on failure. */
@@ -146,9 +168,13 @@ unsigned int netif_lend_held(const struct netif_lend *l);
 void netif_lend_connect(struct netif_lend *l, struct xa_handle *xa,
 			domid_t domid);
 
-/* Whether @pkt may be lent now: long enough, room under the bound. */
+/*
+ * Whether @pkt may be lent now, besides @loans packets of @slots ring slots
+ * the caller is about to lend: long enough, room under the bound.
+ */
 bool netif_lend_room(const struct netif_lend *l,
-		     const struct netif_tx_packet *pkt);
+		     const struct netif_tx_packet *pkt, unsigned int loans,
+		     unsigned int slots);
 
 /*
  * Whether every slot of @pkt lies in @statics (its mapped page stored in
@@ -159,31 +185,30 @@ bool netif_lend_static(const struct netif_tx_packet *pkt,
 		       const uint8_t **pages);
 
 /*
- * Map the grants of @pkt's slots, which domain @domid gave, read-only in
- * one mapping; their pages are stored in @pages[slot]. Returns the mapping
- * for netif_lend_build(), or NULL (counted in map_failed) when Xen refuses
- * it: the packet is then copied, and the copy finds any bad grant.
+ * Map the grants of the slots of the @n packets @pkts, which domain @domid
+ * gave, read-only in one batch, packet after packet: a packet's first page
+ * follows the pages of those before it in @pkts. Every one of them must
+ * then be lent from it (netif_lend_build()), the room for all checked
+ * before (netif_lend_room()). NULL (counted in map_failed) when Xen
+ * refuses it: one grant it refuses fails the whole.
  */
-void *netif_lend_map(struct netif_lend *l, const struct netif_tx_packet *pkt,
-		     domid_t domid, const uint8_t **pages);
-
-/* Undo a mapping netif_lend_map() made that no loan took. */
-void netif_lend_unmap(struct netif_lend *l, const struct netif_tx_packet *pkt,
-		      void *map);
+struct netif_lend_batch *
+netif_lend_map(struct netif_lend *l, const struct netif_tx_packet *const *pkts,
+	       unsigned int n, domid_t domid);
 
 /* Mbufs netif_lend_build() takes for @pkt: the head and one per piece. */
 unsigned int netif_lend_mbufs(const struct netif_tx_packet *pkt);
 
 /*
- * Lend @pkt from the @pages netif_lend_static() or netif_lend_map() found
- * (@map: what the latter returned, NULL for the former): chain @mbufs
- * (fresh, netif_lend_mbufs() of them), copy the head, attach the rest.
- * Returns the loan, whose status the caller sets to NETIF_RSP_ERROR before
- * freeing a chain it drops.
+ * Lend @pkt from its @pages, those netif_lend_static() found (@batch NULL)
+ * or its own in @batch: chain @mbufs (fresh, netif_lend_mbufs() of them),
+ * copy the head, attach the rest. Returns the loan, whose status the
+ * caller sets to NETIF_RSP_ERROR before freeing a chain it drops.
  */
 struct netif_loan *netif_lend_build(struct netif_lend *l,
 				    const struct netif_tx_packet *pkt,
-				    const uint8_t *const *pages, void *map,
+				    const uint8_t *const *pages,
+				    struct netif_lend_batch *batch,
 				    struct rte_mbuf **mbufs);
 
 /*
@@ -197,9 +222,10 @@ struct netif_loan *netif_lend_build(struct netif_lend *l,
 bool netif_lend_headers(struct rte_mbuf *m);
 
 /*
- * Answer on @ring every loan the application gave back (queue's thread),
- * each one's own mapping undone first, and those it held past the hold,
- * let go of first. Returns how many were answered.
+ * Answer on @ring every loan the application gave back (queue's thread):
+ * those of static grants at once, those of a batch with the whole batch,
+ * once it is unmapped; and the loans of batches held past the hold, let go
+ * of first. Returns how many were answered.
  */
 unsigned int netif_lend_answer(struct netif_lend *l,
 			       netif_tx_back_ring_t *ring);

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * Guest TX lent from a mapping of its own (netif_back_tx's map_min, the
+ * Guest TX lent from a pull's mapping (netif_back_tx's map_min, the
  * netback's tx_map_min=), with pages a frontend domain really grants
  * through the simulated hypervisor, which maps them as Xen does: the page
  * is shared while mapped and gone once unmapped. A packet of at least
- * map_min bytes is mapped, its head copied and the rest lent; only the
- * copied head is safe from the guest, and a blank checksum is completed
- * there, headers past it pulled in first; it is unmapped, then answered, once
- * the application frees it; a mapping Xen refuses falls back to the copy;
+ * map_min bytes is mapped, with the pull's others in one mapping, its head
+ * copied and the rest lent; only the copied head is safe from the guest,
+ * and a blank checksum is completed there, headers past it pulled in
+ * first; the mapping is undone, then its packets answered, once the
+ * application has freed them all; a mapping Xen refuses falls back to
+ * mapping each packet alone, and one refused alone to the copy;
  * the application holds at most half the ring; a reconnect or a lender
  * destroyed under held mbufs unmaps what was lent without answering it on
  * the wrong ring; a packet held past the hold is let go: copied where it
@@ -376,11 +378,69 @@ test_one_pull_unmaps_and_answers_every_freed_packet(void)
 	for (i = 0; i < 4; i++)
 		send_frame(refs[i], 1000, i, 0);
 	CHECK(netif_back_tx_pull(&tx, held, 4, &bell) == 4);
-	CHECK(tx.stats.map_packets == 4 && backend_maps() == 4);
+	CHECK(tx.stats.map_packets == 4 && tx.stats.map_calls == 1);
+	CHECK(backend_maps() == 4);
 	rte_pktmbuf_free_bulk(held, 4);
 	CHECK(answered() == 0);
 	pull_none();
-	CHECK(tx.stats.unmaps == 4 && backend_maps() == 0 && answered() == 4);
+	CHECK(tx.stats.unmaps == 1 && backend_maps() == 0 && answered() == 4);
+	stop();
+}
+
+/* A pull's mapping stays until its last packet is freed: none answered before. */
+static void
+test_a_pull_is_unmapped_and_answered_when_its_last_packet_is_freed(void)
+{
+	start();
+	struct rte_mbuf *held[3];
+	enum netif_doorbell bell;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		send_frame(refs[i], 1000, i, 0);
+	CHECK(netif_back_tx_pull(&tx, held, 3, &bell) == 3);
+	CHECK(tx.stats.map_calls == 1 && backend_maps() == 3);
+	rte_pktmbuf_free(held[0]);
+	rte_pktmbuf_free(held[2]);
+	pull_none();
+	CHECK(answered() == 0 && backend_maps() == 3 && tx.stats.unmaps == 0);
+	rte_pktmbuf_free(held[1]);
+	pull_none();
+	CHECK(answered() == 3 && backend_maps() == 0 && tx.stats.unmaps == 1);
+	CHECK(tx.stats.zero_copy_slots == 0 && l->nb_free == NETIF_LEND_SLOTS);
+	stop();
+}
+
+/*
+ * One grant Xen refuses fails the pull's mapping: the others are then
+ * mapped each alone and lent, the refused one copied, which answers it
+ * with an error.
+ */
+static void
+test_a_refused_grant_in_a_pull_leaves_the_others_lent(void)
+{
+	start();
+	struct rte_mbuf *held[3];
+	enum netif_doorbell bell;
+	uint8_t copy[1000];
+
+	fill(0, 1);
+	fill(2, 2);
+	send_frame(refs[0], 1000, 0, 0);
+	send_frame(refs[PAGES - 1] + 100, 1000, 1, 0);
+	send_frame(refs[2], 1000, 2, 0);
+	CHECK(netif_back_tx_pull(&tx, held, 3, &bell) == 2);
+	CHECK(tx.stats.map_failed == 2 && tx.stats.map_calls == 2);
+	CHECK(tx.stats.map_packets == 2 && tx.stats.drop_copy_failed == 1);
+	CHECK(answered() == 1 && RING_GET_RESPONSE(&front, 0)->id == 1 &&
+	      RING_GET_RESPONSE(&front, 0)->status == NETIF_RSP_ERROR);
+	CHECK(memcmp(rte_pktmbuf_read(held[0], 0, 1000, copy), pages, 1000) ==
+	      0);
+	CHECK(memcmp(rte_pktmbuf_read(held[1], 0, 1000, copy),
+		     pages + 2 * NETIF_PAGE_SIZE, 1000) == 0);
+	rte_pktmbuf_free_bulk(held, 2);
+	pull_none();
+	CHECK(answered() == 3 && backend_maps() == 0 && tx.stats.unmaps == 2);
 	stop();
 }
 
@@ -503,6 +563,36 @@ test_a_packet_held_within_the_hold_stays_mapped(void)
 	stop();
 }
 
+/*
+ * A packet held past the hold lets go of its whole pull's mapping: its
+ * pull-mates the application gave back are answered then too.
+ */
+static void
+test_a_held_packet_lets_go_of_its_whole_pull(void)
+{
+	start();
+	struct rte_mbuf *held[2];
+	enum netif_doorbell bell;
+
+	netif_lend_set_hold(l, HOLD_NONE);
+	fill(1, 6);
+	send_frame(refs[0], 1000, 0, 0);
+	send_frame(refs[1], 1000, 1, 0);
+	CHECK(netif_back_tx_pull(&tx, held, 2, &bell) == 2);
+	CHECK(tx.stats.map_calls == 1);
+	rte_pktmbuf_free(held[0]);
+	pull_none();
+	CHECK(tx.stats.map_expired == 2 && answered() == 2);
+	CHECK(backend_maps() == 0 && tx.stats.zero_copy_slots == 0);
+	CHECK(*rte_pktmbuf_mtod(held[1]->next, uint8_t *) ==
+	      (uint8_t)(NETIF_LEND_HEAD * 7 + 6));
+	rte_pktmbuf_free(held[1]);
+	pull_none();
+	CHECK(answered() == 2 && tx.stats.unmaps == 0);
+	CHECK(l->nb_free == NETIF_LEND_SLOTS);
+	stop();
+}
+
 /* A loan of a connection gone is let go too, its guest not answered. */
 static void
 test_a_packet_of_an_old_connection_is_let_go_unanswered(void)
@@ -580,11 +670,14 @@ TEST_MAIN(setup, teardown)
 	RUN(test_a_large_segment_is_lent_unless_wanted_whole);
 	RUN(test_a_refused_mapping_falls_back_to_the_copy);
 	RUN(test_one_pull_unmaps_and_answers_every_freed_packet);
+	RUN(test_a_pull_is_unmapped_and_answered_when_its_last_packet_is_freed);
+	RUN(test_a_refused_grant_in_a_pull_leaves_the_others_lent);
 	RUN(test_the_application_holds_at_most_half_the_ring);
 	RUN(test_a_reconnect_unmaps_but_answers_no_old_loan);
 	RUN(test_a_lender_destroyed_under_held_mbufs_unmaps_at_the_last_free);
 	RUN(test_a_packet_held_past_the_hold_is_copied_and_answered);
 	RUN(test_a_packet_held_within_the_hold_stays_mapped);
+	RUN(test_a_held_packet_lets_go_of_its_whole_pull);
 	RUN(test_a_packet_of_an_old_connection_is_let_go_unanswered);
 	RUN(test_a_lender_destroyed_under_a_packet_let_go_frees_its_copy);
 }
