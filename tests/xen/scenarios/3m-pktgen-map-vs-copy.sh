@@ -41,8 +41,8 @@ ours() {
 		set -- $(grep "DOMU-RESULT pktgen size=$s " $con | sed 's/.*sent=\([0-9]*\) usec=\([0-9]*\).*/\1 \2/')
 		pk=$(d packets)
 		[ "$(d map_failed)" = 0 ] || problem "$domu $s B: $(d map_failed) mappings refused"
-		echo "$s $(pps $1 $2) $1 $pk $(per $(d grant_copy_calls) $pk) $(per $(d grant_maps) $pk)" \
-			"$(per $(d grant_unmaps) $pk) $(per $(d notifications_sent) $pk) $(d map_packets)" >> $S/table-$how.txt
+		echo "$s $(pps $1 $2) $1 $pk $(per $(d grant_copy_calls) $pk) $(per $(d map_calls) $pk)" \
+			"$(per $(d unmaps) $pk) $(per $(d notifications_sent) $pk) $(d map_packets)" >> $S/table-$how.txt
 		prev=$cur
 	done
 	wait_guest $domu DOMU-DONE $TESTPMD_PID

@@ -172,7 +172,7 @@ mapped=$(xsum rx_q0_map_packets)
 for k in rx_q0_map_failed rx_q0_unmap_failed tx_q0_drop_copy_failed; do
 	[ $(xsum $k) = 0 ] || problem "guest->guest: $k $(xsum $k)"
 done
-note "guest->guest: $mapped packets mapped, $(xsum rx_q0_unmaps) unmapped, $(xsum tx_q0_grant_copy_calls) grant-copy calls for $(xsum tx_q0_packets) packets to the guests"
+note "guest->guest: $mapped packets mapped in $(xsum rx_q0_map_calls) mappings, $(xsum rx_q0_unmaps) unmapped, $(xsum tx_q0_grant_copy_calls) grant-copy calls for $(xsum tx_q0_packets) packets to the guests"
 stop_testpmd
 mv $S/testpmd.log $S/testpmd-guests.log
 # what testpmd could not hand to A (A's ring full): counted, not lost
@@ -212,7 +212,7 @@ echo "| B sent, pps | $(pg_pps $kernel_pg) | $(pg_pps $ours_pg) | $(ratio $(pg_p
 echo "| A received in its window / B sent | ${kernel_pg_rx:--}/${kernel_pg% *} | ${ours_pg_rx:--}/${ours_pg% *} | - |"
 ratios="ours/kernel: guest->Dom0 $(ratio $ours_g2d $kernel_g2d) ($ours_g2d/$kernel_g2d Mbit/s),\
  Dom0->guest $(ratio $ours_d2g $kernel_d2g) ($ours_d2g/$kernel_d2g),\
- guest->guest $(ratio $ours_g2g $kernel_g2g) ($ours_g2g/$kernel_g2g; tx_map_min=${XDP_TX_MAP_MIN:-256}: $mapped packets mapped),\
+ guest->guest $(ratio $ours_g2g $kernel_g2g) ($ours_g2g/$kernel_g2g; tx_map_min=${XDP_TX_MAP_MIN:-256}: $mapped packets mapped in $(xsum rx_q0_map_calls) mappings),\
  guest->guest pktgen $PG_SIZE B $(ratio $(pg_pps $ours_pg) $(pg_pps $kernel_pg)) ($(pg_pps $ours_pg)/$(pg_pps $kernel_pg) pps; A received ${ours_pg_rx:-?}/${kernel_pg_rx:-?}, testpmd dropped ${pg_drop:-?}; nothing lost unaccounted)"
 [ -z "$problems" ] || fail "$problems; $ratios"
 pass "iperf3 ${SECS}s, $ratios; GSO negotiated with ours (TCG speed)"
