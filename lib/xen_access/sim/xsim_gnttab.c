@@ -587,12 +587,26 @@ fail:
 	return NULL;
 }
 
+/* Drop the map counts of @rec, whose pages are no longer mapped, and free it. */
+static void
+xsim_local_map_release(struct xsim_handle *h, struct xsim_local_map *rec)
+{
+	uint32_t i;
+
+	xsim_lock(h->at->sh);
+	for (i = 0; i < rec->count; i++)
+		xsim_map_drop(h->at, rec->entries[i]);
+	xsim_unlock(h->at->sh);
+	free(rec->pages);
+	free(rec->entries);
+	free(rec);
+}
+
 int
 xsim_gnt_unmap(struct xa_handle *xh, void *addr, uint32_t count)
 {
 	struct xsim_handle *h = xsim_handle(xh);
 	struct xsim_local_map *rec;
-	uint32_t i;
 
 	rec = xsim_local_map_unlink(h, addr, count);
 	if (rec == NULL) {
@@ -600,13 +614,7 @@ xsim_gnt_unmap(struct xa_handle *xh, void *addr, uint32_t count)
 		return -1;
 	}
 	munmap(rec->addr, (size_t)count * XA_PAGE_SIZE);
-	xsim_lock(h->at->sh);
-	for (i = 0; i < count; i++)
-		xsim_map_drop(h->at, rec->entries[i]);
-	xsim_unlock(h->at->sh);
-	free(rec->pages);
-	free(rec->entries);
-	free(rec);
+	xsim_local_map_release(h, rec);
 	return 0;
 }
 
@@ -615,7 +623,6 @@ xsim_gnt_detach(struct xa_handle *xh, void *addr, uint32_t count)
 {
 	struct xsim_handle *h = xsim_handle(xh);
 	struct xsim_local_map *rec;
-	uint32_t i;
 
 	rec = xsim_local_map_unlink(h, addr, count);
 	if (rec == NULL) {
@@ -627,13 +634,7 @@ xsim_gnt_detach(struct xa_handle *xh, void *addr, uint32_t count)
 		xsim_local_map_link(h, rec);
 		return -1;
 	}
-	xsim_lock(h->at->sh);
-	for (i = 0; i < count; i++)
-		xsim_map_drop(h->at, rec->entries[i]);
-	xsim_unlock(h->at->sh);
-	free(rec->pages);
-	free(rec->entries);
-	free(rec);
+	xsim_local_map_release(h, rec);
 	return 0;
 }
 
