@@ -6,18 +6,12 @@
  * provider works; which one a port gets is xa_detect.c's.
  */
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* mremap()'s MREMAP_FIXED */
-#endif
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <sys/mman.h>
 
 #include <numaif.h>
 
@@ -98,34 +92,6 @@ int
 xa_gnt_detach(struct xa_handle *h, void *addr, uint32_t count)
 {
 	return h->ops->gnt_detach(h, addr, count);
-}
-
-int
-xa_replace_with_copy(void *addr, uint32_t count)
-{
-	size_t len = (size_t)count * XA_PAGE_SIZE;
-	void *copy;
-	int err;
-
-	copy = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (copy == MAP_FAILED)
-		return -1;
-	memcpy(copy, addr, len);
-	/*
-	 * Moving the copy over @addr unmaps what was there and puts the copy
-	 * in its place under the one lock a page fault takes: a reader sees
-	 * the old page or the copy, never nothing.
-	 */
-	if (mprotect(copy, len, PROT_READ) != 0 ||
-	    mremap(copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, addr) ==
-		    MAP_FAILED) {
-		err = errno;
-		munmap(copy, len);
-		errno = err;
-		return -1;
-	}
-	return 0;
 }
 
 int
