@@ -14,7 +14,7 @@ build="${1:-$top/build}"
 packages="build-essential meson ninja-build pkg-config python3
 	python3-pyelftools libdpdk-dev dpdk-dev libxen-dev libnuma-dev
 	dpkg-dev xz-utils iproute2 procps openvswitch-switch-dpdk
-	python3-sphinx"
+	python3-sphinx valgrind"
 
 missing=""
 for p in $packages; do

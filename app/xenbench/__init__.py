@@ -11,6 +11,7 @@
   measure         windows -> one point's figures (pure)
   bench           running the points
   rounds          the interleaved method: transports take turns
+  instructions    instructions per packet of each end, under callgrind
   report          terminal table and JSON document
   plot            SVG plot of Mpps by packet size
   cli             arguments, checks, main()

@@ -112,9 +112,12 @@ class Bench:
             log("xen-bench: %s" % host["error"])
         return host
 
-    def pair(self, pt, rep, cls, deadline, interactive=False):
+    def pair(self, pt, rep, cls, deadline, interactive=False, wrap=None,
+             log_tag=""):
         """The two testpmd (not started) of one run of a point: cls is
-        runner.Testpmd, or rounds.Console with interactive."""
+        runner.Testpmd, or rounds.Console with interactive. wrap(role,
+        argv), if given, returns the argv each end runs instead; log_tag
+        goes into their log files' names."""
         self.serial += 1
         n = self.serial
         e = transports.ends(pt.family, n, self.tmpdir, self.plugin,
@@ -130,12 +133,14 @@ class Bench:
                               memory_args=self.memory.eal_args(),
                               eal_extra=self.args.eal_args,
                               interactive=interactive)
+            if wrap:
+                cmd = wrap(role, cmd)
             log_path = None
             if self.args.log_dir:
                 log_path = os.path.join(
-                    self.args.log_dir, "%s-%s-%d-b%d-q%d-r%d-%s.log" %
+                    self.args.log_dir, "%s-%s-%d-b%d-q%d-r%d%s-%s.log" %
                     (pt.family, pt.direction, pt.size, pt.burst, pt.queues,
-                     rep, role))
+                     rep, log_tag, role))
             p = cls("%s %s (%s)" % (end.label, mode, role), cmd, log_path)
             p.prefix = prefix
             p.end = end

@@ -10,7 +10,8 @@ import signal
 import sys
 import time
 
-from . import command, host_probe, report, rounds, transports
+from . import (command, host_probe, instructions, report, rounds,
+               transports)
 from .bench import Bench, Point
 from .measure import summarize
 from .load import wait_for_idle
@@ -42,12 +43,14 @@ MODES = {
               "sizes": "64,1518", "bursts": "32", "queues": "1",
               "transports": "xen,vhost,memif", "idle_sample": 0.25,
               "measure_seconds": 2.0, "idle_each": False,
-              "rounds": 3, "round_warm": 0.2, "round_window": 1.0},
+              "rounds": 3, "round_warm": 0.2, "round_window": 1.0,
+              "instructions": False},
     "full": {"warmup": 2, "windows": 10, "repeat": 3,
              "sizes": "64,512,1518,9000", "bursts": "32", "queues": "1,2",
              "transports": "xen,vhost,memif,null", "idle_sample": 1.0,
              "measure_seconds": None, "idle_each": True,
-             "rounds": 10, "round_warm": 0.5, "round_window": 2.0},
+             "rounds": 10, "round_warm": 0.5, "round_window": 2.0,
+             "instructions": True},
 }
 MAX_BURST = 512     # testpmd's MAX_PKT_BURST
 MAX_QUEUES = 8
@@ -153,6 +156,11 @@ def parse_args(argv):
     ap.add_argument("--eal-args", default="", type=shlex.split,
                     help="extra EAL options for every testpmd (all "
                     "transports alike)")
+    ap.add_argument("--instructions", action=argparse.BooleanOptionalAction,
+                    help="after the rates, count each end's instructions "
+                    "per packet under valgrind's callgrind, one end at a "
+                    "time (app/xenbench/instructions.py); default: on in "
+                    "--full, off in --quick")
     ap.add_argument("--log-dir",
                     help="keep every testpmd's full output in this "
                     "directory")
@@ -170,6 +178,8 @@ def parse_args(argv):
         if getattr(args, key) is None:
             setattr(args, key, preset[key])
     args.round_warm = preset["round_warm"]
+    if args.instructions is None:
+        args.instructions = preset["instructions"]
     args.interleaved = not args.sequential
     args.idle_sample = preset["idle_sample"]
     args.idle_each = preset["idle_each"]
@@ -211,6 +221,11 @@ def check_prerequisites(args):
                         "apt-get install dpdk-dev)" % args.testpmd)
     if not shutil.which("timeout"):
         problems.append("timeout(1) not found (coreutils)")
+    if args.instructions and not (shutil.which("valgrind") and
+                                  shutil.which("callgrind_control")):
+        problems.append("--instructions needs valgrind and "
+                        "callgrind_control (Debian: apt-get install "
+                        "valgrind; or --no-instructions)")
     fams = {f for f, _ in args.transports}
     need = sorted({so for f in fams for so in transports.SYSTEM_PLUGINS[f]})
     if need:
@@ -346,6 +361,16 @@ def _interleaved(args, bench, points, runs, failed, failures, t0):
                 e))
 
 
+def _instructions(bench, points, counted, failures):
+    """Each end's instructions per packet (instructions.py), a group of
+    points at a time, into counted; what fails into failures."""
+    for group in groups(points):
+        got, bad = instructions.count_group(bench, group)
+        counted.update(got)
+        for pt, e in bad.items():
+            failures.append(_failure(pt, "instructions: %s" % e))
+
+
 def main(argv):
     t0 = time.monotonic()
     args = parse_args(argv)
@@ -364,6 +389,7 @@ def main(argv):
     interrupted = False
     points, unsupported = matrix(args)
     runs = {p: [] for p in points}
+    counted = {}
     failed = set()
     try:
         memory.setup()
@@ -417,6 +443,9 @@ def main(argv):
                         tag, r["mpps_median"], r["mpps_min"], r["mpps_max"],
                         r["windows_used"], r["windows_total"], _run_notes(r),
                         time.monotonic() - t0))
+        if args.instructions:
+            _instructions(bench, [p for p in points if p not in failed],
+                          counted, failures)
     except (KeyboardInterrupt, SystemExit):
         interrupted = True
         log("xen-bench: interrupted; stopping testpmd and cleaning up")
@@ -433,6 +462,10 @@ def main(argv):
     results = [summarize(p.family, p.direction, p.size, runs[p], p.burst,
                          p.queues)
                for p in points if runs[p] and p not in failed]
+    for r in results:
+        instructions.attach(r, counted.get(Point(
+            r["transport"], r["direction"], r["size"], r["burst"],
+            r["queues"])))
     report.add_ratios(results)
     if results or failures or unsupported:
         report.print_table(results, failures, memory, unsupported,

@@ -90,7 +90,11 @@ def table_rows(results, failures=(), unsupported=()):
             "max", "Gbit/s", "vs vhost", "vs memif"]
     if show_null:
         head.append("vs null")
-    head += ["cyc tx", "cyc rx", "notif/pkt", "copy/pkt", "hcall/pkt",
+    show_instr = any(r.get("instructions") for r in results)
+    head += ["cyc tx", "cyc rx"]
+    if show_instr:
+        head += ["ins tx", "ins rx"]
+    head += ["notif/pkt", "copy/pkt", "hcall/pkt",
              "host ns", "windows"]
     rows = []
 
@@ -118,8 +122,11 @@ def table_rows(results, failures=(), unsupported=()):
         if show_null:
             row.append(ratio(r, "ratio_null"))
         row += [_num(r.get("cycles_per_pkt_sender"), "%.0f"),
-                _num(r.get("cycles_per_pkt_receiver"), "%.0f"),
-                _per_pkt(r.get("notifications_per_pkt")),
+                _num(r.get("cycles_per_pkt_receiver"), "%.0f")]
+        if show_instr:
+            row += [_num(r.get("instructions_per_pkt_sender"), "%.0f"),
+                    _num(r.get("instructions_per_pkt_receiver"), "%.0f")]
+        row += [_per_pkt(r.get("notifications_per_pkt")),
                 _per_pkt(r.get("grant_copy_calls_per_pkt")),
                 _per_pkt(r.get("hypercalls_per_pkt")),
                 _num(r.get("host_bounce_ns"), "%.0f"),
@@ -168,7 +175,16 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
         "  rx counts bursts that received packets (the cost of "
         "receiving); tx counts every",
         "  burst, also those a full ring refused (near CPU Hz / rate "
-        "when the receiver limits).",
+        "when the receiver limits)."]
+    if any(r.get("instructions") for r in results):
+        out += [
+            "ins tx, ins rx: instructions per packet of the whole "
+            "testpmd, the end counted under",
+            "  callgrind while its peer ran natively (so it was the "
+            "slower end: full polls),",
+            "  after the rates (app/xenbench/instructions.py; commands "
+            "in the JSON)."]
+    out += [
         "notif/pkt: notifications sent by both ends, copy/pkt: grant-copy "
         "calls, per packet,",
         "  hcall/pkt: every hypercall-class operation of both ends (grant "

@@ -81,10 +81,10 @@ class Testpmd:
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
 
-    def cpu_seconds(self):
-        """CPU time testpmd itself (all its threads) has used, or None.
-        timeout(1) forks testpmd (stdbuf execs into it), so it is the
-        only child of the process we started."""
+    def testpmd_pid(self):
+        """The pid of testpmd itself, or None before it exists.
+        timeout(1) forks testpmd (stdbuf, and valgrind, exec into it), so
+        it is the only child of the process we started."""
         if self._testpmd_pid is None:
             try:
                 with open("/proc/%d/task/%d/children" %
@@ -93,8 +93,12 @@ class Testpmd:
                 self._testpmd_pid = int(kids[0]) if kids else None
             except (OSError, ValueError):
                 return None
-            if self._testpmd_pid is None:
-                return None
+        return self._testpmd_pid
+
+    def cpu_seconds(self):
+        """CPU time testpmd itself (all its threads) has used, or None."""
+        if self.testpmd_pid() is None:
+            return None
         try:
             with open("/proc/%d/stat" % self._testpmd_pid) as f:
                 fields = f.read().rsplit(")", 1)[1].split()

@@ -8,8 +8,10 @@
 # round and our ratios within rounds, and that its SVG plot parses as XML;
 # the same with --sequential (1 warm-up + 2 windows, a point at a time);
 # then that Ctrl-C in the middle of a run leaves no testpmd, simulator
-# instance or EAL runtime directory behind. No timing is asserted. Without hugepages (not root, none mounted) xen-bench falls
-# back to --no-huge, which is fine here. Prints TAP.
+# instance or EAL runtime directory behind; and that --instructions
+# counts both ends of our pair. No timing is asserted. Without hugepages
+# (not root, none mounted) xen-bench falls back to --no-huge, which is
+# fine here. Prints TAP.
 #
 # usage: test_bench_smoke.sh <dpdk-testpmd> <build dir>
 set -u
@@ -20,7 +22,7 @@ top=$(realpath "$here/../..")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "1..7"
+echo "1..9"
 cd "$work"
 fail=0
 # bench <n> <name> <options...>: a run of xen-bench, then its JSON
@@ -125,4 +127,39 @@ fi
 
 # The older method, a point at a time with fresh processes.
 bench 6 sequential --sequential --warmup 1 --windows 2
+
+# Instructions per packet: each end of our pair under callgrind in turn.
+python3 "$top/app/xen-bench" --quick --sizes 64 --transports xen-f2b \
+	--rounds 1 --round-window 0.5 --instructions --idle-wait 0 \
+	--build-dir "$build" --testpmd "$testpmd" --json "$work/instr.json" \
+	--no-plot >"$work/instr.out" 2>"$work/instr.err"
+rc=$?
+sed 's/^/# /' "$work/instr.out"
+if [ "$rc" = 0 ] && grep -q "ins tx" "$work/instr.out"; then
+	echo "ok 8 - xen-bench --instructions exits 0 with ins tx/rx columns"
+else
+	echo "not ok 8 - xen-bench --instructions exits 0 with ins tx/rx columns (status $rc)"
+	sed 's/^/# stderr: /' "$work/instr.err" | tail -n 40
+	fail=1
+fi
+if python3 - "$work/instr.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+ok = True
+for role in ("tx", "rx"):
+    c = (r["instructions"] or {}).get(role)
+    print("# %s: %r" % (role, c and {k: v for k, v in c.items()
+                                     if k != "command"}))
+    ok = ok and c and c["packets"] > 0 and c["instructions"] > 0 and \
+        "valgrind --tool=callgrind" in c["command"] and \
+        c["per_packet"] == r["instructions_per_pkt_" +
+                               ("sender" if role == "tx" else "receiver")]
+sys.exit(0 if ok else 1)
+PY
+then
+	echo "ok 9 - both ends counted, with packets and the command"
+else
+	echo "not ok 9 - both ends counted, with packets and the command"
+	fail=1
+fi
 exit $fail
