@@ -13,7 +13,8 @@
  * of a run carries the single-EtherType flag and no other packet does;
  * every packet has its packet type; order is kept and nothing is lost,
  * also when more traffic arrives while packets wait in the stash. With
- * grouping off no packet is flagged and bursts are whole pulls.
+ * grouping off no packet is flagged and bursts are whole pulls. Packet
+ * types cleared by the application are left unknown unless grouping.
  */
 
 #include <stdio.h>
@@ -31,6 +32,8 @@
 #define BACK_TX_MAX 64		/* the netback sends at most this per burst */
 
 static uint64_t flag;
+/* Packets carry their type: false once the receiver's are cleared. */
+static bool typed = true;
 
 /* Send frames [first, first + n); true when all were taken. */
 static bool
@@ -119,7 +122,10 @@ receive_frames(uint16_t port, uint64_t *next, unsigned int n, uint16_t nb_pkts,
 				CHECK(seq == *next);
 			}
 			CHECK(pkts[i]->pkt_len == MF_LEN);
-			CHECK(pkts[i]->packet_type == mf_info[kind].ptype);
+			CHECK(pkts[i]->packet_type ==
+			      (typed ? mf_info[kind].ptype :
+				       RTE_PTYPE_UNKNOWN));
+			CHECK(typed || pkts[i]->l2_len == 0);
 			CHECK(flagged == (group && mf_info[kind].ethertype != 0));
 			if (group)
 				CHECK(mf_info[kind].ethertype == type0 &&
@@ -205,6 +211,45 @@ test_without_grouping_nothing_is_flagged(void)
 	each_direction("", 32, false);
 }
 
+/* Both ports' packet types cleared, or all asked for again. */
+static void
+set_ptypes(const struct pair *pr, uint32_t mask)
+{
+	CHECK(rte_eth_dev_set_ptypes(pr->front, mask, NULL, 0) == 0);
+	CHECK(rte_eth_dev_set_ptypes(pr->back, mask, NULL, 0) == 0);
+}
+
+/*
+ * An application that clears the packet types (as testpmd does) gets
+ * packets without them, not walked; one that asks for them again gets
+ * them again. Grouping needs them, so a grouping port keeps them. Set
+ * while connected, as testpmd does before it starts forwarding.
+ */
+static void
+test_cleared_packet_types_are_not_walked_unless_grouping(void)
+{
+	struct pair pr;
+
+	REQUIRE(pair_open(&pr, "untyped", "batch=64", "batch=64", test_pool));
+	look_up_flag();
+	set_ptypes(&pr, RTE_PTYPE_UNKNOWN);
+	typed = false;
+	check_bursts("frontend -> backend", pr.front, pr.back, 64, 64, false);
+	check_bursts("backend -> frontend", pr.back, pr.front, 64, 64, false);
+	set_ptypes(&pr, RTE_PTYPE_ALL_MASK);
+	typed = true;
+	check_bursts("frontend -> backend", pr.front, pr.back, 64, 64, false);
+	check_bursts("backend -> frontend", pr.back, pr.front, 64, 64, false);
+	pair_close(&pr);
+
+	REQUIRE(pair_open(&pr, "grouped", "batch=64,group_ethertype=1",
+			  "batch=64,group_ethertype=1", test_pool));
+	set_ptypes(&pr, RTE_PTYPE_UNKNOWN);
+	check_bursts("frontend -> backend", pr.front, pr.back, 64, 64, true);
+	check_bursts("backend -> frontend", pr.back, pr.front, 64, 64, true);
+	pair_close(&pr);
+}
+
 /*
  * Packets held in the stash come out before traffic that arrives after
  * them, in both directions.
@@ -242,4 +287,5 @@ TEST_MAIN(pair_setup, pair_teardown)
 	RUN(test_default_batch_is_32_when_grouping);
 	RUN(test_without_grouping_nothing_is_flagged);
 	RUN(test_the_stash_survives_across_calls_and_new_traffic);
+	RUN(test_cleared_packet_types_are_not_walked_unless_grouping);
 }

@@ -424,6 +424,27 @@ test_checksum_requests_cross_blank_or_complete(void)
 	CHECK((m->ol_flags & ~RTE_MBUF_F_EXTERNAL) == 0 && l4_valid(m));
 	rte_pktmbuf_free(m);
 	close_pair();
+
+	/*
+	 * Packet types cleared (testpmd's default): a packet is then walked
+	 * only for an offload, and a blank checksum is one.
+	 */
+	open_pair("sw-untyped", &plain, &plain);
+	REQUIRE(rte_eth_dev_set_ptypes(front, RTE_PTYPE_UNKNOWN, NULL, 0) == 0);
+	REQUIRE(rte_eth_dev_set_ptypes(back, RTE_PTYPE_UNKNOWN, NULL, 0) == 0);
+	m = cross(front, back, csum_frame(IPPROTO_TCP));
+	REQUIRE(m != NULL);
+	CHECK(m->ol_flags == 0 && l4_valid(m));
+	CHECK(m->packet_type ==
+	      (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_TCP));
+	rte_pktmbuf_free(m);
+	m = cross(back, front, csum_frame(IPPROTO_UDP));
+	REQUIRE(m != NULL);
+	CHECK((m->ol_flags & ~RTE_MBUF_F_EXTERNAL) == 0 && l4_valid(m));
+	CHECK(m->packet_type ==
+	      (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP));
+	rte_pktmbuf_free(m);
+	close_pair();
 }
 
 /* The frames of a TSO mbuf of @len bytes cut at @tx arrive whole at @rx. */

@@ -50,8 +50,9 @@ xn_takes_gso(const struct xn_port *p, uint64_t rx, uint64_t tx)
 	       (tx & RTE_ETH_TX_OFFLOAD_TCP_TSO);
 }
 
-uint32_t
-xn_rx_offloads(const struct xn_port *p)
+/* The Rx offloads the application enabled, as NETIF_RX_* flags. */
+static uint32_t
+xn_rx_offloads_enabled(const struct xn_port *p)
 {
 	uint64_t on = p->dev->data->dev_conf.rxmode.offloads;
 	uint64_t tx = p->dev->data->dev_conf.txmode.offloads;
@@ -73,6 +74,15 @@ xn_rx_offloads(const struct xn_port *p)
 	       (xn_takes_gso(p, on, tx) ? NETIF_RX_GSO : 0) |
 	       (p->cfg.compliant_ol_flags ? NETIF_RX_COMPLIANT : 0) |
 	       (on & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM ? NETIF_RX_IP_CSUM : 0);
+}
+
+uint32_t
+xn_rx_offloads(const struct xn_port *p)
+{
+	/* Grouping reads the EtherType from the packet type. */
+	bool walk = !p->ptypes_cleared || p->cfg.group_ethertype;
+
+	return xn_rx_offloads_enabled(p) | (walk ? NETIF_RX_PTYPES : 0);
 }
 
 void

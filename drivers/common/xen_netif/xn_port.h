@@ -261,6 +261,11 @@ struct xn_port {
 	bool configured;
 	/* rte_eth_dev_set_mtu() was called: the vif's mtu key is ignored. */
 	bool mtu_chosen;
+	/*
+	 * rte_eth_dev_set_ptypes() with none: received packets carry no
+	 * packet type, unless grouping or an offload needs their headers.
+	 */
+	bool ptypes_cleared;
 	struct xn_rx_filter filter;
 	bool started;			/* between dev_start and dev_stop */
 	bool connected;			/* the rings are attached */

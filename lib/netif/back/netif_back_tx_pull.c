@@ -399,10 +399,11 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 }
 
 /*
- * Classify a copied packet (one walk gives the application its packet type
- * and the offloads their offsets) and apply its offload; false when it
- * cannot take it (a blank checksum on a frame without one, which Linux
- * drops too, or a GSO packet that is not TCP of its type).
+ * Classify a copied packet when the application or its offload needs it
+ * (one walk gives the application its packet type and the offloads their
+ * offsets) and apply its offload; false when it cannot take it (a blank
+ * checksum on a frame without one, which Linux drops too, or a GSO packet
+ * that is not TCP of its type).
  */
 static inline bool
 tx_deliverable(struct netif_back_tx *tx, struct rte_mbuf *m,
@@ -410,7 +411,8 @@ tx_deliverable(struct netif_back_tx *tx, struct rte_mbuf *m,
 {
 	const char *why;
 
-	netif_l2_classify(m);
+	if (netif_offload_rx_walks(off, tx->offloads))
+		netif_l2_classify(m);
 	if (lent &&
 	    (off->csum_blank || off->gso_type != XEN_NETIF_GSO_TYPE_NONE) &&
 	    !netif_lend_headers(m))

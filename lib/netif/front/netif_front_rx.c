@@ -267,8 +267,9 @@ rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
 }
 
 /*
- * Classify a received packet and apply its offload; false (counted) when
- * it cannot take it.
+ * Classify a received packet (when the application or its offload needs
+ * it: netif_offload_rx_walks()) and apply its offload; false (counted)
+ * when it cannot take it.
  */
 static bool
 rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
@@ -276,7 +277,8 @@ rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
 {
 	const char *why;
 
-	netif_l2_classify(m);
+	if (netif_offload_rx_walks(off, rx->offloads))
+		netif_l2_classify(m);
 	if (netif_offload_rx(m, off, rx->offloads, &why) != 0) {
 		rx->stats.drop_bad_offload++;
 		return false;

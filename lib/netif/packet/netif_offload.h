@@ -70,6 +70,13 @@ struct netif_offload {
  * OVS 3.6 and later, which drop a received mbuf that carries Tx requests.
  */
 #define NETIF_RX_COMPLIANT	RTE_BIT32(6)
+/*
+ * Every received packet classified (netif_l2_classify()): the application
+ * has not cleared the port's packet types (rte_eth_dev_set_ptypes() with
+ * RTE_PTYPE_UNKNOWN, which testpmd does) or the queue groups by
+ * EtherType. Without it, only a packet an offload needs walked is.
+ */
+#define NETIF_RX_PTYPES RTE_BIT32(7)
 
 /*
  * What a peer takes, from its feature keys: blank checksums over IPv4
@@ -138,16 +145,36 @@ netif_offload_hash_extra(struct netif_offload *o,
 int netif_offload_rx_apply(struct rte_mbuf *m, const struct netif_offload *o,
 			   uint32_t enabled, const char **why);
 
+/* Most packets: nothing to flag, nothing to complete. */
+static inline bool
+netif_offload_rx_none(const struct netif_offload *o, uint32_t enabled)
+{
+	return o->gso_type == XEN_NETIF_GSO_TYPE_NONE && !o->csum_blank &&
+	       !(enabled &
+		 (NETIF_RX_TCP_CSUM | NETIF_RX_UDP_CSUM | NETIF_RX_IP_CSUM));
+}
+
 static inline int
 netif_offload_rx(struct rte_mbuf *m, const struct netif_offload *o,
 		 uint32_t enabled, const char **why)
 {
-	/* Most packets: nothing to flag, nothing to complete. */
-	if (likely(o->gso_type == XEN_NETIF_GSO_TYPE_NONE && !o->csum_blank &&
-		   !(enabled & (NETIF_RX_TCP_CSUM | NETIF_RX_UDP_CSUM |
-				NETIF_RX_IP_CSUM))))
+	if (likely(netif_offload_rx_none(o, enabled)))
 		return 0;
 	return netif_offload_rx_apply(m, o, enabled, why);
+}
+
+/*
+ * A received packet with offload @o is to be classified before
+ * netif_offload_rx(): the application wants packet types
+ * (NETIF_RX_PTYPES) or the offload needs its headers. The walk is a fifth
+ * of a small packet's cost; an application that clears the packet types
+ * and enables no Rx offload is spared it.
+ */
+static inline bool
+netif_offload_rx_walks(const struct netif_offload *o, uint32_t enabled)
+{
+	return (enabled & NETIF_RX_PTYPES) ||
+	       !netif_offload_rx_none(o, enabled);
 }
 
 enum netif_offload_verdict {

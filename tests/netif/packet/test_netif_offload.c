@@ -147,6 +147,37 @@ ip_valid(const struct rte_mbuf *m)
 
 static const struct netif_offload blank = { .csum_blank = true };
 
+/*
+ * A received packet is walked when the application wants its type or its
+ * offload needs its headers, and only then.
+ */
+static void
+test_a_packet_is_walked_only_when_needed(void)
+{
+	const struct netif_offload plain = {
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+	};
+	const struct netif_offload validated = {
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+		.data_validated = true,
+	};
+	const struct netif_offload gso = {
+		.gso_type = XEN_NETIF_GSO_TYPE_TCPV4,
+		.gso_size = 1448,
+	};
+
+	CHECK(!netif_offload_rx_walks(&plain, 0));
+	CHECK(!netif_offload_rx_walks(&validated, 0));
+	CHECK(!netif_offload_rx_walks(&plain,
+				      NETIF_RX_GSO | NETIF_RX_COMPLIANT));
+	CHECK(netif_offload_rx_walks(&plain, NETIF_RX_PTYPES));
+	CHECK(netif_offload_rx_walks(&blank, 0));
+	CHECK(netif_offload_rx_walks(&gso, 0));
+	CHECK(netif_offload_rx_walks(&validated, NETIF_RX_TCP_CSUM));
+	CHECK(netif_offload_rx_walks(&plain, NETIF_RX_UDP_CSUM));
+	CHECK(netif_offload_rx_walks(&plain, NETIF_RX_IP_CSUM));
+}
+
 static void
 test_blank_checksum_is_flagged_under_the_offload(void)
 {
@@ -610,6 +641,7 @@ test_received_checksum_not_in_the_data_is_finished(void)
 
 TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
+	RUN(test_a_packet_is_walked_only_when_needed);
 	RUN(test_blank_checksum_is_flagged_under_the_offload);
 	RUN(test_blank_checksum_in_the_compliant_form_has_no_tx_request);
 	RUN(test_blank_checksum_is_completed_without_the_offload);
