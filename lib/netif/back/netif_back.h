@@ -136,11 +136,14 @@ netif_back_statics(struct netif_gref_map *const *statics)
 		__atomic_load_n(statics, __ATOMIC_SEQ_CST);
 }
 
-/* Mbufs of @data_room bytes needed to hold a packet of @len bytes. */
+/*
+ * Mbufs of @data_room bytes needed to hold a packet of @len bytes; most
+ * packets fit one, which takes no division (a few tens of cycles).
+ */
 static inline unsigned int
 netif_mbufs_for(uint32_t len, uint16_t data_room)
 {
-	return len == 0 ? 1 : (len + data_room - 1) / data_room;
+	return len <= data_room ? 1 : (len + data_room - 1) / data_room;
 }
 
 /*

@@ -87,7 +87,11 @@ tx_take_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 			return false;
 	}
 	tx->nb_spare -= n;
-	memcpy(m, &tx->spare[tx->nb_spare], n * sizeof(*m));
+	/* Most packets take one: no call to memcpy() for it. */
+	if (likely(n == 1))
+		m[0] = tx->spare[tx->nb_spare];
+	else
+		memcpy(m, &tx->spare[tx->nb_spare], n * sizeof(*m));
 	return true;
 }
 
