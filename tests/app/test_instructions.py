@@ -6,9 +6,10 @@ figures in a result and the table."""
 import os
 import tempfile
 import unittest
+from unittest import mock
 
 import benchpath  # noqa: F401
-from xenbench import instructions, report
+from xenbench import cli, instructions, report
 from xenbench.util import BenchError
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
@@ -173,6 +174,36 @@ class Figures(unittest.TestCase):
         legend = "\n".join(report.legend_lines([r], [], [], "", True))
         self.assertIn("ins tx, ins rx", legend)
         self.assertIn("callgrind", legend)
+
+
+class Prerequisites(unittest.TestCase):
+    def problems(self, argv):
+        """What check_prerequisites() refuses, with valgrind missing."""
+        def which(name):
+            if name in ("valgrind", "callgrind_control"):
+                return None
+            return "/usr/bin/" + name
+
+        with mock.patch("xenbench.cli.shutil.which", side_effect=which):
+            try:
+                cli.check_prerequisites(cli.parse_args(argv))
+            except BenchError as e:
+                return str(e)
+        return ""
+
+    def test_full_without_valgrind_says_what_to_install(self):
+        got = self.problems(["--full"])
+        self.assertIn("--instructions needs valgrind", got)
+        self.assertIn("apt-get install valgrind", got)
+        self.assertIn("--no-instructions", got)
+
+    def test_asked_for_without_valgrind_is_refused(self):
+        self.assertIn("needs valgrind", self.problems(["--instructions"]))
+
+    def test_not_asked_for_needs_no_valgrind(self):
+        self.assertNotIn("valgrind", self.problems([]))
+        self.assertNotIn("valgrind",
+                         self.problems(["--full", "--no-instructions"]))
 
 
 if __name__ == "__main__":
