@@ -155,11 +155,7 @@ def count_group(bench, points, warm=WARM, seconds=WINDOW):
     window per size. Returns ({point: {"tx": .., "rx": ..}},
     {point: BenchError})."""
     out, failed = {}, {}
-    fams = []
-    for pt in points:
-        if pt.family not in fams:
-            fams.append(pt.family)
-    for fam in fams:
+    for fam in dict.fromkeys(pt.family for pt in points):
         mine = [pt for pt in points if pt.family == fam]
         for counted in ("rx", "tx"):
             # Dumps base.1, base.2, ...: a window each, in size order.
