@@ -27,10 +27,9 @@ import time
 from .command import txpkts
 from .load import cpu_share, cpu_snapshot
 from .runner import READY_TIMEOUT, STOP_GRACE, Testpmd, stop_together
-from .testpmd_output import StatsParser
+from .testpmd_output import StatsParser, Transcript
 from .util import BenchError, vlog
 
-PROMPT = "testpmd> "
 COMMAND_TIMEOUT = 30.0
 
 
@@ -42,9 +41,7 @@ class Console(Testpmd):
     def __init__(self, name, cmd, log_path=None):
         super().__init__(name, cmd, log_path)
         self._cond = threading.Condition()
-        self._text = ""         # since the last command's answer
-        self._unseen = ""       # the end of the output, prompts counted
-        self._prompts = 0
+        self._out = Transcript()
         self._ended = False
 
     def start(self):
@@ -69,13 +66,8 @@ class Console(Testpmd):
                 if logf:
                     logf.write(chunk)
                 with self._cond:
-                    # A prompt may come in two chunks: the end of the last
-                    # one (too short to hold a whole prompt) goes with it.
-                    seen = self._unseen + chunk
-                    self._prompts += seen.count(PROMPT)
-                    self._unseen = seen[-(len(PROMPT) - 1):]
-                    self._text += chunk
-                    if self._prompts and not self.ready.is_set():
+                    self._out.feed(chunk)
+                    if self._out.prompts and not self.ready.is_set():
                         self.ready_at = time.monotonic()
                         self.ready.set()
                     self._cond.notify_all()
@@ -97,24 +89,19 @@ class Console(Testpmd):
         """Send one command; what testpmd printed until its next prompt.
         BenchError if it ends or does not prompt again in time."""
         with self._cond:
-            seen, mark = self._prompts, len(self._text)
+            seen, mark = self._out.prompts, len(self._out.text)
             try:
                 self.proc.stdin.write((text + "\n").encode())
             except OSError:
                 raise self.failure("gone before %r" % text) from None
             if not self._cond.wait_for(
-                    lambda: self._prompts > seen or self._ended, timeout):
+                    lambda: self._out.prompts > seen or self._ended,
+                    timeout):
                 raise self.failure("no prompt %.0f s after %r" %
                                    (timeout, text))
-            if self._prompts == seen:
+            if self._out.prompts == seen:
                 raise self.failure("exited after %r" % text)
-            out = self._text[mark:]
-            # Counted in pieces, the prompt is whole in the text.
-            end = out.find(PROMPT)
-            if end < 0:
-                end = len(out)
-            self._text = out[end + len(PROMPT):]
-            return out[:end]
+            return self._out.take(mark)
 
     def stats(self):
         """Port 0's counters now: a stats block (testpmd_output) whose t

@@ -185,3 +185,91 @@ def parse_text(text, period=1.0):
 def parse_file(path, period=1.0):
     with open(path, errors="replace") as f:
         return parse_text(f.read(), period)
+
+
+PROMPT = "testpmd> "
+# testpmd's command line writes its prompt a character at a time, and its
+# other threads write whole lines (the event callback's "\nPort 0: link
+# state change event\n", a driver's log line): such lines can land inside
+# a prompt, as "test" + lines + "pmd> " (seen: "testpmd>" + a netfront's
+# line + " "). At most INSIDE_MAX lines are taken for one landing.
+INSIDE_MAX = 3
+RE_INSIDE = re.compile("|".join(
+    r"(?<=\n)%s((?:[^\n]*\n){1,%d}?)%s" %
+    (re.escape(PROMPT[:k]), INSIDE_MAX, re.escape(PROMPT[k:]))
+    for k in range(1, len(PROMPT))))
+
+
+def _inside_moved(m):
+    """A prompt with lines inside: the lines, then the prompt."""
+    return next(g for g in m.groups() if g is not None) + PROMPT
+
+
+def _may_be_inside(rest):
+    """Whether rest, after the start of a prompt, may be lines landing in
+    it (the last one still coming, or the prompt's end)."""
+    last = rest[rest.rfind("\n") + 1:]
+    return rest.count("\n") <= INSIDE_MAX and not last.startswith(PROMPT[0])
+
+
+class Transcript:
+    """testpmd's output at its prompt, fed in chunks as they are read:
+    text is what came since the last answer taken, a prompt with lines
+    inside given as the lines then the prompt; prompts is how many
+    prompts it has shown. The end of the output that may be a prompt's
+    start with lines landing in it is held back (a few lines at most)
+    until more output says, so that such a prompt counts once, and so
+    does one cut across two chunks."""
+
+    def __init__(self):
+        self.text = ""
+        self.prompts = 0
+        self._held = ""         # begins a line
+        self._line_start = True  # the text given ends a line
+
+    def _hold_from(self, buf):
+        """Where in buf (its first character a sentinel) the part held
+        back begins: the earliest of its last lines that begins like a
+        prompt and is followed only by lines that may have landed in it."""
+        cut, end = len(buf), len(buf)
+        for _ in range(INSIDE_MAX + 1):
+            nl = buf.rfind("\n", 0, end)
+            if nl < 0:
+                break
+            line = nl + 1
+            k = 0
+            while (k < len(PROMPT) - 1 and line + k < len(buf) and
+                   buf[line + k] == PROMPT[k]):
+                k += 1
+            if (k > 0 and (line + k == len(buf) or
+                           buf[line + k] != PROMPT[k]) and
+                    _may_be_inside(buf[line + k:])):
+                cut = line
+            end = nl
+        return cut
+
+    def feed(self, chunk):
+        # The sentinel: a newline where the buffer begins a line.
+        buf = ("\n" if self._held or self._line_start else "\0") + \
+            self._held + chunk
+        buf = RE_INSIDE.sub(_inside_moved, buf)
+        cut = self._hold_from(buf)
+        self._held = buf[cut:]
+        out = buf[1:cut]
+        if out:
+            self._line_start = out.endswith("\n")
+        # A prompt counted before has no whole copy in the last
+        # len(PROMPT) - 1 characters of the text.
+        start = max(0, len(self.text) - (len(PROMPT) - 1))
+        self.text += out
+        self.prompts += self.text.count(PROMPT, start)
+
+    def take(self, mark):
+        """The text from mark to the first prompt after it (or to the end
+        when none), and the text after that prompt kept for the next."""
+        out = self.text[mark:]
+        end = out.find(PROMPT)
+        if end < 0:
+            end = len(out)
+        self.text = out[end + len(PROMPT):]
+        return out[:end]

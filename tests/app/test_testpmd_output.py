@@ -278,5 +278,79 @@ class TestRecordedToFigures(unittest.TestCase):
                                places=1)
 
 
+class TestTranscript(unittest.TestCase):
+    """Prompts counted as testpmd's output comes in chunks, with lines
+    other threads write (events, drivers' logs) landing anywhere in it,
+    inside a prompt too."""
+
+    EVENT = "\nPort 0: link state change event\n"
+    # Seen in a failed run: a netfront's log line inside the prompt.
+    NETFRONT = ("xen_netfront: /local/domain/1/device/vif/0: the backend "
+                "takes our hash: Toeplitz over hash types 0x5\n")
+
+    def fed(self, *chunks):
+        t = tpo.Transcript()
+        for c in chunks:
+            t.feed(c)
+        return t
+
+    def test_prompt_whole_and_split(self):
+        for chunks in (["a\ntestpmd> "], ["a\ntest", "pmd> "],
+                       ["a\n"] + list("testpmd> ")):
+            t = self.fed(*chunks)
+            self.assertEqual(t.prompts, 1, chunks)
+            self.assertEqual(t.take(0), "a\n")
+
+    def test_lines_inside_a_prompt(self):
+        # The prompt written a character at a time, a line written whole
+        # between two of them: the line comes before the prompt.
+        cases = [(["done\ntest" + self.EVENT + "pmd> "], self.EVENT),
+                 (["done\ntest", self.EVENT, "pmd> "], self.EVENT),
+                 (["done\ntest", self.EVENT[:9], self.EVENT[9:],
+                   "pmd> "], self.EVENT),
+                 (["done\ntes", "t" + self.EVENT[:1],
+                   self.EVENT[1:] + "p", "md> "], self.EVENT),
+                 (["done\ntestpmd>", self.NETFRONT, " "], self.NETFRONT),
+                 (["done\nt", self.NETFRONT, self.EVENT[1:], "estpmd> "],
+                  self.NETFRONT + self.EVENT[1:])]
+        cases += [(list("done\ntestpmd>") + [self.NETFRONT, " "],
+                   self.NETFRONT)]
+        for chunks, lines in cases:
+            t = self.fed(*chunks)
+            self.assertEqual(t.prompts, 1, chunks)
+            self.assertEqual(t.take(0), "done\n" + lines, chunks)
+            self.assertEqual(t.text, "", chunks)
+
+    def test_lines_between_lines_and_after_prompt(self):
+        t = self.fed("a\n" + self.EVENT + "b\ntestpmd> ",
+                     "\nPort 1: device removal event\n")
+        self.assertEqual(t.prompts, 1)
+        self.assertEqual(t.take(0), "a\n" + self.EVENT + "b\n")
+        self.assertEqual(t.text, "\nPort 1: device removal event\n")
+
+    def test_lines_that_begin_like_a_prompt(self):
+        # Held only while they may still be a prompt with lines inside,
+        # and never more than a few lines.
+        t = self.fed("x\ntx_q0_packets 5\n")
+        self.assertEqual(t.text, "x\n")
+        t.feed("tx_q1_packets 6\ntestpmd> ")
+        self.assertEqual(t.prompts, 1)
+        self.assertEqual(t.take(0), "x\ntx_q0_packets 5\ntx_q1_packets 6\n")
+        t = self.fed("x\nt\n1\n2\n3\n")
+        self.assertEqual(t.text, "x\nt\n1\n2\n3\n")
+
+    def test_answers_one_after_another(self):
+        t = self.fed("testpmd> ")
+        self.assertEqual((t.prompts, t.take(len(t.text))), (1, ""))
+        mark = len(t.text)
+        t.feed("start\none\ntestpmd> ")
+        self.assertEqual((t.prompts, t.take(mark)), (2, "start\none\n"))
+        mark = len(t.text)
+        t.feed("stop\ntwo\ntest")
+        self.assertEqual(t.prompts, 2)
+        t.feed("pmd> ")
+        self.assertEqual((t.prompts, t.take(mark)), (3, "stop\ntwo\n"))
+
+
 if __name__ == "__main__":
     unittest.main()
