@@ -194,17 +194,23 @@ static void
 test_failed_probe_does_not_wedge_the_watcher(void)
 {
 	enum {
-		CHUNK = 256 * 1024,
-		MAX_CHUNKS = 4096
+		MAX_CHUNKS = 8192
 	};
 	static void *hog[MAX_CHUNKS];
-	unsigned int n = 0, ms;
+	static const size_t chunks[] = { 256 * 1024, 16 * 1024 };
+	unsigned int n = 0, ms, i;
 	char line[64];
 
 	log_mark = test_log_mark();
-	/* The heap too full for a port's private data (over 1 MiB). */
-	while (n < MAX_CHUNKS && (hog[n] = rte_malloc("hog", CHUNK, 0)) != NULL)
-		n++;
+	/*
+	 * The heap too full for a port's private data (its hash tables take
+	 * 72 KiB): large chunks, then small ones for the holes the ports of
+	 * the tests before left.
+	 */
+	for (i = 0; i < RTE_DIM(chunks); i++)
+		while (n < MAX_CHUNKS &&
+		       (hog[n] = rte_malloc("hog", chunks[i], 0)) != NULL)
+			n++;
 	REQUIRE(n < MAX_CHUNKS);
 	REQUIRE(guest_create(GUESTS + 3));
 	snprintf(line, sizeof(line), "vif %u/0 gets no port", GUESTS + 3);

@@ -108,9 +108,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (shared.sring.ring[i].rsp.id != req.id)
 			abort();
 	}
-	on = hash.active;
-	if (on == NULL)
+	if (hash.active == NULL)
 		return 0;
+	on = &hash.active->cfg;
 	if (on->size > NETIF_HASH_MAPPING_MAX)
 		abort();
 	for (i = 0; i < on->size; i++)

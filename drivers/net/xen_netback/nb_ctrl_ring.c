@@ -107,11 +107,11 @@ nb_hash_quiesce(void *opaque)
 bool
 nb_ctrl_ring_rss(struct xn_port *xn, struct netif_hash_config *cfg)
 {
-	const struct netif_hash_config *on = nb_port(xn)->hash.active;
+	const struct netif_hash_live *on = nb_port(xn)->hash.active;
 
 	if (on == NULL)
 		return false;
-	*cfg = *on;
+	*cfg = on->cfg;
 	return true;
 }
 

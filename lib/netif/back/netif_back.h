@@ -326,7 +326,7 @@ struct netif_gso_bufs;
 struct netif_credit;
 struct netif_mcast;
 struct netif_hash;
-struct netif_hash_config;
+struct netif_hash_live;
 
 struct netif_back_tx {
 	netif_tx_back_ring_t ring;
@@ -456,7 +456,7 @@ struct netif_back_rx {
 	RING_IDX stall_cons;
 	uint32_t stall_need;
 	uint32_t push_need;		/* this push's waiting packet: data plane */
-	const struct netif_hash_config *push_hash;	/* this push's */
+	const struct netif_hash_live *push_hash; /* this push's */
 	/*
 	 * The headroom the frontend asked for (its xdp-headroom key; 0:
 	 * none), set by the control thread (netif_back_rx_set_xdp_headroom),

@@ -7,16 +7,14 @@
 
 #include <string.h>
 
-#include <rte_byteorder.h>
 #include <rte_ip.h>
-#include <rte_thash.h>
 
 #include "netif_hash.h"
 
 void
 netif_hash_reset(struct netif_hash *h, unsigned int nb_queues)
 {
-	memset(h->cfg, 0, sizeof(h->cfg));
+	memset(h->live, 0, sizeof(h->live));
 	h->cur = 0;
 	h->active = NULL;
 	h->nb_queues = nb_queues;
@@ -26,12 +24,12 @@ netif_hash_reset(struct netif_hash *h, unsigned int nb_queues)
  * The configuration to change: a copy of the latest, in the one of the two
  * no burst reads (commit() waited them out of it).
  */
-static struct netif_hash_config *
+static struct netif_hash_live *
 begin(struct netif_hash *h)
 {
-	struct netif_hash_config *next = &h->cfg[!h->cur];
+	struct netif_hash_live *next = &h->live[!h->cur];
 
-	*next = h->cfg[h->cur];
+	*next = h->live[h->cur];
 	return next;
 }
 
@@ -39,13 +37,12 @@ begin(struct netif_hash *h)
 static void
 commit(struct netif_hash *h)
 {
-	const struct netif_hash_config *c;
+	const struct netif_hash_live *l = &h->live[!h->cur];
+	bool on = l->cfg.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ &&
+		  l->cfg.flags != 0;
 
 	h->cur = !h->cur;
-	c = &h->cfg[h->cur];
-	__atomic_store_n(&h->active,
-			 c->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ &&
-			 c->flags != 0 ? c : NULL, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&h->active, on ? l : NULL, __ATOMIC_SEQ_CST);
 	if (h->quiesce != NULL)
 		h->quiesce(h->opaque);
 }
@@ -56,7 +53,7 @@ set_algorithm(struct netif_hash *h, uint32_t alg)
 	if (alg != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE &&
 	    alg != XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	begin(h)->alg = alg;
+	begin(h)->cfg.alg = alg;
 	commit(h);
 	return XEN_NETIF_CTRL_STATUS_SUCCESS;
 }
@@ -65,9 +62,9 @@ static uint32_t
 set_flags(struct netif_hash *h, uint32_t flags)
 {
 	if ((flags & ~NETIF_HASH_TYPES) != 0 ||
-	    h->cfg[h->cur].alg == XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
+	    h->live[h->cur].cfg.alg == XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	begin(h)->flags = flags;
+	begin(h)->cfg.flags = flags;
 	commit(h);
 	return XEN_NETIF_CTRL_STATUS_SUCCESS;
 }
@@ -76,12 +73,15 @@ static uint32_t
 set_key(struct netif_hash *h, grant_ref_t ref, uint32_t len)
 {
 	uint8_t key[NETIF_HASH_KEY_MAX] = { 0 };
+	struct netif_hash_live *next;
 
 	if (len > NETIF_HASH_KEY_MAX)
 		return XEN_NETIF_CTRL_STATUS_BUFFER_OVERFLOW;
 	if (len > 0 && !h->read(h->opaque, ref, key, len))
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	memcpy(begin(h)->key, key, sizeof(key));
+	next = begin(h);
+	memcpy(next->cfg.key, key, sizeof(key));
+	netif_toeplitz_init(&next->toeplitz, key);
 	commit(h);
 	return XEN_NETIF_CTRL_STATUS_SUCCESS;
 }
@@ -93,7 +93,7 @@ set_mapping_size(struct netif_hash *h, uint32_t size)
 
 	if (size > NETIF_HASH_MAPPING_MAX)
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	next = begin(h);
+	next = &begin(h)->cfg;
 	next->size = size;
 	memset(next->mapping, 0, sizeof(next->mapping));
 	commit(h);
@@ -107,7 +107,7 @@ set_mapping(struct netif_hash *h, grant_ref_t ref, uint32_t len, uint32_t off)
 	uint32_t entries[NETIF_HASH_MAPPING_MAX];
 	uint32_t i;
 
-	if (off + len < off || off + len > h->cfg[h->cur].size ||
+	if (off + len < off || off + len > h->live[h->cur].cfg.size ||
 	    len > NETIF_PAGE_SIZE / sizeof(entries[0]))
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 	if (len == 0)
@@ -117,7 +117,7 @@ set_mapping(struct netif_hash *h, grant_ref_t ref, uint32_t len, uint32_t off)
 	for (i = 0; i < len; i++)
 		if (entries[i] >= h->nb_queues)
 			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	memcpy(&begin(h)->mapping[off], entries, len * sizeof(entries[0]));
+	memcpy(&begin(h)->cfg.mapping[off], entries, len * sizeof(entries[0]));
 	commit(h);
 	return XEN_NETIF_CTRL_STATUS_SUCCESS;
 }
@@ -157,29 +157,14 @@ netif_hash_serve(struct netif_hash *h, const struct xen_netif_ctrl_request *req,
 	return false;
 }
 
-uint32_t
-netif_hash_toeplitz(const uint8_t *key, const uint8_t *buf, uint32_t len)
-{
-	uint32_t words[9];
-	uint32_t i;
-
-	/* rte_softrss takes the input as words in CPU order. */
-	for (i = 0; i < len / 4; i++) {
-		uint32_t be;
-
-		memcpy(&be, buf + 4 * i, sizeof(be));
-		words[i] = rte_be_to_cpu_32(be);
-	}
-	return rte_softrss(words, len / 4, key);
-}
-
 bool
-netif_hash_frame(const struct netif_hash_config *cfg, const struct rte_mbuf *m,
+netif_hash_frame(const struct netif_hash_live *live, const struct rte_mbuf *m,
 		 uint32_t *value, uint8_t *type)
 {
+	const struct netif_hash_config *cfg = &live->cfg;
 	uint32_t ptype = m->packet_type;
 	bool tcp = (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP;
-	uint8_t buf[36], ports[4];
+	uint8_t buf[NETIF_TOEPLITZ_INPUT_MAX], ports[4];
 	uint32_t addrs, addrs_off, len;
 	const void *p;
 
@@ -216,7 +201,7 @@ netif_hash_frame(const struct netif_hash_config *cfg, const struct rte_mbuf *m,
 		memcpy(buf + addrs, p, sizeof(ports));
 		len += sizeof(ports);
 	}
-	*value = netif_hash_toeplitz(cfg->key, buf, len);
+	*value = netif_toeplitz(&live->toeplitz, buf, len);
 	return true;
 }
 

@@ -26,10 +26,11 @@
 #include <rte_mbuf.h>
 
 #include "netif_ring.h"
+#include "netif_toeplitz.h"
 #include "xa.h"
 
 /* Linux netback's XEN_NETBK_MAX_HASH_KEY_SIZE and _MAPPING_SIZE. */
-#define NETIF_HASH_KEY_MAX 40
+#define NETIF_HASH_KEY_MAX NETIF_TOEPLITZ_KEY_MAX
 #define NETIF_HASH_MAPPING_MAX 128
 
 /* The hash types a backend calculates. */
@@ -45,15 +46,21 @@ struct netif_hash_config {
 	uint32_t mapping[NETIF_HASH_MAPPING_MAX];
 };
 
+/* What a burst reads: a configuration and its key as Toeplitz tables. */
+struct netif_hash_live {
+	struct netif_hash_config cfg;
+	struct netif_toeplitz toeplitz;
+};
+
 /* Reads @len bytes from the start of the frontend's grant @ref. */
 typedef bool (*netif_hash_read_t)(void *opaque, grant_ref_t ref, void *dst,
 				  uint32_t len);
 
 struct netif_hash {
-	/* What the data plane reads: one of @cfg, or NULL when off. */
-	const struct netif_hash_config *active;
-	struct netif_hash_config cfg[2];
-	unsigned int cur;		/* the latest of @cfg: control thread */
+	/* What the data plane reads: one of @live, or NULL when off. */
+	const struct netif_hash_live *active;
+	struct netif_hash_live live[2];
+	unsigned int cur; /* the latest of @live: control thread */
 	unsigned int nb_queues;		/* the frontend's */
 	netif_hash_read_t read;
 	void (*quiesce)(void *opaque);	/* wait out the bursts */
@@ -77,17 +84,12 @@ bool netif_hash_serve(struct netif_hash *h,
 
 /*
  * Data plane: the hash of the frame @m (classified, netif_l2_classify())
- * under @cfg: false when none of its types applies to the frame; else
+ * under @live: false when none of its types applies to the frame; else
  * its value and type (_XEN_NETIF_CTRL_HASH_TYPE_*), the most specific
  * the flags allow (TCP over the address pair alone).
  */
-bool netif_hash_frame(const struct netif_hash_config *cfg,
-		      const struct rte_mbuf *m, uint32_t *value,
-		      uint8_t *type);
-
-/* The hash over @len bytes of @buf (a multiple of 4, at most 36) by @key. */
-uint32_t netif_hash_toeplitz(const uint8_t *key, const uint8_t *buf,
-			     uint32_t len);
+bool netif_hash_frame(const struct netif_hash_live *live,
+		      const struct rte_mbuf *m, uint32_t *value, uint8_t *type);
 
 /* The frontend's queue for a hash @value under @cfg. */
 uint32_t netif_hash_queue(const struct netif_hash_config *cfg,

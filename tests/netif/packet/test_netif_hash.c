@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 
 /*
- * A vif's hash (netif_hash.h): the Toeplitz hash gives Microsoft's RSS
+ * A vif's hash (netif_hash.h): the Toeplitz tables give Microsoft's RSS
  * verification values ("Verifying the RSS Hash Calculation") with its
- * key, over the fields netif.h names for each hash type; a frame is
+ * key, over the fields netif.h names for each hash type, and DPDK's
+ * rte_softrss() values with any key over any input; a frame is
  * hashed by the most specific type the frontend asked for, or not at all;
  * and the control requests are answered as Linux netback answers them,
  * XSA-270's bounds on the mapping table included: a refused request
@@ -15,7 +16,9 @@
 
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_random.h>
 #include <rte_tcp.h>
+#include <rte_thash.h>
 #include <rte_udp.h>
 
 #include "netif_hash.h"
@@ -66,9 +69,11 @@ static const struct {
 static void
 test_toeplitz_gives_microsofts_values(void)
 {
+	static struct netif_toeplitz t;
 	uint8_t buf[36];
 	unsigned int i;
 
+	netif_toeplitz_init(&t, ms_rss_key);
 	for (i = 0; i < RTE_DIM(v4); i++) {
 		uint16_t sport = rte_cpu_to_be_16(v4[i].sport);
 		uint16_t dport = rte_cpu_to_be_16(v4[i].dport);
@@ -78,8 +83,8 @@ test_toeplitz_gives_microsofts_values(void)
 		memcpy(buf + 4, v4[i].dst, 4);
 		memcpy(buf + 8, &sport, 2);
 		memcpy(buf + 10, &dport, 2);
-		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 8) == v4[i].ip);
-		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 12) == v4[i].tcp);
+		CHECK(netif_toeplitz(&t, buf, 8) == v4[i].ip);
+		CHECK(netif_toeplitz(&t, buf, 12) == v4[i].tcp);
 	}
 	for (i = 0; i < RTE_DIM(v6); i++) {
 		uint16_t sport = rte_cpu_to_be_16(v6[i].sport);
@@ -89,9 +94,49 @@ test_toeplitz_gives_microsofts_values(void)
 		memcpy(buf + 16, v6[i].dst, 16);
 		memcpy(buf + 32, &sport, 2);
 		memcpy(buf + 34, &dport, 2);
-		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 32) == v6[i].ip);
-		CHECK(netif_hash_toeplitz(ms_rss_key, buf, 36) == v6[i].tcp);
+		CHECK(netif_toeplitz(&t, buf, 32) == v6[i].ip);
+		CHECK(netif_toeplitz(&t, buf, 36) == v6[i].tcp);
 	}
+}
+
+/*
+ * Any key, any input up to the longest: what DPDK's bit-by-bit
+ * rte_softrss() gives (it takes whole words, in CPU order).
+ */
+static void
+test_toeplitz_gives_rte_softrss_values(void)
+{
+	static struct netif_toeplitz t;
+	unsigned int round, len, i, bad = 0;
+
+	for (round = 0; round < 64; round++) {
+		uint8_t key[NETIF_TOEPLITZ_KEY_MAX];
+		uint8_t buf[NETIF_TOEPLITZ_INPUT_MAX];
+		uint32_t words[NETIF_TOEPLITZ_INPUT_MAX / 4];
+
+		for (i = 0; i < sizeof(key); i++)
+			key[i] = rte_rand();
+		/* The first round's key: the last bit alone. */
+		if (round == 0) {
+			memset(key, 0, sizeof(key));
+			key[sizeof(key) - 1] = 1;
+		}
+		netif_toeplitz_init(&t, key);
+		for (len = 0; len <= NETIF_TOEPLITZ_INPUT_MAX; len += 4) {
+			memset(buf, 0, sizeof(buf));
+			for (i = 0; i < len; i++)
+				buf[i] = round == 0 ? 0xff : rte_rand();
+			for (i = 0; i < RTE_DIM(words); i++)
+				words[i] = (uint32_t)buf[4 * i] << 24 |
+					   (uint32_t)buf[4 * i + 1] << 16 |
+					   (uint32_t)buf[4 * i + 2] << 8 |
+					   buf[4 * i + 3];
+			if (netif_toeplitz(&t, buf, len) !=
+			    rte_softrss(words, len / 4, key))
+				bad++;
+		}
+	}
+	CHECK(bad == 0);
 }
 
 /* An IPv4 frame of Microsoft's first row, over TCP or UDP, classified. */
@@ -124,29 +169,30 @@ v4_frame(uint8_t proto)
 static void
 test_a_frame_is_hashed_by_the_most_specific_type_asked(void)
 {
-	struct netif_hash_config cfg = { .alg = 1 };
+	static struct netif_hash_live live = { .cfg.alg = 1 };
+	struct netif_hash_config *cfg = &live.cfg;
 	struct rte_mbuf *tcp = v4_frame(IPPROTO_TCP);
 	struct rte_mbuf *udp = v4_frame(IPPROTO_UDP);
 	uint32_t value;
 	uint8_t type;
 
 	REQUIRE(tcp != NULL && udp != NULL);
-	memcpy(cfg.key, ms_rss_key, sizeof(ms_rss_key));
-	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
-		    XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
-	CHECK(netif_hash_frame(&cfg, tcp, &value, &type) &&
+	netif_toeplitz_init(&live.toeplitz, ms_rss_key);
+	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		     XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	CHECK(netif_hash_frame(&live, tcp, &value, &type) &&
 	      value == v4[0].tcp && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP);
 	/* Not TCP: the addresses alone. */
-	CHECK(netif_hash_frame(&cfg, udp, &value, &type) &&
+	CHECK(netif_hash_frame(&live, udp, &value, &type) &&
 	      value == v4[0].ip && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4);
-	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4;
-	CHECK(netif_hash_frame(&cfg, tcp, &value, &type) &&
+	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	CHECK(netif_hash_frame(&live, tcp, &value, &type) &&
 	      value == v4[0].ip && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4);
-	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
-	CHECK(!netif_hash_frame(&cfg, udp, &value, &type));
-	cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
-		    XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
-	CHECK(!netif_hash_frame(&cfg, tcp, &value, &type));
+	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	CHECK(!netif_hash_frame(&live, udp, &value, &type));
+	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
+		     XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+	CHECK(!netif_hash_frame(&live, tcp, &value, &type));
 	rte_pktmbuf_free(tcp);
 	rte_pktmbuf_free(udp);
 }
@@ -191,8 +237,10 @@ ask(struct netif_hash *h, uint16_t type, uint32_t d0, uint32_t d1,
 static void
 test_control_requests_are_answered_as_linux_does(void)
 {
-	struct netif_hash h = {
-		.read = read_grant, .quiesce = count_quiesce,
+	/* Static: its tables take 72 KiB. */
+	static struct netif_hash h = {
+		.read = read_grant,
+		.quiesce = count_quiesce,
 	};
 	struct xen_netif_ctrl_request other = {
 		.type = XEN_NETIF_CTRL_TYPE_ADD_GREF_MAPPING,
@@ -217,7 +265,7 @@ test_control_requests_are_answered_as_linux_does(void)
 	CHECK(h.active == NULL);
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
 		  NETIF_HASH_TYPES, 0, 0, NULL) == OK);
-	CHECK(h.active != NULL && h.active->flags == NETIF_HASH_TYPES);
+	CHECK(h.active != NULL && h.active->cfg.flags == NETIF_HASH_TYPES);
 	/* The key: at most 40 bytes, from a grant the frontend gave. */
 	memcpy(page, ms_rss_key, sizeof(ms_rss_key));
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 41, 0, NULL) ==
@@ -225,10 +273,19 @@ test_control_requests_are_answered_as_linux_does(void)
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 6, 40, 0, NULL) ==
 	      BAD);
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 40, 0, NULL) == OK);
-	CHECK(memcmp(h.active->key, ms_rss_key, sizeof(ms_rss_key)) == 0);
-	/* A shorter key: the rest is zeros. */
+	CHECK(memcmp(h.active->cfg.key, ms_rss_key, sizeof(ms_rss_key)) == 0);
+	/* The data plane's tables are the key's. */
+	CHECK(netif_toeplitz(&h.active->toeplitz, ms_rss_row1 + 26, 12) ==
+	      MS_RSS_ROW1_TCP);
+	/* A shorter key: the rest is zeros, in the tables too. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 4, 0, NULL) == OK);
-	CHECK(h.active->key[3] == ms_rss_key[3] && h.active->key[4] == 0);
+	CHECK(h.active->cfg.key[3] == ms_rss_key[3] &&
+	      h.active->cfg.key[4] == 0);
+	CHECK(netif_toeplitz(&h.active->toeplitz, ms_rss_row1 + 26, 12) ==
+	      rte_softrss((uint32_t[]){ 66 << 24 | 9 << 16 | 149 << 8 | 187,
+					161u << 24 | 142 << 16 | 100 << 8 | 80,
+					2794u << 16 | 1766 },
+			  3, h.active->cfg.key));
 	/* The table: its size, then its entries within it. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE, 0, 0, 0,
 		  &data) == OK && data == NETIF_HASH_MAPPING_MAX);
@@ -240,7 +297,7 @@ test_control_requests_are_answered_as_linux_does(void)
 		entries[i] = i % 4;
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 64, 0, NULL) ==
 	      OK);
-	CHECK(netif_hash_queue(h.active, 4, 64 + 7) == 3);
+	CHECK(netif_hash_queue(&h.active->cfg, 4, 64 + 7) == 3);
 	/* XSA-270: past the table, wrapping, or a queue it does not have. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 8, 60, NULL) ==
 	      BAD);
@@ -250,16 +307,16 @@ test_control_requests_are_answered_as_linux_does(void)
 	entries[1] = 4;
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 2, 10, NULL) ==
 	      BAD);
-	CHECK(h.active->mapping[10] == 2 && h.active->mapping[11] == 3);
+	CHECK(h.active->cfg.mapping[10] == 2 && h.active->cfg.mapping[11] == 3);
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 6, 1, 10, NULL) ==
 	      BAD);
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, 5, 1, 10, NULL) ==
 	      OK);
-	CHECK(h.active->mapping[10] == 2 && h.active->mapping[11] == 3);
+	CHECK(h.active->cfg.mapping[10] == 2 && h.active->cfg.mapping[11] == 3);
 	/* Modulo the queues without a table. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 0, 0, 0,
 		  NULL) == OK);
-	CHECK(netif_hash_queue(h.active, 4, 7) == 3);
+	CHECK(netif_hash_queue(&h.active->cfg, 4, 7) == 3);
 	/* Every accepted change waited out the bursts. */
 	CHECK(quiesced == 8);
 	/* Off again. */
@@ -273,6 +330,7 @@ test_control_requests_are_answered_as_linux_does(void)
 TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
 	RUN(test_toeplitz_gives_microsofts_values);
+	RUN(test_toeplitz_gives_rte_softrss_values);
 	RUN(test_a_frame_is_hashed_by_the_most_specific_type_asked);
 	RUN(test_control_requests_are_answered_as_linux_does);
 }
