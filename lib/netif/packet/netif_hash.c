@@ -164,9 +164,9 @@ netif_hash_frame(const struct netif_hash_live *live, const struct rte_mbuf *m,
 	const struct netif_hash_config *cfg = &live->cfg;
 	uint32_t ptype = m->packet_type;
 	bool tcp = (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP;
-	uint8_t buf[NETIF_TOEPLITZ_INPUT_MAX], ports[4];
-	uint32_t addrs, addrs_off, len;
-	const void *p;
+	uint8_t addr_buf[32], ports_buf[4]; /* two IPv6 addresses at most */
+	uint32_t addrs, addrs_off;
+	const uint8_t *p;
 
 	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
 		addrs = 8;
@@ -187,21 +187,22 @@ netif_hash_frame(const struct netif_hash_live *live, const struct rte_mbuf *m,
 	} else {
 		return false;
 	}
-	p = rte_pktmbuf_read(m, m->l2_len + addrs_off, addrs, buf);
+	/*
+	 * The hash is the XOR of what each byte adds at its position: the
+	 * addresses and the ports are hashed where they are, not gathered.
+	 */
+	p = rte_pktmbuf_read(m, m->l2_len + addrs_off, addrs, addr_buf);
 	if (p == NULL)
 		return false;
-	if (p != buf)
-		memcpy(buf, p, addrs);
-	len = addrs;
+	*value = netif_toeplitz(&live->toeplitz, 0, p, addrs);
 	if (tcp) {
-		p = rte_pktmbuf_read(m, m->l2_len + m->l3_len, sizeof(ports),
-				     ports);
+		p = rte_pktmbuf_read(m, m->l2_len + m->l3_len,
+				     sizeof(ports_buf), ports_buf);
 		if (p == NULL)
 			return false;
-		memcpy(buf + addrs, p, sizeof(ports));
-		len += sizeof(ports);
+		*value ^= netif_toeplitz(&live->toeplitz, addrs, p,
+					 sizeof(ports_buf));
 	}
-	*value = netif_toeplitz(&live->toeplitz, buf, len);
 	return true;
 }
 

@@ -32,13 +32,16 @@ struct netif_toeplitz {
 void netif_toeplitz_init(struct netif_toeplitz *t, const uint8_t *key);
 
 /*
- * The hash of @len bytes of @buf: a multiple of 4 (netif.h's inputs are
- * addresses and port pairs), at most NETIF_TOEPLITZ_INPUT_MAX.
+ * What @len bytes of @buf add to the hash at input position @pos (the
+ * hash of a whole input is the XOR of its parts'): @pos and @len
+ * multiples of 4 (netif.h's inputs are addresses and port pairs), their
+ * sum at most NETIF_TOEPLITZ_INPUT_MAX.
  */
 static inline uint32_t
-netif_toeplitz(const struct netif_toeplitz *t, const uint8_t *buf, uint32_t len)
+netif_toeplitz(const struct netif_toeplitz *t, uint32_t pos, const uint8_t *buf,
+	       uint32_t len)
 {
-	const uint32_t(*byte)[256] = t->byte;
+	const uint32_t(*byte)[256] = &t->byte[pos];
 	uint32_t h = 0, i;
 
 	for (i = 0; i < len; i += 4, byte += 4)

@@ -83,8 +83,8 @@ test_toeplitz_gives_microsofts_values(void)
 		memcpy(buf + 4, v4[i].dst, 4);
 		memcpy(buf + 8, &sport, 2);
 		memcpy(buf + 10, &dport, 2);
-		CHECK(netif_toeplitz(&t, buf, 8) == v4[i].ip);
-		CHECK(netif_toeplitz(&t, buf, 12) == v4[i].tcp);
+		CHECK(netif_toeplitz(&t, 0, buf, 8) == v4[i].ip);
+		CHECK(netif_toeplitz(&t, 0, buf, 12) == v4[i].tcp);
 	}
 	for (i = 0; i < RTE_DIM(v6); i++) {
 		uint16_t sport = rte_cpu_to_be_16(v6[i].sport);
@@ -94,8 +94,8 @@ test_toeplitz_gives_microsofts_values(void)
 		memcpy(buf + 16, v6[i].dst, 16);
 		memcpy(buf + 32, &sport, 2);
 		memcpy(buf + 34, &dport, 2);
-		CHECK(netif_toeplitz(&t, buf, 32) == v6[i].ip);
-		CHECK(netif_toeplitz(&t, buf, 36) == v6[i].tcp);
+		CHECK(netif_toeplitz(&t, 0, buf, 32) == v6[i].ip);
+		CHECK(netif_toeplitz(&t, 0, buf, 36) == v6[i].tcp);
 	}
 }
 
@@ -131,8 +131,14 @@ test_toeplitz_gives_rte_softrss_values(void)
 					   (uint32_t)buf[4 * i + 1] << 16 |
 					   (uint32_t)buf[4 * i + 2] << 8 |
 					   buf[4 * i + 3];
-			if (netif_toeplitz(&t, buf, len) !=
+			if (netif_toeplitz(&t, 0, buf, len) !=
 			    rte_softrss(words, len / 4, key))
+				bad++;
+			/* In two parts, each at its position. */
+			if (len > 0 &&
+			    (netif_toeplitz(&t, 0, buf, len - 4) ^
+			     netif_toeplitz(&t, len - 4, buf + len - 4, 4)) !=
+				    rte_softrss(words, len / 4, key))
 				bad++;
 		}
 	}
@@ -275,13 +281,13 @@ test_control_requests_are_answered_as_linux_does(void)
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 40, 0, NULL) == OK);
 	CHECK(memcmp(h.active->cfg.key, ms_rss_key, sizeof(ms_rss_key)) == 0);
 	/* The data plane's tables are the key's. */
-	CHECK(netif_toeplitz(&h.active->toeplitz, ms_rss_row1 + 26, 12) ==
+	CHECK(netif_toeplitz(&h.active->toeplitz, 0, ms_rss_row1 + 26, 12) ==
 	      MS_RSS_ROW1_TCP);
 	/* A shorter key: the rest is zeros, in the tables too. */
 	CHECK(ask(&h, XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, 5, 4, 0, NULL) == OK);
 	CHECK(h.active->cfg.key[3] == ms_rss_key[3] &&
 	      h.active->cfg.key[4] == 0);
-	CHECK(netif_toeplitz(&h.active->toeplitz, ms_rss_row1 + 26, 12) ==
+	CHECK(netif_toeplitz(&h.active->toeplitz, 0, ms_rss_row1 + 26, 12) ==
 	      rte_softrss((uint32_t[]){ 66 << 24 | 9 << 16 | 149 << 8 | 187,
 					161u << 24 | 142 << 16 | 100 << 8 | 80,
 					2794u << 16 | 1766 },
