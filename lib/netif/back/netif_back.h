@@ -28,6 +28,7 @@
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_memcpy.h>
 #include <rte_mempool.h>
 #include <xengnttab.h>
 
@@ -102,6 +103,58 @@ enum netif_tx_verdict {
 };
 
 /*
+ * The start of a packet from its first request: its length and checksum
+ * flags; no slot, extra or multicast request yet.
+ */
+static inline void
+netif_tx_packet_start(struct netif_tx_packet *pkt,
+		      const netif_tx_request_t *first)
+{
+	pkt->len = first->size;
+	pkt->nr_slots = 0;
+	pkt->nr_extras = 0;
+	pkt->mcast_op = 0;
+	pkt->off = (struct netif_offload){
+		.csum_blank = first->flags & NETTXF_csum_blank,
+		.data_validated = first->flags & NETTXF_data_validated,
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+	};
+}
+
+/*
+ * The rules on a packet's first slot, once the slots after it told its
+ * size: it stays inside its page (fatal), and the frame holds an Ethernet
+ * header (a drop, unless @verdict is one already).
+ */
+static inline enum netif_tx_verdict
+netif_tx_packet_check_first(const struct netif_tx_packet *pkt,
+			    enum netif_tx_verdict verdict, const char **why)
+{
+	if (unlikely(pkt->slots[0].offset + pkt->slots[0].size >
+		     NETIF_PAGE_SIZE)) {
+		*why = "first slot crosses a page boundary";
+		return NETIF_TX_FATAL;
+	}
+	if (unlikely(pkt->len < NETIF_MIN_FRAME_LEN) &&
+	    verdict == NETIF_TX_OK) {
+		*why = "frame shorter than an Ethernet header";
+		return NETIF_TX_DROP;
+	}
+	return verdict;
+}
+
+/*
+ * netif_back_tx_parse() for a packet whose first request, @first (already
+ * copied out of the ring), has extras or more slots after it.
+ */
+enum netif_tx_verdict netif_back_tx_parse_more(const netif_tx_back_ring_t *ring,
+					       const netif_tx_request_t *first,
+					       unsigned int avail, uint32_t gso,
+					       unsigned int fatal_slots,
+					       struct netif_tx_packet *pkt,
+					       const char **why);
+
+/*
  * Read the packet starting at ring->req_cons out of @avail posted requests,
  * without consuming it, accepting the GSO types @gso (NETIF_PEER_GSO_*: the
  * ones offered to the frontend) and, as Linux, dropping a packet of more
@@ -110,12 +163,36 @@ enum netif_tx_verdict {
  * except FATAL, the packet occupies netif_tx_packet_ring_slots() ring
  * slots, which netif_back_tx_pull() consumes. @why names the rule that
  * was broken for DROP and FATAL.
+ *
+ * Most packets are one request: read here, inline in the pull's loop;
+ * netif_back_tx_parse_more() reads the others.
  */
-enum netif_tx_verdict netif_back_tx_parse(const netif_tx_back_ring_t *ring,
-					  unsigned int avail, uint32_t gso,
-					  unsigned int fatal_slots,
-					  struct netif_tx_packet *pkt,
-					  const char **why);
+static inline enum netif_tx_verdict
+netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
+		    uint32_t gso, unsigned int fatal_slots,
+		    struct netif_tx_packet *pkt, const char **why)
+{
+	netif_tx_request_t req;
+
+	if (unlikely(avail == 0)) {
+		*why = "no request posted";
+		return NETIF_TX_FATAL;
+	}
+	/* Copied out of shared memory once: never read there again. */
+	RING_COPY_REQUEST(ring, ring->req_cons, &req);
+	if (unlikely(req.flags & (NETTXF_extra_info | NETTXF_more_data)))
+		return netif_back_tx_parse_more(ring, &req, avail, gso,
+						fatal_slots, pkt, why);
+	netif_tx_packet_start(pkt, &req);
+	pkt->nr_slots = 1;
+	pkt->slots[0] = (struct netif_tx_slot){
+		.gref = req.gref,
+		.offset = req.offset,
+		.size = req.size,
+		.id = req.id,
+	};
+	return netif_tx_packet_check_first(pkt, NETIF_TX_OK, why);
+}
 
 /* Ring slots a parsed packet occupies. */
 static inline unsigned int
@@ -147,19 +224,72 @@ netif_mbufs_for(uint32_t len, uint16_t data_room)
 }
 
 /*
- * Chain @mbufs (freshly allocated, enough of them for pkt->len, see netif_mbufs_for()) into
- * one packet and fill it from the frontend's (@frontend) granted pages:
- * a page in @statics (its static grants, may be NULL) is copied at once,
- * any other gets a grant copy appended to @segs. Returns the number of
- * segments written, at most @max_segs, or -1 if @max_segs is too small.
- * Zero-length slots produce no segment (XSA-448).
+ * A grant copy of @len bytes at @offset of the frontend's (@frontend)
+ * grant @gref into @dst, added as @seg.
  */
-int netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
-			     struct rte_mbuf **mbufs, unsigned int nb_mbufs,
-			     domid_t frontend,
-			     const struct netif_gref_map *statics,
-			     xengnttab_grant_copy_segment_t *segs,
-			     unsigned int max_segs);
+static inline void
+netif_tx_copy_add(xengnttab_grant_copy_segment_t *seg, grant_ref_t gref,
+		  uint16_t offset, domid_t frontend, void *dst, uint16_t len)
+{
+	seg->source.foreign.ref = gref;
+	seg->source.foreign.offset = offset;
+	seg->source.foreign.domid = frontend;
+	seg->dest.virt = dst;
+	seg->len = len;
+	seg->flags = GNTCOPY_source_gref;
+	/* Xen may leave a status untouched (XSA-318). */
+	seg->status = GNTST_general_error;
+}
+
+/* netif_back_tx_build_copy() for any packet, however many slots and mbufs. */
+int netif_back_tx_build_chain(const struct netif_tx_packet *pkt,
+			      struct rte_mbuf **mbufs, unsigned int nb_mbufs,
+			      domid_t frontend,
+			      const struct netif_gref_map *statics,
+			      xengnttab_grant_copy_segment_t *segs,
+			      unsigned int max_segs);
+
+/*
+ * Chain @mbufs (freshly allocated, enough of them for pkt->len, see
+ * netif_mbufs_for()) into one packet and fill it from the frontend's
+ * (@frontend) granted pages: a page in @statics (its static grants, may be
+ * NULL) is copied at once, any other gets a grant copy appended to @segs.
+ * Returns the number of segments written, at most @max_segs, or -1 if
+ * @max_segs is too small. Zero-length slots produce no segment (XSA-448).
+ *
+ * Most packets are one slot into one mbuf: built here, inline in the
+ * pull's loop; netif_back_tx_build_chain() builds the others.
+ */
+static inline int
+netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
+			 struct rte_mbuf **mbufs, unsigned int nb_mbufs,
+			 domid_t frontend, const struct netif_gref_map *statics,
+			 xengnttab_grant_copy_segment_t *segs,
+			 unsigned int max_segs)
+{
+	const struct netif_tx_slot *slot = &pkt->slots[0];
+	struct rte_mbuf *m = mbufs[0];
+	const uint8_t *page;
+
+	if (unlikely(pkt->nr_slots != 1 || slot->size == 0 ||
+		     slot->size > rte_pktmbuf_tailroom(m)))
+		return netif_back_tx_build_chain(pkt, mbufs, nb_mbufs, frontend,
+						 statics, segs, max_segs);
+	m->data_len = slot->size;
+	m->pkt_len = slot->size;
+	/* Parsing checked offset + size against the page. */
+	page = netif_gref_map_find(statics, slot->gref, false);
+	if (page != NULL) {
+		rte_memcpy(rte_pktmbuf_mtod(m, void *), page + slot->offset,
+			   slot->size);
+		return 0;
+	}
+	if (max_segs == 0)
+		return -1;
+	netif_tx_copy_add(segs, slot->gref, slot->offset, frontend,
+			  rte_pktmbuf_mtod(m, void *), slot->size);
+	return 1;
+}
 
 /*
  * Where in a page of ours @pkt's first byte best lands, when it is copied
@@ -171,12 +301,27 @@ int netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
  */
 uint16_t netif_back_tx_page_phase(const struct netif_tx_packet *pkt);
 
+/* netif_back_tx_respond() for the ring slots after the first. */
+void netif_back_tx_respond_more(netif_tx_back_ring_t *ring,
+				const struct netif_tx_packet *pkt,
+				int16_t status);
+
 /*
  * Write the packet's responses at rsp_prod_pvt, one per ring slot it
  * occupied: @status for each data slot's id, NETIF_RSP_NULL for each extra.
  */
-void netif_back_tx_respond(netif_tx_back_ring_t *ring,
-			   const struct netif_tx_packet *pkt, int16_t status);
+static inline void
+netif_back_tx_respond(netif_tx_back_ring_t *ring,
+		      const struct netif_tx_packet *pkt, int16_t status)
+{
+	netif_tx_response_t *rsp;
+
+	rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+	rsp->id = pkt->slots[0].id;
+	rsp->status = status;
+	if (unlikely(netif_tx_packet_ring_slots(pkt) > 1))
+		netif_back_tx_respond_more(ring, pkt, status);
+}
 
 /* One RX slot the backend filled, waiting for its copies to complete. */
 struct netif_rx_slot {
@@ -210,13 +355,90 @@ struct netif_rx_slot {
  * the number of data slots, or -1 if @max_segs is too small (then nothing
  * is consumed).
  */
-int netif_back_rx_build_copy(netif_rx_back_ring_t *ring,
-			     const struct rte_mbuf *m,
-			     const struct netif_offload *off, domid_t frontend,
-			     const struct netif_gref_map *statics,
-			     xengnttab_grant_copy_segment_t *segs,
-			     unsigned int *nb_segs, unsigned int max_segs,
-			     struct netif_rx_slot *slots);
+/*
+ * A grant copy of @len bytes from @src into the frontend's (@frontend)
+ * grant @gref at @offset, added as @seg; the caller makes its source a
+ * grant when @src lies on a lent page (netif_lend_source()).
+ */
+static inline void
+netif_rx_copy_add(xengnttab_grant_copy_segment_t *seg, void *src,
+		  grant_ref_t gref, uint16_t offset, domid_t frontend,
+		  uint16_t len)
+{
+	seg->flags = GNTCOPY_dest_gref;
+	seg->source.virt = src;
+	seg->dest.foreign.ref = gref;
+	seg->dest.foreign.offset = offset;
+	seg->dest.foreign.domid = frontend;
+	seg->len = len;
+	/* Xen may leave a status untouched (XSA-318). */
+	seg->status = GNTST_general_error;
+}
+
+/* netif_back_rx_build_copy() for any packet and offload. */
+int netif_back_rx_build_chain(netif_rx_back_ring_t *ring,
+			      const struct rte_mbuf *m,
+			      const struct netif_offload *off, domid_t frontend,
+			      const struct netif_gref_map *statics,
+			      xengnttab_grant_copy_segment_t *segs,
+			      unsigned int *nb_segs, unsigned int max_segs,
+			      struct netif_rx_slot *slots);
+
+/*
+ * Consume one RX request per slot the packet @m needs (its first page
+ * starting at @off's XDP headroom), and one more after the first for each
+ * extra @off asks for, GSO, hash, XDP (the caller checked
+ * they are posted: netif_rx_requests_for()), and write @m into the granted
+ * pages densely: at once into a page of @statics (may be NULL), through
+ * grant copies appended to @segs into any other. Records each data slot in
+ * @slots, the first with @off's flags, so that the response can be
+ * written, in the slot of its request, once the copies are done. Returns
+ * the number of data slots, or -1 if @max_segs is too small (then nothing
+ * is consumed).
+ *
+ * Most packets are one mbuf of our own memory, at most a page, with
+ * nothing to tell: one slot, built here, inline in the push's loop;
+ * netif_back_rx_build_chain() builds the others.
+ */
+static inline int
+netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
+			 const struct netif_offload *off, domid_t frontend,
+			 const struct netif_gref_map *statics,
+			 xengnttab_grant_copy_segment_t *segs,
+			 unsigned int *nb_segs, unsigned int max_segs,
+			 struct netif_rx_slot *slots)
+{
+	struct netif_rx_slot *slot = &slots[0];
+	uint16_t len = m->data_len;
+	netif_rx_request_t req;
+	uint8_t *page;
+
+	/* Not lent (netif_lend_source()): an external buffer goes the long way. */
+	if (unlikely(m->nb_segs != 1 || RTE_MBUF_HAS_EXTBUF(m) || len == 0 ||
+		     len > NETIF_PAGE_SIZE || !netif_offload_plain(off) ||
+		     max_segs - *nb_segs < 2))
+		return netif_back_rx_build_chain(ring, m, off, frontend,
+						 statics, segs, nb_segs,
+						 max_segs, slots);
+	/* Copied out of shared memory once: never read there again. */
+	RING_COPY_REQUEST(ring, ring->req_cons, &req);
+	slot->idx = ring->req_cons++;
+	slot->id = req.id;
+	slot->size = len;
+	slot->flags = 0;
+	slot->offset = 0;
+	slot->first_seg = *nb_segs;
+	page = netif_gref_map_find(statics, req.gref, true);
+	if (page != NULL) {
+		rte_memcpy(page, rte_pktmbuf_mtod(m, void *), len);
+		slot->nr_segs = 0;
+		return 1;
+	}
+	netif_rx_copy_add(&segs[(*nb_segs)++], rte_pktmbuf_mtod(m, void *),
+			  req.gref, 0, frontend, len);
+	slot->nr_segs = 1;
+	return 1;
+}
 
 /*
  * The fewest bytes a first slot cut short takes: the headers of any frame
@@ -269,13 +491,29 @@ netif_rx_requests_for(uint32_t len, uint32_t first,
 	       (off->xdp_headroom != 0);
 }
 
+/* The extras of a first slot, in the ring slots after its response. */
+void netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
+				  const struct netif_rx_slot *slot);
+
 /*
  * Write the response of @slot in the slot of its request: the byte count,
- * or NETIF_RSP_ERROR when @copied is false, and its extras after it. Once every slot consumed is
- * answered, netif_back_rx_push() sets rsp_prod_pvt to req_cons and pushes.
+ * or NETIF_RSP_ERROR when @copied is false, and its extras after it. Once
+ * every slot consumed is answered, netif_back_rx_push() sets rsp_prod_pvt
+ * to req_cons and pushes.
  */
-void netif_back_rx_respond(netif_rx_back_ring_t *ring,
-			   const struct netif_rx_slot *slot, bool copied);
+static inline void
+netif_back_rx_respond(netif_rx_back_ring_t *ring,
+		      const struct netif_rx_slot *slot, bool copied)
+{
+	netif_rx_response_t *rsp = RING_GET_RESPONSE(ring, slot->idx);
+
+	rsp->id = slot->id;
+	rsp->offset = slot->offset;
+	rsp->flags = slot->flags;
+	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
+	if (unlikely(slot->flags & NETRXF_extra_info))
+		netif_back_rx_respond_extras(ring, slot);
+}
 
 /* Most packets one pull or push moves. */
 #define NETIF_BACK_BURST_MAX 64

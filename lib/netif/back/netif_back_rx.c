@@ -21,9 +21,7 @@ static void
 rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 		      const struct netif_offload *off)
 {
-	if (likely(!off->csum_blank && !off->data_validated &&
-		   off->gso_type == XEN_NETIF_GSO_TYPE_NONE && !off->hashed &&
-		   off->xdp_headroom == 0))
+	if (likely(netif_offload_plain(off)))
 		return;
 	if (off->csum_blank)
 		slot->flags |= NETRXF_csum_blank;
@@ -49,12 +47,12 @@ rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 }
 
 int
-netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
-			 const struct netif_offload *off, domid_t frontend,
-			 const struct netif_gref_map *statics,
-			 xengnttab_grant_copy_segment_t *segs,
-			 unsigned int *nb_segs, unsigned int max_segs,
-			 struct netif_rx_slot *slots)
+netif_back_rx_build_chain(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
+			  const struct netif_offload *off, domid_t frontend,
+			  const struct netif_gref_map *statics,
+			  xengnttab_grant_copy_segment_t *segs,
+			  unsigned int *nb_segs, unsigned int max_segs,
+			  struct netif_rx_slot *slots)
 {
 	uint32_t first = netif_rx_first_room(m, off);
 	unsigned int nr_slots = netif_rx_slots_for(m->pkt_len, first);
@@ -101,18 +99,11 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 				continue;
 			}
 			seg = &segs[n++];
-			seg->flags = GNTCOPY_dest_gref;
+			netif_rx_copy_add(
+				seg, rte_pktmbuf_mtod_offset(m, char *, m_off),
+				req.gref, page_off, frontend, len);
 			if (netif_lend_source(m, m_off, &seg->source))
 				seg->flags |= GNTCOPY_source_gref;
-			else
-				seg->source.virt = rte_pktmbuf_mtod_offset(
-					m, char *, m_off);
-			seg->dest.foreign.ref = req.gref;
-			seg->dest.foreign.offset = page_off;
-			seg->dest.foreign.domid = frontend;
-			seg->len = len;
-			/* Xen may leave a status untouched (XSA-318). */
-			seg->status = GNTST_general_error;
 			page_off += len;
 			m_off += len;
 		}
@@ -123,59 +114,55 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 	return nr_slots;
 }
 
-void
-netif_back_rx_respond(netif_rx_back_ring_t *ring,
-		      const struct netif_rx_slot *slot, bool copied)
+/* An extra's response: the ring slot of a response, seen as an extra. */
+static inline struct netif_extra_info *
+rx_extra_at(netif_rx_back_ring_t *ring, RING_IDX idx)
 {
-	netif_rx_response_t *rsp = RING_GET_RESPONSE(ring, slot->idx);
+	return (struct netif_extra_info *)RING_GET_RESPONSE(ring, idx);
+}
 
-	rsp->id = slot->id;
-	rsp->offset = slot->offset;
-	rsp->flags = slot->flags;
-	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
-	if (slot->flags & NETRXF_extra_info) {
-		struct netif_extra_info *extra;
-		RING_IDX at = slot->idx + 1;
+void
+netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
+			     const struct netif_rx_slot *slot)
+{
+	struct netif_extra_info *extra;
+	RING_IDX at = slot->idx + 1;
 
-		if (slot->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
-			extra = (struct netif_extra_info *)
-				RING_GET_RESPONSE(ring, at++);
-			*extra = (struct netif_extra_info){
-				.type = XEN_NETIF_EXTRA_TYPE_GSO,
-				.flags = slot->hashed || slot->offset != 0 ?
-					 XEN_NETIF_EXTRA_FLAG_MORE : 0,
-				.u.gso = {
-					.size = slot->gso_size,
-					.type = slot->gso_type,
-				},
-			};
-		}
-		if (slot->hashed) {
-			extra = (struct netif_extra_info *)
-				RING_GET_RESPONSE(ring, at++);
-			*extra = (struct netif_extra_info){
-				.type = XEN_NETIF_EXTRA_TYPE_HASH,
-				.flags = slot->offset != 0 ?
-					 XEN_NETIF_EXTRA_FLAG_MORE : 0,
-				.u.hash = {
-					.type = slot->hash_type,
-					.algorithm =
-					XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
-				},
-			};
-			/* Least significant byte first (netif.h). */
-			for (unsigned int i = 0; i < 4; i++)
-				extra->u.hash.value[i] = slot->hash >> (8 * i);
-		}
-		/* Only a first slot starts past its page's start. */
-		if (slot->offset != 0) {
-			extra = (struct netif_extra_info *)
-				RING_GET_RESPONSE(ring, at);
-			/* u.xdp.headroom in Linux's netif.h */
-			*extra = (struct netif_extra_info){
-				.type = XEN_NETIF_EXTRA_TYPE_XDP,
-				.u.pad = { slot->offset },
-			};
-		}
+	if (slot->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
+		extra = rx_extra_at(ring, at++);
+		*extra = (struct netif_extra_info){
+			.type = XEN_NETIF_EXTRA_TYPE_GSO,
+			.flags = slot->hashed || slot->offset != 0 ?
+				 XEN_NETIF_EXTRA_FLAG_MORE : 0,
+			.u.gso = {
+				.size = slot->gso_size,
+				.type = slot->gso_type,
+			},
+		};
+	}
+	if (slot->hashed) {
+		extra = rx_extra_at(ring, at++);
+		*extra = (struct netif_extra_info){
+			.type = XEN_NETIF_EXTRA_TYPE_HASH,
+			.flags = slot->offset != 0 ?
+				 XEN_NETIF_EXTRA_FLAG_MORE : 0,
+			.u.hash = {
+				.type = slot->hash_type,
+				.algorithm =
+				XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
+			},
+		};
+		/* Least significant byte first (netif.h). */
+		for (unsigned int i = 0; i < 4; i++)
+			extra->u.hash.value[i] = slot->hash >> (8 * i);
+	}
+	/* Only a first slot starts past its page's start. */
+	if (slot->offset != 0) {
+		extra = rx_extra_at(ring, at);
+		/* u.xdp.headroom in Linux's netif.h */
+		*extra = (struct netif_extra_info){
+			.type = XEN_NETIF_EXTRA_TYPE_XDP,
+			.u.pad = { slot->offset },
+		};
 	}
 }

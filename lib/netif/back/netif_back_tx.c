@@ -7,7 +7,9 @@
  * (netif_back_tx_respond). The verdicts follow Linux netback, the
  * reference every frontend is written against: a malformed but harmless
  * packet is answered with an error, a request that no honest frontend can
- * produce disconnects the frontend.
+ * produce disconnects the frontend. A packet of one request without
+ * extras, most of them, takes the inline paths of netif_back.h; the
+ * functions here take the rest.
  */
 
 #include "netif_back.h"
@@ -112,28 +114,18 @@ tx_parse_extras(const netif_tx_back_ring_t *ring, RING_IDX idx,
 }
 
 enum netif_tx_verdict
-netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
-		    uint32_t gso, unsigned int fatal_slots,
-		    struct netif_tx_packet *pkt, const char **why)
+netif_back_tx_parse_more(const netif_tx_back_ring_t *ring,
+			 const netif_tx_request_t *first, unsigned int avail,
+			 uint32_t gso, unsigned int fatal_slots,
+			 struct netif_tx_packet *pkt, const char **why)
 {
 	enum netif_tx_verdict verdict = NETIF_TX_OK;
 	RING_IDX idx = ring->req_cons;
-	netif_tx_request_t req;
+	netif_tx_request_t req = *first;
 	uint32_t remaining;
 	unsigned int used;
 
-	pkt->nr_slots = 0;
-	pkt->nr_extras = 0;
-	pkt->mcast_op = 0;
-	pkt->off = (struct netif_offload){ .gso_type = XEN_NETIF_GSO_TYPE_NONE };
-	if (avail == 0) {
-		*why = "no request posted";
-		return NETIF_TX_FATAL;
-	}
-	tx_copy_request(ring, idx, &req);
-	pkt->len = req.size;
-	pkt->off.csum_blank = req.flags & NETTXF_csum_blank;
-	pkt->off.data_validated = req.flags & NETTXF_data_validated;
+	netif_tx_packet_start(pkt, &req);
 	if (req.flags & NETTXF_extra_info) {
 		verdict = tx_parse_extras(ring, idx, avail, gso, pkt, why);
 		if (verdict == NETIF_TX_FATAL)
@@ -185,23 +177,16 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 		tx_copy_request(ring, idx + used++, &req);
 	}
 	pkt->slots[0].size = remaining;
-	if (pkt->slots[0].offset + remaining > NETIF_PAGE_SIZE) {
-		*why = "first slot crosses a page boundary";
-		return NETIF_TX_FATAL;
-	}
-	if (pkt->len < NETIF_MIN_FRAME_LEN && verdict == NETIF_TX_OK) {
-		*why = "frame shorter than an Ethernet header";
-		verdict = NETIF_TX_DROP;
-	}
-	return verdict;
+	return netif_tx_packet_check_first(pkt, verdict, why);
 }
 
 int
-netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
-			 struct rte_mbuf **mbufs, unsigned int nb_mbufs,
-			 domid_t frontend, const struct netif_gref_map *statics,
-			 xengnttab_grant_copy_segment_t *segs,
-			 unsigned int max_segs)
+netif_back_tx_build_chain(const struct netif_tx_packet *pkt,
+			  struct rte_mbuf **mbufs, unsigned int nb_mbufs,
+			  domid_t frontend,
+			  const struct netif_gref_map *statics,
+			  xengnttab_grant_copy_segment_t *segs,
+			  unsigned int max_segs)
 {
 	unsigned int s, m = 0, n = 0;
 	struct rte_mbuf *cur = mbufs[0];
@@ -215,9 +200,9 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 		uint16_t done = 0;
 
 		while (done < slot->size) {
-			xengnttab_grant_copy_segment_t *seg;
 			uint16_t room = rte_pktmbuf_tailroom(cur);
 			uint16_t len;
+			char *dst;
 
 			if (room == 0) {
 				if (++m == nb_mbufs)
@@ -228,26 +213,18 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 				room = rte_pktmbuf_tailroom(cur);
 			}
 			len = RTE_MIN(room, (uint16_t)(slot->size - done));
+			dst = rte_pktmbuf_mtod_offset(cur, char *,
+						      cur->data_len);
 			if (page != NULL) {
-				rte_memcpy(rte_pktmbuf_mtod_offset(cur, char *,
-								   cur->data_len),
-					   page + slot->offset + done, len);
-				cur->data_len += len;
-				done += len;
-				continue;
+				rte_memcpy(dst, page + slot->offset + done,
+					   len);
+			} else {
+				if (n == max_segs)
+					return -1;
+				netif_tx_copy_add(&segs[n++], slot->gref,
+						  slot->offset + done, frontend,
+						  dst, len);
 			}
-			if (n == max_segs)
-				return -1;
-			seg = &segs[n++];
-			seg->source.foreign.ref = slot->gref;
-			seg->source.foreign.offset = slot->offset + done;
-			seg->source.foreign.domid = frontend;
-			seg->dest.virt = rte_pktmbuf_mtod_offset(cur, char *,
-								 cur->data_len);
-			seg->len = len;
-			seg->flags = GNTCOPY_source_gref;
-			/* Xen may leave a status untouched (XSA-318). */
-			seg->status = GNTST_general_error;
 			cur->data_len += len;
 			done += len;
 		}
@@ -256,15 +233,12 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 }
 
 void
-netif_back_tx_respond(netif_tx_back_ring_t *ring,
-		      const struct netif_tx_packet *pkt, int16_t status)
+netif_back_tx_respond_more(netif_tx_back_ring_t *ring,
+			   const struct netif_tx_packet *pkt, int16_t status)
 {
 	unsigned int i;
 	netif_tx_response_t *rsp;
 
-	rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
-	rsp->id = pkt->slots[0].id;
-	rsp->status = status;
 	for (i = 0; i < pkt->nr_extras; i++) {
 		rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
 		rsp->status = NETIF_RSP_NULL;

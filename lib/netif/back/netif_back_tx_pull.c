@@ -78,7 +78,7 @@ tx_refill_spares(struct netif_back_tx *tx)
 }
 
 /* @n mbufs from the spares, refilled; false if the pool has too few. */
-static bool
+static inline bool
 tx_take_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
 {
 	if (tx->nb_spare < n) {
@@ -160,7 +160,7 @@ tx_return_mbufs(struct netif_back_tx *tx, struct rte_mbuf **m, unsigned int n)
  * on a buffer of the queue's set, where it has one; else the pool's
  * mbufs, chained. false when either runs out: the packet waits.
  */
-static bool
+static inline bool
 tx_take_copy_mbufs(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 		   struct rte_mbuf **m, unsigned int *n)
 {

@@ -39,18 +39,6 @@ netif_copy_flush(struct netif_copy *c)
 }
 
 bool
-netif_copy_ok(struct netif_copy *c, unsigned int first, unsigned int last)
-{
-	unsigned int i, bad = 0;
-
-	/* Every status was pre-set to failure: Xen may leave one untouched (XSA-318). */
-	for (i = first; i < last; i++)
-		bad += c->segs[i].status != GNTST_okay;
-	c->stats.failed += bad;
-	return bad == 0;
-}
-
-bool
 netif_copy_grant(struct xa_handle *xa, domid_t domid, grant_ref_t ref,
 		 void *buf, uint32_t len, bool out)
 {

@@ -132,15 +132,6 @@ lend_returned(void *addr __rte_unused, void *opaque)
 	lend_unref(l);
 }
 
-bool
-netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt,
-		unsigned int loans, unsigned int slots)
-{
-	return l != NULL && l->nb_free > loans &&
-	       pkt->len >= NETIF_LEND_MIN_LEN &&
-	       l->slots + slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
-}
-
 static inline uint32_t
 headers_len(const struct rte_mbuf *m)
 {

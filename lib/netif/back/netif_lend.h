@@ -172,9 +172,14 @@ void netif_lend_connect(struct netif_lend *l, struct xa_handle *xa,
  * Whether @pkt may be lent now, besides @loans packets of @slots ring slots
  * the caller is about to lend: long enough, room under the bound.
  */
-bool netif_lend_room(const struct netif_lend *l,
-		     const struct netif_tx_packet *pkt, unsigned int loans,
-		     unsigned int slots);
+static inline bool
+netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt,
+		unsigned int loans, unsigned int slots)
+{
+	return l != NULL && l->nb_free > loans &&
+	       pkt->len >= NETIF_LEND_MIN_LEN &&
+	       l->slots + slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
+}
 
 /*
  * Whether every slot of @pkt lies in @statics (its mapped page stored in

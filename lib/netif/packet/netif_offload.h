@@ -145,6 +145,15 @@ netif_offload_hash_extra(struct netif_offload *o,
 int netif_offload_rx_apply(struct rte_mbuf *m, const struct netif_offload *o,
 			   uint32_t enabled, const char **why);
 
+/* Nothing for the receiver to be told: no flag, no extra. */
+static inline bool
+netif_offload_plain(const struct netif_offload *o)
+{
+	return !o->csum_blank && !o->data_validated &&
+	       o->gso_type == XEN_NETIF_GSO_TYPE_NONE && !o->hashed &&
+	       o->xdp_headroom == 0;
+}
+
 /* Most packets: nothing to flag, nothing to complete. */
 static inline bool
 netif_offload_rx_none(const struct netif_offload *o, uint32_t enabled)

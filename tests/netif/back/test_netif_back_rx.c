@@ -6,6 +6,7 @@
  * what its responses are.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_mempool.h>
@@ -85,9 +86,75 @@ test_small_packet_takes_one_slot(void)
 	CHECK(segs[0].dest.foreign.ref == 500);
 	CHECK(segs[0].dest.foreign.domid == FRONTEND);
 	CHECK(segs[0].dest.foreign.offset == 0 && segs[0].len == 60);
+	CHECK(segs[0].source.virt == rte_pktmbuf_mtod(m, void *));
+	CHECK(segs[0].status != GNTST_okay);
 	CHECK(slots[0].id == 100 && slots[0].size == 60);
-	CHECK(slots[0].flags == 0);
+	CHECK(slots[0].flags == 0 && slots[0].offset == 0);
+	CHECK(slots[0].first_seg == 0 && slots[0].nr_segs == 1);
 	CHECK(back.req_cons == 1);
+	netif_back_rx_respond(&back, &slots[0], true);
+	back.rsp_prod_pvt = back.req_cons;
+	RING_PUSH_RESPONSES(&back);
+	CHECK(shared.sring.rsp_prod == 1);
+	CHECK(RING_GET_RESPONSE(&front, 0)->id == 100);
+	CHECK(RING_GET_RESPONSE(&front, 0)->status == 60);
+	CHECK(RING_GET_RESPONSE(&front, 0)->flags == 0);
+	/* Its segment and one for each mbuf it could span, or none. */
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, NULL, segs,
+				       &nb_segs, nb_segs + 1, slots) < 0);
+	CHECK(back.req_cons == 1 && nb_segs == 1);
+	rte_pktmbuf_free(m);
+}
+
+/* A posted page that is a static grant is written at once. */
+static void
+test_small_packet_into_a_static_grant_is_copied_at_once(void)
+{
+	xengnttab_grant_copy_segment_t segs[8];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	static uint8_t page[NETIF_PAGE_SIZE];
+	struct rte_mbuf *m = packet(60, 2048);
+	struct netif_gref_map *statics;
+	unsigned int nb_segs = 0, i;
+
+	ring_reset(2);
+	REQUIRE(m != NULL);
+	for (i = 0; i < 60; i++)
+		rte_pktmbuf_mtod(m, uint8_t *)[i] = (uint8_t)(i + 1);
+	REQUIRE((statics = netif_gref_map_create(2)) != NULL);
+	netif_gref_map_add(statics, 500, page, true);
+	netif_gref_map_add(statics, 501, page, false);
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, statics,
+				       segs, &nb_segs, RTE_DIM(segs),
+				       slots) == 1);
+	CHECK(nb_segs == 0 && slots[0].nr_segs == 0);
+	CHECK(slots[0].id == 100 && slots[0].size == 60);
+	CHECK(memcmp(page, rte_pktmbuf_mtod(m, void *), 60) == 0);
+	/* Read-only, it is not written: a grant copy does it (and fails). */
+	memset(page, 0, sizeof(page));
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, statics,
+				       segs, &nb_segs, RTE_DIM(segs),
+				       &slots[1]) == 1);
+	CHECK(nb_segs == 1 && segs[0].dest.foreign.ref == 501);
+	CHECK(page[0] == 0);
+	free(statics);
+	rte_pktmbuf_free(m);
+}
+
+/* An empty packet takes its slot, and no segment (XSA-448). */
+static void
+test_empty_packet_takes_a_slot_and_no_segment(void)
+{
+	xengnttab_grant_copy_segment_t segs[8];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	unsigned int nb_segs = 0;
+
+	ring_reset(2);
+	REQUIRE(m != NULL);
+	CHECK(netif_back_rx_build_copy(&back, m, &plain, FRONTEND, NULL, segs,
+				       &nb_segs, RTE_DIM(segs), slots) == 1);
+	CHECK(nb_segs == 0 && slots[0].size == 0 && back.req_cons == 1);
 	rte_pktmbuf_free(m);
 }
 
@@ -330,6 +397,8 @@ test_producer_beyond_a_ring_is_detected(void)
 TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 {
 	RUN(test_small_packet_takes_one_slot);
+	RUN(test_small_packet_into_a_static_grant_is_copied_at_once);
+	RUN(test_empty_packet_takes_a_slot_and_no_segment);
 	RUN(test_jumbo_packet_is_packed_densely);
 	RUN(test_responses_sit_in_the_slot_of_their_request);
 	RUN(test_gso_extra_follows_the_first_slot);

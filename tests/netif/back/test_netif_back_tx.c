@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -207,6 +208,20 @@ test_first_slot_crossing_a_page_is_fatal(void)
 	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
 }
 
+/* The same rule when later slots tell the first one's size. */
+static void
+test_first_slot_of_a_chain_crossing_a_page_is_fatal(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+
+	ring_reset();
+	post(0, 1, 100, 5000, NETTXF_more_data);
+	post(1, 2, 0, 1000, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+	CHECK(why != NULL && strstr(why, "first slot") != NULL);
+}
+
 static void
 test_chain_beyond_posted_requests_is_fatal(void)
 {
@@ -360,6 +375,20 @@ test_runt_frame_is_dropped(void)
 	post(0, 1, 0, 13, 0);
 	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
 	CHECK(netif_tx_packet_ring_slots(&pkt) == 1);
+}
+
+static void
+test_runt_chain_is_dropped(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+
+	ring_reset();
+	post(0, 1, 0, 13, NETTXF_more_data);
+	post(1, 2, 0, 6, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_DROP);
+	CHECK(why != NULL && strstr(why, "shorter") != NULL);
+	CHECK(netif_tx_packet_ring_slots(&pkt) == 2);
 }
 
 static void
@@ -545,6 +574,90 @@ test_responses_answer_every_slot_in_order(void)
 }
 
 static void
+test_one_slot_is_answered_once(void)
+{
+	struct netif_tx_packet pkt;
+	netif_tx_response_t *rsp;
+	const char *why;
+
+	ring_reset();
+	post(9, 1, 0, 60, 0);
+	REQUIRE(parse(&pkt, &why) == NETIF_TX_OK);
+	netif_back_tx_respond(&back, &pkt, NETIF_RSP_OKAY);
+	CHECK(back.rsp_prod_pvt == 1);
+	rsp = RING_GET_RESPONSE(&back, 0);
+	CHECK(rsp->id == 9 && rsp->status == NETIF_RSP_OKAY);
+}
+
+/* A packet of one slot that fits one mbuf, as most are. */
+static void
+test_one_slot_lands_in_one_mbuf(void)
+{
+	xengnttab_grant_copy_segment_t segs[4];
+	static uint8_t page[NETIF_PAGE_SIZE];
+	struct netif_gref_map *statics;
+	struct netif_tx_packet pkt;
+	struct rte_mbuf *m;
+	const char *why;
+	unsigned int i;
+
+	ring_reset();
+	post(0, 21, 100, 60, 0);
+	REQUIRE(parse(&pkt, &why) == NETIF_TX_OK);
+	/* Not a static grant: one grant copy into the mbuf's data. */
+	REQUIRE((m = rte_pktmbuf_alloc(test_pool)) != NULL);
+	CHECK(netif_back_tx_build_copy(&pkt, &m, 1, FRONTEND, NULL, segs,
+				       RTE_DIM(segs)) == 1);
+	CHECK(segs[0].flags == GNTCOPY_source_gref);
+	CHECK(segs[0].source.foreign.ref == 21);
+	CHECK(segs[0].source.foreign.offset == 100);
+	CHECK(segs[0].source.foreign.domid == FRONTEND);
+	CHECK(segs[0].dest.virt == rte_pktmbuf_mtod(m, void *));
+	CHECK(segs[0].len == 60 && segs[0].status != GNTST_okay);
+	CHECK(m->pkt_len == 60 && m->data_len == 60 && m->nb_segs == 1);
+	/* No room for its segment. */
+	rte_pktmbuf_reset(m);
+	CHECK(netif_back_tx_build_copy(&pkt, &m, 1, FRONTEND, NULL, segs, 0) <
+	      0);
+	/* A static grant: copied at once, no segment. */
+	for (i = 0; i < sizeof(page); i++)
+		page[i] = (uint8_t)i;
+	REQUIRE((statics = netif_gref_map_create(1)) != NULL);
+	netif_gref_map_add(statics, 21, page, false);
+	rte_pktmbuf_reset(m);
+	CHECK(netif_back_tx_build_copy(&pkt, &m, 1, FRONTEND, statics, segs,
+				       0) == 0);
+	CHECK(m->pkt_len == 60 && m->data_len == 60);
+	CHECK(memcmp(rte_pktmbuf_mtod(m, void *), page + 100, 60) == 0);
+	free(statics);
+	rte_pktmbuf_free(m);
+}
+
+/* One slot larger than an mbuf's room is chained, each part copied. */
+static void
+test_one_slot_larger_than_an_mbuf_is_chained(void)
+{
+	uint16_t room =
+		rte_pktmbuf_data_room_size(test_pool) - RTE_PKTMBUF_HEADROOM;
+	xengnttab_grant_copy_segment_t segs[4];
+	struct netif_tx_packet pkt;
+	struct rte_mbuf *m[2];
+	const char *why;
+
+	ring_reset();
+	post(0, 5, 0, room + 10, 0);
+	REQUIRE(parse(&pkt, &why) == NETIF_TX_OK);
+	REQUIRE(netif_mbufs_for(pkt.len, room) == 2);
+	REQUIRE(rte_pktmbuf_alloc_bulk(test_pool, m, 2) == 0);
+	CHECK(netif_back_tx_build_copy(&pkt, m, 2, FRONTEND, NULL, segs,
+				       RTE_DIM(segs)) == 2);
+	CHECK(segs[0].len == room && segs[1].len == 10);
+	CHECK(segs[1].source.foreign.offset == room);
+	CHECK(m[0]->pkt_len == room + 10u && m[0]->nb_segs == 2);
+	rte_pktmbuf_free(m[0]);
+}
+
+static void
 test_copies_stay_inside_slots_and_mbufs(void)
 {
 	xengnttab_grant_copy_segment_t segs[64];
@@ -630,6 +743,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_more_than_eighteen_slots_drop_until_the_fatal_bound);
 	RUN(test_slot_crossing_a_page_is_fatal);
 	RUN(test_first_slot_crossing_a_page_is_fatal);
+	RUN(test_first_slot_of_a_chain_crossing_a_page_is_fatal);
 	RUN(test_chain_beyond_posted_requests_is_fatal);
 	RUN(test_unknown_extra_type_is_fatal);
 	RUN(test_extra_for_unnegotiated_feature_drops_packet);
@@ -639,11 +753,15 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_gso_size_zero_or_unknown_type_is_fatal);
 	RUN(test_checksum_flags_are_recorded);
 	RUN(test_runt_frame_is_dropped);
+	RUN(test_runt_chain_is_dropped);
 	RUN(test_fragments_larger_than_frame_are_dropped);
 	RUN(test_producer_beyond_a_ring_is_detected);
 	RUN(test_attach_refuses_impossible_indexes);
 	RUN(test_arming_asks_for_one_notification);
 	RUN(test_a_request_rewritten_while_read_is_judged_on_one_copy);
 	RUN(test_responses_answer_every_slot_in_order);
+	RUN(test_one_slot_is_answered_once);
+	RUN(test_one_slot_lands_in_one_mbuf);
+	RUN(test_one_slot_larger_than_an_mbuf_is_chained);
 	RUN(test_copies_stay_inside_slots_and_mbufs);
 }
