@@ -14,6 +14,8 @@
  */
 
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <rte_alarm.h>
 #include <rte_bus_vdev.h>
@@ -53,9 +55,35 @@ probe_backend(void *arg __rte_unused)
 			 __ATOMIC_RELEASE);
 }
 
+/*
+ * A round of the loop outside the probe; what it tells the operator on
+ * stdout is added to @said (not to the test's own TAP lines).
+ */
+static void
+round_told(char *said, size_t size)
+{
+	size_t used = strlen(said), n;
+	FILE *f = tmpfile();
+	int saved;
+
+	REQUIRE(f != NULL);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	REQUIRE(saved >= 0 && dup2(fileno(f), STDOUT_FILENO) >= 0);
+	ports_update();
+	fflush(stdout);
+	REQUIRE(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	rewind(f);
+	n = fread(said + used, 1, size - 1 - used, f);
+	said[used + n] = '\0';
+	fclose(f);
+}
+
 static void
 test_port_announced_while_probed_is_served_after(void)
 {
+	char said[512] = "";
 	uint64_t end;
 
 	REQUIRE(rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_NEW,
@@ -74,11 +102,13 @@ test_port_announced_while_probed_is_served_after(void)
 	end = rte_get_timer_cycles() + rte_get_timer_hz();
 	while (ports_queues(announced_port) == 0 &&
 	       rte_get_timer_cycles() < end) {
-		ports_update();
+		round_told(said, sizeof(said));
 		rte_delay_ms(1);
 	}
 	CHECK(ports_queues(announced_port) == 1);
 	CHECK(nb_queues == 1 && queues[0].port == announced_port);
+	/* And the operator is told. */
+	CHECK(strstr(said, "(" BACK "): serving, 1 queues\n") != NULL);
 }
 
 static int
