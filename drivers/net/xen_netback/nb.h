@@ -75,7 +75,7 @@ struct nb_config {
 	uint32_t tx_map_hold_ms;
 	/* A guest RX ring that takes nothing this long: link down; 0: never. */
 	uint32_t stall_timeout_ms;
-	/* Past 1 + this many slots a guest packet is fatal (netif_back.h). */
+	/* Past 1 + this many slots a guest packet is fatal (netif_back_tx.h). */
 	uint8_t fatal_slots;
 	/* The first wait before a failing frontend connects again (nb_backoff.c). */
 	uint32_t fail_backoff_ms;

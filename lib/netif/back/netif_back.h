@@ -13,7 +13,11 @@
  *
  * Underneath are pure conversions on rings in ordinary memory, specified
  * one by one in tests/netif: requests into packet descriptors, descriptors
- * into grant-copy segments and responses, packets into RX slots.
+ * into grant-copy segments and responses, packets into RX slots. The
+ * general ones, for any packet, are in netif_back_tx.h and
+ * netif_back_rx.h; the ones here are inline in the loops of the pull and
+ * the push for the packets most are (one request, one mbuf, nothing to
+ * tell), and hand every other packet to the general ones.
  *
  * Every request is copied out of shared memory exactly once before it is
  * looked at (XSA-155), and a frontend's producer index is checked against
@@ -33,13 +37,12 @@
 #include <xengnttab.h>
 
 #include "netif_copy.h"
+#include "netif_back_rx.h"
+#include "netif_back_tx.h"
 #include "netif_gref_map.h"
 #include "netif_gso.h"
 #include "netif_offload.h"
 #include "netif_ring.h"
-
-/* Smallest frame a frontend may send: an Ethernet header. */
-#define NETIF_MIN_FRAME_LEN 14
 
 /*
  * Attach to a frontend's shared ring where it stands now, so that a
@@ -63,96 +66,6 @@ int netif_back_rx_requests(const netif_rx_back_ring_t *ring);
  * has one there (then the caller polls again instead of sleeping).
  */
 bool netif_back_tx_arm(netif_tx_back_ring_t *ring);
-
-/* One data slot of a guest TX packet, as copied out of the ring. */
-struct netif_tx_slot {
-	grant_ref_t gref;
-	uint16_t offset;
-	uint16_t size;		/* bytes of packet data in this slot */
-	uint16_t id;
-};
-
-/*
- * Linux netback's fatal_skb_slots: a guest TX packet of more than
- * NETIF_MAX_SLOTS slots is dropped, one of more than 1 + fatal slots
- * disconnects the frontend. Linux's default, and the most we take.
- */
-#define NETIF_TX_FATAL_SLOTS_DEFAULT 20u
-#define NETIF_TX_FATAL_SLOTS_MAX 30u
-
-/* A guest TX packet as the backend sees it once its requests are read. */
-struct netif_tx_packet {
-	uint32_t len;		/* frame length, from the first request */
-	struct netif_offload off;	/* its flags and GSO extra */
-	uint8_t nr_slots;	/* data slots */
-	uint8_t nr_extras;	/* extra-info slots after the first slot */
-	/*
-	 * XEN_NETIF_EXTRA_TYPE_MCAST_ADD or _DEL: a dummy request that amends
-	 * the multicast filter with @mcast_addr, no packet; 0: none.
-	 */
-	uint8_t mcast_op;
-	struct rte_ether_addr mcast_addr;
-	/* Up to NETIF_MAX_SLOTS; a dropped packet may have more. */
-	struct netif_tx_slot slots[1 + NETIF_TX_FATAL_SLOTS_MAX];
-};
-
-enum netif_tx_verdict {
-	NETIF_TX_OK,		/* a valid packet */
-	NETIF_TX_DROP,		/* answer with NETIF_RSP_ERROR, keep going */
-	NETIF_TX_FATAL,		/* the frontend is misbehaving: disconnect */
-};
-
-/*
- * The start of a packet from its first request: its length and checksum
- * flags; no slot, extra or multicast request yet.
- */
-static inline void
-netif_tx_packet_start(struct netif_tx_packet *pkt,
-		      const netif_tx_request_t *first)
-{
-	pkt->len = first->size;
-	pkt->nr_slots = 0;
-	pkt->nr_extras = 0;
-	pkt->mcast_op = 0;
-	pkt->off = (struct netif_offload){
-		.csum_blank = first->flags & NETTXF_csum_blank,
-		.data_validated = first->flags & NETTXF_data_validated,
-		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
-	};
-}
-
-/*
- * The rules on a packet's first slot, once the slots after it told its
- * size: it stays inside its page (fatal), and the frame holds an Ethernet
- * header (a drop, unless @verdict is one already).
- */
-static inline enum netif_tx_verdict
-netif_tx_packet_check_first(const struct netif_tx_packet *pkt,
-			    enum netif_tx_verdict verdict, const char **why)
-{
-	if (unlikely(pkt->slots[0].offset + pkt->slots[0].size >
-		     NETIF_PAGE_SIZE)) {
-		*why = "first slot crosses a page boundary";
-		return NETIF_TX_FATAL;
-	}
-	if (unlikely(pkt->len < NETIF_MIN_FRAME_LEN) &&
-	    verdict == NETIF_TX_OK) {
-		*why = "frame shorter than an Ethernet header";
-		return NETIF_TX_DROP;
-	}
-	return verdict;
-}
-
-/*
- * netif_back_tx_parse() for a packet whose first request, @first (already
- * copied out of the ring), has extras or more slots after it.
- */
-enum netif_tx_verdict netif_back_tx_parse_more(const netif_tx_back_ring_t *ring,
-					       const netif_tx_request_t *first,
-					       unsigned int avail, uint32_t gso,
-					       unsigned int fatal_slots,
-					       struct netif_tx_packet *pkt,
-					       const char **why);
 
 /*
  * Read the packet starting at ring->req_cons out of @avail posted requests,
@@ -194,13 +107,6 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 	return netif_tx_packet_check_first(pkt, NETIF_TX_OK, why);
 }
 
-/* Ring slots a parsed packet occupies. */
-static inline unsigned int
-netif_tx_packet_ring_slots(const struct netif_tx_packet *pkt)
-{
-	return pkt->nr_slots + pkt->nr_extras;
-}
-
 /*
  * A burst's static grants: read once, after the burst announced itself
  * (xn_queue_enter's sequentially consistent store), so that the control
@@ -212,42 +118,6 @@ netif_back_statics(struct netif_gref_map *const *statics)
 	return statics == NULL ? NULL :
 		__atomic_load_n(statics, __ATOMIC_SEQ_CST);
 }
-
-/*
- * Mbufs of @data_room bytes needed to hold a packet of @len bytes; most
- * packets fit one, which takes no division (a few tens of cycles).
- */
-static inline unsigned int
-netif_mbufs_for(uint32_t len, uint16_t data_room)
-{
-	return len <= data_room ? 1 : (len + data_room - 1) / data_room;
-}
-
-/*
- * A grant copy of @len bytes at @offset of the frontend's (@frontend)
- * grant @gref into @dst, added as @seg.
- */
-static inline void
-netif_tx_copy_add(xengnttab_grant_copy_segment_t *seg, grant_ref_t gref,
-		  uint16_t offset, domid_t frontend, void *dst, uint16_t len)
-{
-	seg->source.foreign.ref = gref;
-	seg->source.foreign.offset = offset;
-	seg->source.foreign.domid = frontend;
-	seg->dest.virt = dst;
-	seg->len = len;
-	seg->flags = GNTCOPY_source_gref;
-	/* Xen may leave a status untouched (XSA-318). */
-	seg->status = GNTST_general_error;
-}
-
-/* netif_back_tx_build_copy() for any packet, however many slots and mbufs. */
-int netif_back_tx_build_chain(const struct netif_tx_packet *pkt,
-			      struct rte_mbuf **mbufs, unsigned int nb_mbufs,
-			      domid_t frontend,
-			      const struct netif_gref_map *statics,
-			      xengnttab_grant_copy_segment_t *segs,
-			      unsigned int max_segs);
 
 /*
  * Chain @mbufs (freshly allocated, enough of them for pkt->len, see
@@ -292,21 +162,6 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 }
 
 /*
- * Where in a page of ours @pkt's first byte best lands, when it is copied
- * into contiguous memory: a slot lies within one page of the guest's, at
- * its offset there, and its copy is one operation of Linux's gntdev per
- * page of ours it touches (netif_copy.h), so it costs one when it lands at
- * the same offset of ours. The place that gives that to the most bytes:
- * with Linux's netfront, every whole page of a large fragment.
- */
-uint16_t netif_back_tx_page_phase(const struct netif_tx_packet *pkt);
-
-/* netif_back_tx_respond() for the ring slots after the first. */
-void netif_back_tx_respond_more(netif_tx_back_ring_t *ring,
-				const struct netif_tx_packet *pkt,
-				int16_t status);
-
-/*
  * Write the packet's responses at rsp_prod_pvt, one per ring slot it
  * occupied: @status for each data slot's id, NETIF_RSP_NULL for each extra.
  */
@@ -316,73 +171,14 @@ netif_back_tx_respond(netif_tx_back_ring_t *ring,
 {
 	netif_tx_response_t *rsp;
 
+	if (unlikely(netif_tx_packet_ring_slots(pkt) > 1)) {
+		netif_back_tx_respond_chain(ring, pkt, status);
+		return;
+	}
 	rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
 	rsp->id = pkt->slots[0].id;
 	rsp->status = status;
-	if (unlikely(netif_tx_packet_ring_slots(pkt) > 1))
-		netif_back_tx_respond_more(ring, pkt, status);
 }
-
-/* One RX slot the backend filled, waiting for its copies to complete. */
-struct netif_rx_slot {
-	RING_IDX idx;		/* ring slot of the request = of the response */
-	uint16_t id;
-	uint16_t size;
-	/*
-	 * NETRXF_*; extra_info: after idx a GSO extra, a hash extra and an
-	 * XDP extra, those the packet has, in that order
-	 */
-	uint16_t flags;
-	uint16_t offset;	/* where the data starts in the page */
-	uint16_t gso_size;
-	uint8_t gso_type;
-	bool hashed;
-	uint8_t hash_type;
-	uint32_t hash;
-	uint16_t first_seg;	/* this slot's segments in the burst's array */
-	uint16_t nr_segs;
-};
-
-/*
- * Consume one RX request per slot the packet @m needs (its first page
- * starting at @off's XDP headroom), and one more after the first for each
- * extra @off asks for, GSO, hash, XDP (the caller checked
- * they are posted: netif_rx_requests_for()), and write @m into the granted
- * pages densely: at once into a page of @statics (may be NULL), through
- * grant copies appended to @segs into any other. Records each data slot in
- * @slots, the first with @off's flags, so that the response can be
- * written, in the slot of its request, once the copies are done. Returns
- * the number of data slots, or -1 if @max_segs is too small (then nothing
- * is consumed).
- */
-/*
- * A grant copy of @len bytes from @src into the frontend's (@frontend)
- * grant @gref at @offset, added as @seg; the caller makes its source a
- * grant when @src lies on a lent page (netif_lend_source()).
- */
-static inline void
-netif_rx_copy_add(xengnttab_grant_copy_segment_t *seg, void *src,
-		  grant_ref_t gref, uint16_t offset, domid_t frontend,
-		  uint16_t len)
-{
-	seg->flags = GNTCOPY_dest_gref;
-	seg->source.virt = src;
-	seg->dest.foreign.ref = gref;
-	seg->dest.foreign.offset = offset;
-	seg->dest.foreign.domid = frontend;
-	seg->len = len;
-	/* Xen may leave a status untouched (XSA-318). */
-	seg->status = GNTST_general_error;
-}
-
-/* netif_back_rx_build_copy() for any packet and offload. */
-int netif_back_rx_build_chain(netif_rx_back_ring_t *ring,
-			      const struct rte_mbuf *m,
-			      const struct netif_offload *off, domid_t frontend,
-			      const struct netif_gref_map *statics,
-			      xengnttab_grant_copy_segment_t *segs,
-			      unsigned int *nb_segs, unsigned int max_segs,
-			      struct netif_rx_slot *slots);
 
 /*
  * Consume one RX request per slot the packet @m needs (its first page
@@ -439,61 +235,6 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 	slot->nr_segs = 1;
 	return 1;
 }
-
-/*
- * The fewest bytes a first slot cut short takes: the headers of any frame
- * (Ethernet, VLAN, IPv6 and options, TCP and options), where a frontend
- * may look for them (Linux's netfront pulls RX_COPY_THRESHOLD, 256).
- */
-#define NETIF_RX_FIRST_MIN 256
-
-/*
- * Bytes the first slot of @m, sent with offload @off, takes: a page less
- * @off's XDP headroom, or fewer when @m is one segment spanning pages of
- * our memory whose first ends sooner (a large segment on an external
- * buffer). The slot then ends where that page does, so that each further
- * slot's copy reads one page of ours: Linux's gntdev copies one page of
- * ours per operation, and a slot straddling two pages costs two. The
- * other slots are filled whole, as Linux netback fills them. A packet
- * then takes one slot more at most: 18 for the largest, NETIF_MAX_SLOTS.
- */
-static inline uint32_t
-netif_rx_first_room(const struct rte_mbuf *m, const struct netif_offload *off)
-{
-	uint32_t room = NETIF_PAGE_SIZE - off->xdp_headroom, to_page_end;
-
-	if (likely(m->nb_segs != 1 || m->pkt_len <= room))
-		return room;
-	to_page_end = NETIF_PAGE_SIZE -
-		      (rte_pktmbuf_mtod(m, uintptr_t) & (NETIF_PAGE_SIZE - 1));
-	return to_page_end < room && to_page_end >= NETIF_RX_FIRST_MIN ?
-		       to_page_end :
-		       room;
-}
-
-/* Data slots a packet of @len bytes takes, @first of them in the first. */
-static inline unsigned int
-netif_rx_slots_for(uint32_t len, uint32_t first)
-{
-	return len <= first ? 1 : 1 + netif_slots_for(len - first);
-}
-
-/*
- * Ring requests a packet of @len bytes with offload @off takes, @first of
- * them in its first slot (netif_rx_first_room()).
- */
-static inline unsigned int
-netif_rx_requests_for(uint32_t len, uint32_t first,
-		      const struct netif_offload *off)
-{
-	return netif_rx_slots_for(len, first) +
-	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) + off->hashed +
-	       (off->xdp_headroom != 0);
-}
-
-/* The extras of a first slot, in the ring slots after its response. */
-void netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
-				  const struct netif_rx_slot *slot);
 
 /*
  * Write the response of @slot in the slot of its request: the byte count,

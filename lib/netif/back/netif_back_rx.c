@@ -9,7 +9,7 @@
  * answers, because Linux netfront finds its buffers by slot, not by id.
  */
 
-#include "netif_back.h"
+#include "netif_back_rx.h"
 #include "netif_lend.h"
 
 /*

@@ -12,7 +12,7 @@
  * functions here take the rest.
  */
 
-#include "netif_back.h"
+#include "netif_back_tx.h"
 
 /* Copy one request out of shared memory; it is never read there again. */
 static inline void
@@ -233,12 +233,15 @@ netif_back_tx_build_chain(const struct netif_tx_packet *pkt,
 }
 
 void
-netif_back_tx_respond_more(netif_tx_back_ring_t *ring,
-			   const struct netif_tx_packet *pkt, int16_t status)
+netif_back_tx_respond_chain(netif_tx_back_ring_t *ring,
+			    const struct netif_tx_packet *pkt, int16_t status)
 {
 	unsigned int i;
 	netif_tx_response_t *rsp;
 
+	rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+	rsp->id = pkt->slots[0].id;
+	rsp->status = status;
 	for (i = 0; i < pkt->nr_extras; i++) {
 		rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
 		rsp->status = NETIF_RSP_NULL;

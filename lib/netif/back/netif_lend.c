@@ -302,7 +302,7 @@ lend_respond(struct netif_lend *l, struct netif_loan *loan,
 {
 	if (loan->gen != l->gen)
 		return 0;
-	netif_back_tx_respond(ring, &loan->pkt, loan->status);
+	netif_back_tx_respond_chain(ring, &loan->pkt, loan->status);
 	l->answered_error += loan->status != NETIF_RSP_OKAY;
 	l->slots -= loan->pkt.nr_slots;
 	return 1;

@@ -52,7 +52,7 @@
 #include <rte_ring.h>
 #include <xengnttab.h>
 
-#include "netif_back.h"
+#include "netif_back_tx.h"
 #include "xa.h"
 
 /* Bytes copied into the first mbuf: Linux netback's XEN_NETBACK_TX_COPY_LEN. */

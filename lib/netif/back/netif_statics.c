@@ -10,6 +10,7 @@
 
 #include <rte_common.h>
 
+#include "netif_copy.h"
 #include "netif_lend.h"
 #include "netif_statics.h"
 
