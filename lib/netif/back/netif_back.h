@@ -193,8 +193,9 @@ netif_back_tx_respond(netif_tx_back_ring_t *ring,
  * is consumed).
  *
  * Most packets are one mbuf of our own memory, at most a page, with
- * nothing to tell: one slot, built here, inline in the push's loop;
- * netif_back_rx_build_chain() builds the others.
+ * nothing to tell but their hash: one slot and perhaps a hash extra,
+ * built here, inline in the push's loop; netif_back_rx_build_chain()
+ * builds the others.
  */
 static inline int
 netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
@@ -211,7 +212,8 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 
 	/* Not lent (netif_lend_source()): an external buffer goes the long way. */
 	if (unlikely(m->nb_segs != 1 || RTE_MBUF_HAS_EXTBUF(m) || len == 0 ||
-		     len > NETIF_PAGE_SIZE || !netif_offload_plain(off) ||
+		     len > NETIF_PAGE_SIZE ||
+		     !netif_offload_at_most_hash(off) ||
 		     max_segs - *nb_segs < 2))
 		return netif_back_rx_build_chain(ring, m, off, frontend,
 						 statics, segs, nb_segs,
@@ -223,6 +225,10 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 	slot->size = len;
 	slot->flags = 0;
 	slot->offset = 0;
+	slot->gso_type = XEN_NETIF_GSO_TYPE_NONE;
+	slot->hashed = off->hashed;
+	if (off->hashed)
+		netif_rx_slot_hash(ring, slot, off);
 	slot->first_seg = *nb_segs;
 	page = netif_gref_map_find(statics, req.gref, true);
 	if (page != NULL) {
@@ -252,7 +258,14 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 	rsp->offset = slot->offset;
 	rsp->flags = slot->flags;
 	rsp->status = copied ? (int16_t)slot->size : NETIF_RSP_ERROR;
-	if (unlikely(slot->flags & NETRXF_extra_info))
+	if (!(slot->flags & NETRXF_extra_info))
+		return;
+	/* With the guest's hash on, most packets' only extra. */
+	if (likely(slot->hashed && slot->gso_type == XEN_NETIF_GSO_TYPE_NONE &&
+		   slot->offset == 0))
+		netif_rx_hash_extra(netif_rx_extra_at(ring, slot->idx + 1),
+				    slot, 0);
+	else
 		netif_back_rx_respond_extras(ring, slot);
 }
 

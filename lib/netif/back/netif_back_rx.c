@@ -34,12 +34,8 @@ rx_first_slot_offload(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
 		ring->req_cons++;
 	}
 	slot->hashed = off->hashed;
-	if (off->hashed) {
-		slot->flags |= NETRXF_extra_info;
-		slot->hash_type = off->hash_type;
-		slot->hash = off->hash;
-		ring->req_cons++;
-	}
+	if (off->hashed)
+		netif_rx_slot_hash(ring, slot, off);
 	if (off->xdp_headroom != 0) {
 		slot->flags |= NETRXF_extra_info;
 		ring->req_cons++;
@@ -114,13 +110,6 @@ netif_back_rx_build_chain(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 	return nr_slots;
 }
 
-/* An extra's response: the ring slot of a response, seen as an extra. */
-static inline struct netif_extra_info *
-rx_extra_at(netif_rx_back_ring_t *ring, RING_IDX idx)
-{
-	return (struct netif_extra_info *)RING_GET_RESPONSE(ring, idx);
-}
-
 void
 netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
 			     const struct netif_rx_slot *slot)
@@ -129,7 +118,7 @@ netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
 	RING_IDX at = slot->idx + 1;
 
 	if (slot->gso_type != XEN_NETIF_GSO_TYPE_NONE) {
-		extra = rx_extra_at(ring, at++);
+		extra = netif_rx_extra_at(ring, at++);
 		*extra = (struct netif_extra_info){
 			.type = XEN_NETIF_EXTRA_TYPE_GSO,
 			.flags = slot->hashed || slot->offset != 0 ?
@@ -140,25 +129,13 @@ netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
 			},
 		};
 	}
-	if (slot->hashed) {
-		extra = rx_extra_at(ring, at++);
-		*extra = (struct netif_extra_info){
-			.type = XEN_NETIF_EXTRA_TYPE_HASH,
-			.flags = slot->offset != 0 ?
-				 XEN_NETIF_EXTRA_FLAG_MORE : 0,
-			.u.hash = {
-				.type = slot->hash_type,
-				.algorithm =
-				XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
-			},
-		};
-		/* Least significant byte first (netif.h). */
-		for (unsigned int i = 0; i < 4; i++)
-			extra->u.hash.value[i] = slot->hash >> (8 * i);
-	}
+	if (slot->hashed)
+		netif_rx_hash_extra(
+			netif_rx_extra_at(ring, at++), slot,
+			slot->offset != 0 ? XEN_NETIF_EXTRA_FLAG_MORE : 0);
 	/* Only a first slot starts past its page's start. */
 	if (slot->offset != 0) {
-		extra = rx_extra_at(ring, at);
+		extra = netif_rx_extra_at(ring, at);
 		/* u.xdp.headroom in Linux's netif.h */
 		*extra = (struct netif_extra_info){
 			.type = XEN_NETIF_EXTRA_TYPE_XDP,

@@ -61,6 +61,20 @@ netif_rx_copy_add(xengnttab_grant_copy_segment_t *seg, void *src,
 	seg->status = GNTST_general_error;
 }
 
+/*
+ * @off's hash goes with the first slot @slot in an extra, which takes the
+ * next request after it (its buffer stays unused).
+ */
+static inline void
+netif_rx_slot_hash(netif_rx_back_ring_t *ring, struct netif_rx_slot *slot,
+		   const struct netif_offload *off)
+{
+	slot->flags |= NETRXF_extra_info;
+	slot->hash_type = off->hash_type;
+	slot->hash = off->hash;
+	ring->req_cons++;
+}
+
 /* netif_back_rx_build_copy() for any packet and offload. */
 int netif_back_rx_build_chain(netif_rx_back_ring_t *ring,
 			      const struct rte_mbuf *m,
@@ -119,6 +133,31 @@ netif_rx_requests_for(uint32_t len, uint32_t first,
 	return netif_rx_slots_for(len, first) +
 	       (off->gso_type != XEN_NETIF_GSO_TYPE_NONE) + off->hashed +
 	       (off->xdp_headroom != 0);
+}
+
+/* An extra's response: the ring slot of a response, seen as an extra. */
+static inline struct netif_extra_info *
+netif_rx_extra_at(netif_rx_back_ring_t *ring, RING_IDX idx)
+{
+	return (struct netif_extra_info *)RING_GET_RESPONSE(ring, idx);
+}
+
+/* The hash extra of @slot, with @flags (XEN_NETIF_EXTRA_FLAG_MORE or 0). */
+static inline void
+netif_rx_hash_extra(struct netif_extra_info *extra,
+		    const struct netif_rx_slot *slot, uint8_t flags)
+{
+	*extra = (struct netif_extra_info){
+		.type = XEN_NETIF_EXTRA_TYPE_HASH,
+		.flags = flags,
+		.u.hash = {
+			.type = slot->hash_type,
+			.algorithm = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
+		},
+	};
+	/* Least significant byte first (netif.h). */
+	for (unsigned int i = 0; i < 4; i++)
+		extra->u.hash.value[i] = slot->hash >> (8 * i);
 }
 
 /* The extras of a first slot, in the ring slots after its response. */

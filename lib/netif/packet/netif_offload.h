@@ -145,13 +145,22 @@ netif_offload_hash_extra(struct netif_offload *o,
 int netif_offload_rx_apply(struct rte_mbuf *m, const struct netif_offload *o,
 			   uint32_t enabled, const char **why);
 
+/*
+ * Nothing for the receiver to be told but, perhaps, the packet's hash: no
+ * flag, no GSO or XDP extra.
+ */
+static inline bool
+netif_offload_at_most_hash(const struct netif_offload *o)
+{
+	return !o->csum_blank && !o->data_validated &&
+	       o->gso_type == XEN_NETIF_GSO_TYPE_NONE && o->xdp_headroom == 0;
+}
+
 /* Nothing for the receiver to be told: no flag, no extra. */
 static inline bool
 netif_offload_plain(const struct netif_offload *o)
 {
-	return !o->csum_blank && !o->data_validated &&
-	       o->gso_type == XEN_NETIF_GSO_TYPE_NONE && !o->hashed &&
-	       o->xdp_headroom == 0;
+	return netif_offload_at_most_hash(o) && !o->hashed;
 }
 
 /* Most packets: nothing to flag, nothing to complete. */

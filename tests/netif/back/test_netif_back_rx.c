@@ -370,6 +370,63 @@ test_extras_chain_gso_hash_xdp(void)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * A hash is the one extra of most packets when the guest asked for it: it
+ * takes the request after the packet's, whose buffer gets no data, and its
+ * response follows the packet's, alone (no FLAG_MORE), the value least
+ * significant byte first; the first slot's flags are kept.
+ */
+static void
+check_hash_extra_follows(const struct netif_offload *off, uint16_t flags)
+{
+	xengnttab_grant_copy_segment_t segs[8];
+	struct netif_rx_slot slots[NETIF_MAX_SLOTS];
+	struct rte_mbuf *m = packet(60, 2048);
+	struct netif_extra_info *extra;
+	netif_rx_response_t *rsp;
+	unsigned int nb_segs;
+
+	CHECK(netif_rx_requests_for(60, netif_rx_first_room(m, off), off) == 2);
+	REQUIRE(pack_and_answer(m, off, 4, segs, &nb_segs, slots) == 1);
+	CHECK(back.req_cons == 2 && shared.sring.rsp_prod == 2);
+	CHECK(nb_segs == 1 && segs[0].dest.foreign.ref == 500);
+	CHECK(segs[0].len == 60);
+	rsp = RING_GET_RESPONSE(&front, 0);
+	CHECK(rsp->id == 100 && rsp->status == 60 && rsp->offset == 0);
+	CHECK(rsp->flags == (flags | NETRXF_extra_info));
+	extra = (struct netif_extra_info *)RING_GET_RESPONSE(&front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_HASH && extra->flags == 0);
+	CHECK(extra->u.hash.type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4);
+	CHECK(extra->u.hash.algorithm ==
+	      XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ);
+	CHECK(extra->u.hash.value[0] == 0xd4 && extra->u.hash.value[1] == 0xc3);
+	CHECK(extra->u.hash.value[2] == 0xb2 && extra->u.hash.value[3] == 0xa1);
+	rte_pktmbuf_free(m);
+}
+
+static void
+test_hash_extra_follows_a_small_packet(void)
+{
+	const struct netif_offload hashed = {
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+		.hashed = true,
+		.hash_type = _XEN_NETIF_CTRL_HASH_TYPE_IPV4,
+		.hash = 0xa1b2c3d4,
+	};
+	const struct netif_offload flagged = {
+		.csum_blank = true,
+		.data_validated = true,
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+		.hashed = true,
+		.hash_type = _XEN_NETIF_CTRL_HASH_TYPE_IPV4,
+		.hash = 0xa1b2c3d4,
+	};
+
+	check_hash_extra_follows(&hashed, 0);
+	check_hash_extra_follows(&flagged,
+				 NETRXF_csum_blank | NETRXF_data_validated);
+}
+
 static void
 test_too_few_segments_consume_nothing(void)
 {
@@ -404,6 +461,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_gso_extra_follows_the_first_slot);
 	RUN(test_xdp_headroom_offsets_the_first_slot);
 	RUN(test_extras_chain_gso_hash_xdp);
+	RUN(test_hash_extra_follows_a_small_packet);
 	RUN(test_too_few_segments_consume_nothing);
 	RUN(test_producer_beyond_a_ring_is_detected);
 }
