@@ -144,6 +144,27 @@ tx_gso_extra(struct netif_front_tx *tx, const struct netif_offload *off)
 }
 
 /*
+ * A packet of one segment that fits a page, without a GSO extra: one
+ * request with @flags, written in place, and one copy of a known source.
+ */
+static inline void
+tx_pkt2request(struct netif_front_tx *tx, struct rte_mbuf *m, uint16_t flags)
+{
+	uint16_t id = tx->free_ids[--tx->nb_free];
+	netif_tx_request_t *req;
+
+	rte_memcpy(SLOT_PAGE(tx->pages, id), rte_pktmbuf_mtod(m, void *),
+		   m->data_len);
+	tx->id_state[id] = TX_ID_HEAD;
+	req = RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++);
+	req->gref = tx->grefs[id];
+	req->offset = 0;
+	req->flags = flags;
+	req->id = id;
+	req->size = m->data_len;
+}
+
+/*
  * One packet into @slots requests, densely packed from offset 0, its
  * offload on the first and its GSO extra, if any, after it.
  */
@@ -160,6 +181,11 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 	uint32_t pos = 0;
 	unsigned int s;
 
+	/* Most packets. */
+	if (likely(slots == 1 && m->nb_segs == 1 && !gso)) {
+		tx_pkt2request(tx, m, flags);
+		return;
+	}
 	for (s = 0; s < slots; s++) {
 		uint16_t id = tx->free_ids[--tx->nb_free];
 		uint32_t chunk = RTE_MIN(left, NETIF_PAGE_SIZE);

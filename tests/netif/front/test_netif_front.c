@@ -116,6 +116,8 @@ tcp_headers(uint8_t *buf, uint32_t len)
 }
 
 #define TCP_HDRS (RTE_ETHER_HDR_LEN + 20 + 20)
+/* Where tcp_headers()'s TCP checksum lies. */
+#define TCP_CSUM_AT (RTE_ETHER_HDR_LEN + 20 + 16)
 
 static void *
 page_of(uint8_t *pages, grant_ref_t gref)
@@ -221,6 +223,45 @@ tx_4096_bytes_take_one_slot(void)
 	tx_check_slots(4096, 2048, 1);
 }
 
+/* A whole segment, one request; two segments of one page, one request. */
+static void
+tx_one_full_segment_takes_one_slot(void)
+{
+	tx_check_slots(RTE_MBUF_DEFAULT_DATAROOM, RTE_MBUF_DEFAULT_DATAROOM, 1);
+}
+
+/* A checksum left to the backend is flagged on a one-request packet. */
+static void
+tx_checksum_offload_flags_a_one_slot_packet(void)
+{
+	netif_tx_request_t req;
+	struct rte_mbuf *m = make_pkt(60, 2048, 3);
+	const uint8_t *sent;
+	uint8_t frame[60];
+	uint16_t csum;
+
+	tx_setup();
+	T.tx.peer = NETIF_PEER_CSUM_IPV4;
+	tcp_headers(rte_pktmbuf_mtod(m, uint8_t *), 60);
+	m->ol_flags = RTE_MBUF_F_TX_TCP_CKSUM | RTE_MBUF_F_TX_IPV4;
+	m->l2_len = RTE_ETHER_HDR_LEN;
+	m->l3_len = 20;
+	memcpy(frame, rte_pktmbuf_mtod(m, uint8_t *), sizeof(frame));
+	CHECK(tx_send(m) == 1);
+	REQUIRE(be_tx_take(&req, 1) == 1);
+	CHECK(req.flags == (NETTXF_csum_blank | NETTXF_data_validated));
+	CHECK(req.size == 60 && req.offset == 0);
+	CHECK(req.gref == T.grefs[req.id]);
+	/* The frame, with the pseudo-header's sum where the sum goes. */
+	sent = page_of(T.pages, req.gref);
+	CHECK(memcmp(sent, frame, TCP_CSUM_AT) == 0);
+	memcpy(&csum, sent + TCP_CSUM_AT, sizeof(csum));
+	CHECK(csum == rte_ipv4_phdr_cksum(
+			      (const void *)(frame + RTE_ETHER_HDR_LEN), 0));
+	CHECK(memcmp(sent + TCP_CSUM_AT + 2, frame + TCP_CSUM_AT + 2,
+		     sizeof(frame) - TCP_CSUM_AT - 2) == 0);
+}
+
 static void
 tx_4097_bytes_take_two_slots(void)
 {
@@ -288,6 +329,12 @@ tx_error_response_counts_once_per_packet(void)
 		be_tx_respond(reqs[i].id, NETIF_RSP_DROPPED);
 	CHECK(netif_front_tx_collect(&T.tx) == 3);
 	CHECK(T.tx.stats.errors == 1);
+	/* A packet of one request too. */
+	CHECK(tx_send(make_pkt(60, 2048, 0)) == 1);
+	CHECK(be_tx_take(reqs, 1) == 1);
+	be_tx_respond(reqs[0].id, NETIF_RSP_ERROR);
+	CHECK(netif_front_tx_collect(&T.tx) == 1);
+	CHECK(T.tx.stats.errors == 2);
 }
 
 static void
@@ -940,6 +987,8 @@ TEST_MAIN(setup, teardown)
 {
 	RUN(tx_60_bytes_take_one_slot);
 	RUN(tx_4096_bytes_take_one_slot);
+	RUN(tx_one_full_segment_takes_one_slot);
+	RUN(tx_checksum_offload_flags_a_one_slot_packet);
 	RUN(tx_4097_bytes_take_two_slots);
 	RUN(tx_9000_bytes_from_odd_segments_take_three_slots);
 	RUN(tx_largest_frame_takes_16_slots);
