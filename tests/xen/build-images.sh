@@ -119,7 +119,7 @@ with_libs() {
 cpio_gz() { (cd "$1" && find . | cpio -o -H newc 2>/dev/null | gzip -1); }
 
 # DomU with the kernel's netfront, iperf3 (scenarios 2 and 8), pktgen
-# (scenario 3) and iputils ping, whose -M do busybox's lacks (scenario 10)
+# (scenarios 3m and 11) and iputils ping, whose -M do busybox's lacks (scenario 10)
 D=$W/domu
 busybox_root "$D" "$here/guest/domu-init.sh" xen-netfront pktgen
 with_libs "$D" /usr/bin/iperf3 /usr/bin/ping /bin/ip

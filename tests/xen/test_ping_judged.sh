@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# How the real-Xen ping scenarios (0, 1, 1b) judge a guest's ping, on
+# How the real-Xen ping scenarios (0, 1) judge a guest's ping, on
 # consoles written here instead of booted: by sequence number, every
 # request answered exactly once however late (a slow reply is reported in
 # the rtt distribution, not failed), a missing or duplicate reply fails

@@ -20,8 +20,10 @@
 #      /proc/<pid>/stat, and how often it went to sleep
 #  (c) the kernel's xen-netback: the same pings to Dom0's end of the vif
 #  (d) pps: the guest's kernel pktgen (XDP_PKTGEN_SIZE-byte frames, default
-#      60, for XDP_PKTGEN_SECS, default 10) into xen-adaptive-fwd --mode
-#      rxonly and into the kernel's xen-netback (scenario 3's method)
+#      60, for XDP_PKTGEN_SECS, default 10) into our polling netback
+#      (testpmd rxonly), into xen-adaptive-fwd --mode rxonly and into the
+#      kernel's xen-netback, each counting what it received (the kernel's
+#      on Dom0's end of the vif)
 #  (e) pps from a DPDK guest: its testpmd txonly (64-byte frames, for
 #      XDP_S11_TXONLY_SECS, default 6) through our netfront into
 #      xen-adaptive-fwd rxonly and into the kernel's xen-netback, each
@@ -204,7 +206,20 @@ timeout 60 xl destroy $domu
 [ "${IDLE_SLEEPS:-0}" -gt 0 ] || problem "xen-adaptive-fwd did not sleep in $IDLE idle seconds"
 [ -n "$ADAPTIVE_JSON" ] || problem "xen-adaptive-fwd icmpecho printed no summary"
 
-# (d, ours) pktgen into xen-adaptive-fwd rxonly
+# (d, ours polling) pktgen into testpmd rxonly
+domu=s11-pg-poll
+start_backend s11dp rxonly --vdev $(ours_vdev $domu)
+guest_pktgen $domu "$pktgenargs" $TESTPMD_PID
+poll_sent=$PG_SENT poll_usec=$PG_USEC
+stop_testpmd
+sed -n '/Forward statistics for port 0/,/^ *+\{10,\}/p' $S/testpmd.log
+mv $S/testpmd.log $S/testpmd-pktgen.log
+poll_rx=$(port_count $S/testpmd-pktgen.log 0 RX); poll_rx=${poll_rx:-0}
+timeout 60 xl destroy $domu
+[ "$poll_sent" -gt 0 ] && [ "$poll_usec" -gt 0 ] || problem "ours polling: pktgen sent nothing"
+[ "$poll_rx" -gt 0 ] || problem "ours polling: testpmd received nothing of $poll_sent"
+
+# (d, ours adaptive) pktgen into xen-adaptive-fwd rxonly
 domu=s11-pg-ours
 start_adaptive $S/adaptive-rxonly.log s11d rxonly --vdev $(ours_vdev $domu)
 guest_pktgen $domu "$pktgenargs" $ADAPTIVE_PID
@@ -281,6 +296,7 @@ echo
 echo "pktgen, $SIZE-byte frames for ${SECS}s:"
 echo "| backend | guest sent | guest pps | backend received | received pps | received/sent |"
 echo "|---|---|---|---|---|---|"
+pktgen_row "ours polling (testpmd rxonly)" $poll_sent $poll_usec $poll_rx
 pktgen_row "ours adaptive (xen-adaptive-fwd rxonly)" $ours_sent $ours_usec $ours_rx
 pktgen_row "kernel xen-netback" $kern_sent $kern_usec $kern_rx
 echo
@@ -290,5 +306,6 @@ echo "|---|---|---|---|"
 echo "| ours adaptive (xen-adaptive-fwd rxonly) | ${dp_ours_sent:-0} | ${dp_ours_got:-0} | ${dp_ours_pps:-0} |"
 echo "| kernel xen-netback | ${dp_kern_sent:-0} | ${dp_kern_got:-0} | ${dp_kern_pps:-0} |"
 [ -z "$problems" ] || fail "$problems"
-ratio=$(awk "BEGIN{printf \"%.2f\", ($ours_rx / $ours_usec) / ($kern_rx / $kern_usec)}")
-pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); replies over 10 ms by longest leg (to us/in us/back): polling $poll_legs, adaptive $adapt_legs; idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen $ratio, DPDK guest $(ratio $dp_ours_pps $dp_kern_pps)"
+# pg_ratio <received> <usec>: that backend's received pps over the kernel's
+pg_ratio() { awk "BEGIN{printf \"%.2f\", ($1 / $2) / ($kern_rx / $kern_usec)}"; }
+pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); replies over 10 ms by longest leg (to us/in us/back): polling $poll_legs, adaptive $adapt_legs; idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen polling $(pg_ratio $poll_rx $poll_usec), adaptive $(pg_ratio $ours_rx $ours_usec), DPDK guest adaptive $(ratio $dp_ours_pps $dp_kern_pps)"
