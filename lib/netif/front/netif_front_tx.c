@@ -82,21 +82,21 @@ netif_front_tx_collect(struct netif_front_tx *tx)
 		return 0;
 	}
 	for (cons = tx->ring.rsp_cons; cons != prod; cons++) {
+		uint8_t state;
+
 		RING_COPY_RESPONSE(&tx->ring, cons, &rsp);
 		/* The answer to an extra-info slot; we send none, ignore it. */
 		if (rsp.status == NETIF_RSP_NULL)
 			continue;
 		if (rsp.id >= NETIF_TX_RING_SIZE ||
-		    tx->id_state[rsp.id] == TX_ID_FREE) {
+		    (state = tx->id_state[rsp.id]) == TX_ID_FREE) {
 			tx->error = "TX response for a request id not in flight";
 			break;
 		}
-		if (tx->id_state[rsp.id] == TX_ID_HEAD &&
-		    rsp.status != NETIF_RSP_OKAY)
-			tx->stats.errors++;
-		if (tx->id_state[rsp.id] == TX_ID_MCAST &&
-		    rsp.status != NETIF_RSP_OKAY)
-			tx->stats.multicast_refused++;
+		if (unlikely(rsp.status != NETIF_RSP_OKAY)) {
+			tx->stats.errors += state == TX_ID_HEAD;
+			tx->stats.multicast_refused += state == TX_ID_MCAST;
+		}
 		if (tx->held[rsp.id] != NULL) {
 			rte_pktmbuf_free_seg(tx->held[rsp.id]);
 			tx->held[rsp.id] = NULL;
@@ -147,7 +147,7 @@ tx_gso_extra(struct netif_front_tx *tx, const struct netif_offload *off)
  * A packet of one segment that fits a page, without a GSO extra: one
  * request with @flags, written in place, and one copy of a known source.
  */
-static inline void
+static __rte_always_inline void
 tx_pkt2request(struct netif_front_tx *tx, struct rte_mbuf *m, uint16_t flags)
 {
 	uint16_t id = tx->free_ids[--tx->nb_free];
@@ -224,6 +224,19 @@ tx_zero_copy_ok(const struct netif_front_tx *tx, const struct rte_mbuf *m)
 	return true;
 }
 
+/*
+ * A packet of one segment that fits a page, with no offload to send
+ * (netif_offload_tx_none()), of no page it could be sent from (zero copy
+ * is for mbufs of the netfront's own pool): the general loop would copy
+ * it into one request without flags, and so does its fast path.
+ */
+static inline bool
+tx_plain(const struct netif_front_tx *tx, const struct rte_mbuf *m)
+{
+	return m->nb_segs == 1 && m->data_len <= NETIF_PAGE_SIZE &&
+	       netif_offload_tx_none(m) && !netif_front_pool_owns(tx->zc, m);
+}
+
 /* One packet, a request per segment naming its page, its segments held. */
 static void
 tx_pkt2zc(struct netif_front_tx *tx, struct rte_mbuf *m,
@@ -298,6 +311,68 @@ tx_cut(struct netif_front_tx *tx, struct rte_mbuf *m)
 	return 1;
 }
 
+/* What became of a packet offered to the ring. */
+enum tx_fate {
+	TX_COPIED, /* in requests, copied: the caller frees it */
+	TX_DONE,   /* in requests from its own pages, or dropped: gone */
+	TX_WAIT,   /* no room: it and those after it wait */
+};
+
+/*
+ * Any packet (zero copy, several slots, an offload, a large segment to cut,
+ * or one to drop), counted where it is dropped or sent.
+ */
+static enum tx_fate
+tx_pkt(struct netif_front_tx *tx, struct rte_mbuf *m)
+{
+	uint32_t len = m->pkt_len;
+	bool zc = tx_zero_copy_ok(tx, m);
+	unsigned int slots = zc ? m->nb_segs : netif_slots_for(len);
+	/* A large segment may become a GSO extra: room for it first. */
+	unsigned int extras =
+		!!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_RX_LRO));
+	struct netif_offload off;
+
+	if (len > NETIF_FRONT_MAX_PKT_LEN) {
+		tx->stats.too_many_slots++;
+		rte_pktmbuf_free(m);
+		return TX_DONE;
+	}
+	if (slots > tx->nb_free ||
+	    slots + extras > RING_FREE_REQUESTS(&tx->ring))
+		return TX_WAIT;
+	switch (netif_offload_tx(m, tx->peer, *tx->mtu, &off)) {
+	case NETIF_OFFLOAD_SEND:
+		break;
+	case NETIF_OFFLOAD_DROP:
+		tx->stats.drop_bad_offload++;
+		rte_pktmbuf_free(m);
+		return TX_DONE;
+	case NETIF_OFFLOAD_SEGMENT:
+		switch (tx_cut(tx, m)) {
+		case 0:
+			return TX_WAIT;
+		case 1:
+			tx->stats.packets++;
+			tx->stats.bytes += len;
+			break;
+		default:
+			tx->stats.drop_no_gso++;
+		}
+		rte_pktmbuf_free(m);
+		return TX_DONE;
+	}
+	tx->stats.packets++;
+	tx->stats.bytes += len;
+	tx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
+	if (zc) {
+		tx_pkt2zc(tx, m, &off);
+		return TX_DONE;
+	}
+	tx_pkt2requests(tx, m, slots, &off);
+	return TX_COPIED;
+}
+
 /* Copied packets netif_front_tx_enqueue() frees at a time. */
 #define NETIF_FRONT_TX_FREE_BULK 64
 
@@ -310,68 +385,53 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 	 * frames: 444 -> 419 instructions a packet sent).
 	 */
 	struct rte_mbuf *copied[NETIF_FRONT_TX_FREE_BULK];
-	uint16_t i, nb_copied = 0;
+	uint16_t i, nb_copied = 0, nb_plain = 0;
+	uint64_t plain_bytes = 0;
+	unsigned int room;
 
 	if (tx->error != NULL)
 		return 0;
+	/* Ids and ring slots free for one-request packets. */
+	room = RTE_MIN(tx->nb_free, RING_FREE_REQUESTS(&tx->ring));
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint32_t len = m->pkt_len;
-		bool zc = tx_zero_copy_ok(tx, m);
-		unsigned int slots = zc ? m->nb_segs : netif_slots_for(len);
-		/* A large segment may become a GSO extra: room for it first. */
-		unsigned int extras = !!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
-							RTE_MBUF_F_RX_LRO));
-		struct netif_offload off;
+		enum tx_fate fate;
 
-		if (len > NETIF_FRONT_MAX_PKT_LEN) {
-			tx->stats.too_many_slots++;
-			rte_pktmbuf_free(m);
-			continue;
+		/*
+		 * Most packets: one request without flags, the copy of a
+		 * known source, counted for the burst (64-byte frames: 361
+		 * -> about 300 instructions a packet sent, with the tighter
+		 * loop of netif_front_tx_collect()).
+		 */
+		if (likely(tx_plain(tx, m))) {
+			fate = TX_WAIT;
+			if (likely(room > 0)) {
+				room--;
+				nb_plain++;
+				plain_bytes += m->data_len;
+				tx_pkt2request(tx, m, 0);
+				fate = TX_COPIED;
+			}
+		} else {
+			fate = tx_pkt(tx, m);
+			room = RTE_MIN(tx->nb_free,
+				       RING_FREE_REQUESTS(&tx->ring));
 		}
-		if (slots > tx->nb_free ||
-		    slots + extras > RING_FREE_REQUESTS(&tx->ring)) {
+		if (unlikely(fate == TX_WAIT)) {
 			tx->stats.ring_full++;
 			break;
 		}
-		switch (netif_offload_tx(m, tx->peer, *tx->mtu, &off)) {
-		case NETIF_OFFLOAD_SEND:
-			break;
-		case NETIF_OFFLOAD_DROP:
-			tx->stats.drop_bad_offload++;
-			rte_pktmbuf_free(m);
-			continue;
-		case NETIF_OFFLOAD_SEGMENT:
-			switch (tx_cut(tx, m)) {
-			case 0:
-				tx->stats.ring_full++;
-				goto out;
-			case 1:
-				tx->stats.packets++;
-				tx->stats.bytes += len;
-				break;
-			default:
-				tx->stats.drop_no_gso++;
+		if (fate == TX_COPIED) {
+			copied[nb_copied++] = m;
+			if (nb_copied == RTE_DIM(copied)) {
+				rte_pktmbuf_free_bulk(copied, nb_copied);
+				nb_copied = 0;
 			}
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		tx->stats.packets++;
-		tx->stats.bytes += len;
-		tx->stats.gso_packets += off.gso_type != XEN_NETIF_GSO_TYPE_NONE;
-		if (zc) {
-			tx_pkt2zc(tx, m, &off);
-			continue;
-		}
-		tx_pkt2requests(tx, m, slots, &off);
-		copied[nb_copied++] = m;
-		if (nb_copied == RTE_DIM(copied)) {
-			rte_pktmbuf_free_bulk(copied, nb_copied);
-			nb_copied = 0;
 		}
 	}
-out:
 	rte_pktmbuf_free_bulk(copied, nb_copied);
+	tx->stats.packets += nb_plain;
+	tx->stats.bytes += plain_bytes;
 	return i;
 }
 

@@ -227,15 +227,23 @@ enum netif_offload_verdict netif_offload_tx_apply(struct rte_mbuf *m,
 						  uint32_t peer, uint16_t mtu,
 						  struct netif_offload *o);
 
+/*
+ * Most packets: no Tx request, nothing vouched for; sent as they are, with
+ * no offload (what netif_offload_tx() gives them).
+ */
+static inline bool
+netif_offload_tx_none(const struct rte_mbuf *m)
+{
+	return !(m->ol_flags &
+		 (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_L4_MASK |
+		  RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_RX_L4_CKSUM_MASK));
+}
+
 static inline enum netif_offload_verdict
 netif_offload_tx(struct rte_mbuf *m, uint32_t peer, uint16_t mtu,
 		 struct netif_offload *o)
 {
-	/* Most packets: no request, nothing vouched for. */
-	if (likely(!(m->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
-				    RTE_MBUF_F_TX_L4_MASK |
-				    RTE_MBUF_F_TX_IP_CKSUM |
-				    RTE_MBUF_F_RX_L4_CKSUM_MASK)))) {
+	if (likely(netif_offload_tx_none(m))) {
 		*o = (struct netif_offload){
 			.gso_type = XEN_NETIF_GSO_TYPE_NONE,
 		};

@@ -470,6 +470,29 @@ tx_full_ring_stops_the_burst(void)
 	rte_pktmbuf_free(big);
 }
 
+/*
+ * One-request packets after a larger one in the same burst get the room
+ * the larger one left: a 9000-byte packet takes 3 slots, so of the
+ * one-request packets behind it only NETIF_TX_RING_SIZE - 3 fit.
+ */
+static void
+tx_room_after_a_larger_packet_in_the_burst(void)
+{
+	struct rte_mbuf *pkts[NETIF_TX_RING_SIZE];
+	unsigned int i;
+
+	tx_setup();
+	pkts[0] = make_pkt(9000, 2048, 0);
+	for (i = 1; i < RTE_DIM(pkts); i++)
+		pkts[i] = make_pkt(60, 2048, 0);
+	CHECK(netif_front_tx_enqueue(&T.tx, pkts, RTE_DIM(pkts)) ==
+	      NETIF_TX_RING_SIZE - 2);
+	CHECK(T.tx.stats.ring_full == 1);
+	CHECK(T.tx.stats.packets == NETIF_TX_RING_SIZE - 2);
+	CHECK(T.tx.nb_free == 0 && RING_FULL(&T.tx.ring));
+	rte_pktmbuf_free_bulk(&pkts[NETIF_TX_RING_SIZE - 2], 2);
+}
+
 static void
 tx_notify_only_when_the_event_index_asks(void)
 {
@@ -1002,6 +1025,7 @@ TEST_MAIN(setup, teardown)
 	RUN(tx_id_not_in_flight_fails_the_queue);
 	RUN(tx_more_responses_than_requests_fail_the_queue);
 	RUN(tx_full_ring_stops_the_burst);
+	RUN(tx_room_after_a_larger_packet_in_the_burst);
 	RUN(tx_notify_only_when_the_event_index_asks);
 
 	RUN(rx_all_slots_are_posted_with_their_grants);
