@@ -181,8 +181,11 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 	uint32_t pos = 0;
 	unsigned int s;
 
-	/* Most packets. */
-	if (likely(slots == 1 && m->nb_segs == 1 && !gso)) {
+	/*
+	 * One segment within a page, with checksum flags only: plain
+	 * packets never come here (tx_plain()).
+	 */
+	if (slots == 1 && m->nb_segs == 1 && !gso) {
 		tx_pkt2request(tx, m, flags);
 		return;
 	}
