@@ -68,6 +68,31 @@ int netif_back_rx_requests(const netif_rx_back_ring_t *ring);
 bool netif_back_tx_arm(netif_tx_back_ring_t *ring);
 
 /*
+ * netif_back_tx_parse(), below, of the packet whose first request, the one at
+ * ring->req_cons (@avail > 0 posted), the caller copied out of the ring
+ * into @req.
+ */
+static inline enum netif_tx_verdict
+netif_back_tx_parse_from(const netif_tx_back_ring_t *ring,
+			 const netif_tx_request_t *req, unsigned int avail,
+			 uint32_t gso, unsigned int fatal_slots,
+			 struct netif_tx_packet *pkt, const char **why)
+{
+	if (unlikely(req->flags & (NETTXF_extra_info | NETTXF_more_data)))
+		return netif_back_tx_parse_more(ring, req, avail, gso,
+						fatal_slots, pkt, why);
+	netif_tx_packet_start(pkt, req);
+	pkt->nr_slots = 1;
+	pkt->slots[0] = (struct netif_tx_slot){
+		.gref = req->gref,
+		.offset = req->offset,
+		.size = req->size,
+		.id = req->id,
+	};
+	return netif_tx_packet_check_first(pkt, NETIF_TX_OK, why);
+}
+
+/*
  * Read the packet starting at ring->req_cons out of @avail posted requests,
  * without consuming it, accepting the GSO types @gso (NETIF_PEER_GSO_*: the
  * ones offered to the frontend) and, as Linux, dropping a packet of more
@@ -93,18 +118,8 @@ netif_back_tx_parse(const netif_tx_back_ring_t *ring, unsigned int avail,
 	}
 	/* Copied out of shared memory once: never read there again. */
 	RING_COPY_REQUEST(ring, ring->req_cons, &req);
-	if (unlikely(req.flags & (NETTXF_extra_info | NETTXF_more_data)))
-		return netif_back_tx_parse_more(ring, &req, avail, gso,
-						fatal_slots, pkt, why);
-	netif_tx_packet_start(pkt, &req);
-	pkt->nr_slots = 1;
-	pkt->slots[0] = (struct netif_tx_slot){
-		.gref = req.gref,
-		.offset = req.offset,
-		.size = req.size,
-		.id = req.id,
-	};
-	return netif_tx_packet_check_first(pkt, NETIF_TX_OK, why);
+	return netif_back_tx_parse_from(ring, &req, avail, gso, fatal_slots,
+					pkt, why);
 }
 
 /*
@@ -161,6 +176,18 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 	return 1;
 }
 
+/* Write one response, for request @id, at rsp_prod_pvt. */
+static inline void
+netif_back_tx_respond_one(netif_tx_back_ring_t *ring, uint16_t id,
+			  int16_t status)
+{
+	netif_tx_response_t *rsp =
+		RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+
+	rsp->id = id;
+	rsp->status = status;
+}
+
 /*
  * Write the packet's responses at rsp_prod_pvt, one per ring slot it
  * occupied: @status for each data slot's id, NETIF_RSP_NULL for each extra.
@@ -169,15 +196,10 @@ static inline void
 netif_back_tx_respond(netif_tx_back_ring_t *ring,
 		      const struct netif_tx_packet *pkt, int16_t status)
 {
-	netif_tx_response_t *rsp;
-
-	if (unlikely(netif_tx_packet_ring_slots(pkt) > 1)) {
+	if (unlikely(netif_tx_packet_ring_slots(pkt) > 1))
 		netif_back_tx_respond_chain(ring, pkt, status);
-		return;
-	}
-	rsp = RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
-	rsp->id = pkt->slots[0].id;
-	rsp->status = status;
+	else
+		netif_back_tx_respond_one(ring, pkt->slots[0].id, status);
 }
 
 /*

@@ -5,7 +5,9 @@
  * frontend's producer index once, turn the requests it covers into packet
  * descriptors and grant copies into mbufs, submit the copies in one call,
  * complete blank checksums, answer every request in ring order and publish
- * the answers once. A request no honest frontend produces stops the pull
+ * the answers once. The plain packets a pull begins with, on pages of
+ * static grants, take one pass instead: read, copied, answered and handed
+ * over (tx_plain()). A request no honest frontend produces stops the pull
  * and sets @error; a harmless bad packet is answered NETIF_RSP_ERROR.
  */
 
@@ -304,12 +306,63 @@ tx_map_pull(struct netif_back_tx *tx, unsigned int n,
 }
 
 /*
+ * Whether this pull may take plain packets (tx_plain()): the guest gave
+ * static grants, and no packet is charged against a rate (read once a
+ * pull: a rate set now holds from the next) or has its checksum checked.
+ */
+static inline bool
+tx_plain_pull(const struct netif_back_tx *tx,
+	      const struct netif_gref_map *statics)
+{
+	return statics != NULL && !netif_offload_rx_checks(tx->offloads) &&
+	       (tx->credit == NULL || netif_credit_off(tx->credit));
+}
+
+/*
+ * Most packets of a guest that gave static grants: one request (no extra,
+ * no more data, no blank checksum) on a page of them, a whole Ethernet
+ * header within its page, too short to lend (or nothing lends) and within
+ * one mbuf. Such a packet is copied, answered and handed over here, in one
+ * step of the pull's loop, as the general path would; NULL when @req (the
+ * request at req_cons, copied out of the ring) is not one, or no mbuf is
+ * left: the general path takes it then, from the same copy.
+ */
+static inline struct rte_mbuf *
+tx_plain(struct netif_back_tx *tx, const netif_tx_request_t *req,
+	 const struct netif_gref_map *statics)
+{
+	const uint8_t *page;
+	struct rte_mbuf *m;
+
+	if ((req->flags &
+	     (NETTXF_csum_blank | NETTXF_extra_info | NETTXF_more_data)) ||
+	    req->size < NETIF_MIN_FRAME_LEN || req->size > tx->mbuf_room ||
+	    req->offset + req->size > NETIF_PAGE_SIZE ||
+	    (tx->lend != NULL && req->size >= NETIF_LEND_MIN_LEN))
+		return NULL;
+	page = netif_gref_map_find(statics, req->gref, false);
+	if (page == NULL || !tx_take_mbufs(tx, &m, 1))
+		return NULL;
+	m->data_len = req->size;
+	m->pkt_len = req->size;
+	m->port = tx->port;
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), page + req->offset, req->size);
+	if (tx->offloads & NETIF_RX_PTYPES)
+		netif_l2_classify(m);
+	netif_back_tx_respond_one(&tx->ring, req->id, NETIF_RSP_OKAY);
+	return m;
+}
+
+/*
  * Parse, allocate and add the copies of as many packets as @max allows;
- * returns how many wait for the copy. Dropped packets are answered at once:
- * a frontend matches TX answers by id, not by ring order.
+ * returns how many wait for the copy. The plain packets (tx_plain()) the
+ * pull begins with are in @out already, *@nb_plain of them, *@bytes long,
+ * so that the application gets packets in ring order. Dropped packets are
+ * answered at once: a frontend matches TX answers by id, not by ring order.
  */
 static unsigned int
-tx_collect(struct netif_back_tx *tx, uint16_t max)
+tx_collect(struct netif_back_tx *tx, uint16_t max, struct rte_mbuf **out,
+	   unsigned int *nb_plain, uint64_t *bytes)
 {
 	const struct netif_gref_map *statics = netif_back_statics(tx->statics);
 	struct rte_mbuf *mbufs[NETIF_BACK_SPARE_MBUFS];
@@ -317,6 +370,9 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 	struct netif_copy *c = &tx->copy;
 	uint64_t now = rte_get_timer_cycles();
 	unsigned int n = 0, nb_map = 0, map_slots = 0, map_mbufs = 0;
+	bool plain = tx_plain_pull(tx, statics);
+	unsigned int nb_out = 0;
+	uint64_t out_bytes = 0;
 	enum tx_way way;
 	int avail;
 
@@ -325,15 +381,29 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		tx_fail(tx, "TX request producer index beyond the ring");
 		return 0;
 	}
-	while (avail > 0 && n < max) {
+	while (avail > 0 && n + nb_out < max) {
 		struct netif_tx_packet *pkt = &tx->pkts[n];
 		enum netif_tx_verdict verdict;
+		netif_tx_request_t req;
 		unsigned int nb_mbufs;
+		struct rte_mbuf *m;
 		const char *why;
 		int built;
 
-		verdict = netif_back_tx_parse(&tx->ring, avail, tx->gso_offered,
-					      tx->fatal_slots, pkt, &why);
+		/* Copied out of shared memory once: never read there again. */
+		RING_COPY_REQUEST(&tx->ring, tx->ring.req_cons, &req);
+		if (plain && (m = tx_plain(tx, &req, statics)) != NULL) {
+			out[nb_out++] = m;
+			out_bytes += req.size;
+			tx->ring.req_cons++;
+			avail--;
+			continue;
+		}
+		/* Packets after one of the general path wait for it. */
+		plain = false;
+		verdict = netif_back_tx_parse_from(&tx->ring, &req, avail,
+						   tx->gso_offered,
+						   tx->fatal_slots, pkt, &why);
 		if (unlikely(verdict == NETIF_TX_FATAL)) {
 			tx_fail(tx, why);
 			break;
@@ -399,6 +469,9 @@ tx_collect(struct netif_back_tx *tx, uint16_t max)
 		avail -= netif_tx_packet_ring_slots(pkt);
 	}
 	tx_map_pull(tx, nb_map, statics);
+	tx->stats.static_packets += nb_out;
+	*nb_plain = nb_out;
+	*bytes = out_bytes;
 	return n;
 }
 
@@ -454,7 +527,8 @@ netif_back_tx_pull(struct netif_back_tx *tx, struct rte_mbuf **pkts,
 	if (unlikely(tx->error != NULL))
 		return 0;
 	netif_lend_answer(tx->lend, &tx->ring);
-	n = tx_collect(tx, RTE_MIN(max, NETIF_BACK_BURST_MAX));
+	n = tx_collect(tx, RTE_MIN(max, NETIF_BACK_BURST_MAX), pkts, &nb_rx,
+		       &bytes);
 	netif_copy_flush(&tx->copy);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = tx->heads[i];

@@ -68,12 +68,18 @@ void netif_credit_set(struct netif_credit *c, uint64_t bytes, uint64_t usec);
 bool netif_credit_take_limited(struct netif_credit *c, uint32_t size,
 			       uint64_t now);
 
+/* No limit, and none since the last packet either. */
+static inline bool
+netif_credit_off(const struct netif_credit *c)
+{
+	return __atomic_load_n(&c->rate, __ATOMIC_RELAXED) == 0 &&
+	       __atomic_load_n(&c->applied, __ATOMIC_RELAXED) == 0;
+}
+
 static inline bool
 netif_credit_take(struct netif_credit *c, uint32_t size, uint64_t now)
 {
-	/* No limit, and none since the last packet either. */
-	if (__atomic_load_n(&c->rate, __ATOMIC_RELAXED) == 0 &&
-	    __atomic_load_n(&c->applied, __ATOMIC_RELAXED) == 0)
+	if (netif_credit_off(c))
 		return true;
 	return netif_credit_take_limited(c, size, now);
 }

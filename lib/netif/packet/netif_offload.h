@@ -163,13 +163,20 @@ netif_offload_plain(const struct netif_offload *o)
 	return netif_offload_at_most_hash(o) && !o->hashed;
 }
 
+/* The application has the checksums of every received packet checked. */
+static inline bool
+netif_offload_rx_checks(uint32_t enabled)
+{
+	return enabled &
+	       (NETIF_RX_TCP_CSUM | NETIF_RX_UDP_CSUM | NETIF_RX_IP_CSUM);
+}
+
 /* Most packets: nothing to flag, nothing to complete. */
 static inline bool
 netif_offload_rx_none(const struct netif_offload *o, uint32_t enabled)
 {
 	return o->gso_type == XEN_NETIF_GSO_TYPE_NONE && !o->csum_blank &&
-	       !(enabled &
-		 (NETIF_RX_TCP_CSUM | NETIF_RX_UDP_CSUM | NETIF_RX_IP_CSUM));
+	       !netif_offload_rx_checks(enabled);
 }
 
 static inline int

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_ip.h>
+
 #include "netif_back.h"
 #include "netif_ctrl_back.h"
 #include "netif_ctrl_front.h"
@@ -315,6 +317,140 @@ test_data_path_copies_mapped_pages_without_grant_copy(void)
 	CHECK(RING_GET_RESPONSE(&rx_front, 1)->status == 100);
 	CHECK(memcmp(pages + NETIF_PAGE_SIZE, pages + 2 * NETIF_PAGE_SIZE,
 		     100) == 0);
+	netif_back_tx_release(&tx);
+	netif_statics_release(&st);
+}
+
+/* Post a @size-byte frame of the frontend's page @page as request @id. */
+static void
+post_tx(netif_tx_front_ring_t *front, unsigned int page, uint16_t id,
+	uint16_t size)
+{
+	*RING_GET_REQUEST(front, front->req_prod_pvt++) = (netif_tx_request_t){
+		.gref = refs[page],
+		.size = size,
+		.id = id,
+	};
+}
+
+/*
+ * Packets on static pages are handed over as they are read, until one
+ * that has to be grant copied: then the rest wait for its copy, so that
+ * the application gets them in ring order. A pull takes at most what it
+ * is asked, a frame shorter than an Ethernet header is dropped, one
+ * larger than an mbuf is chained, a checksum or the packet type the
+ * application asks for is given, and one across its page's end is fatal.
+ */
+static void
+test_data_path_keeps_ring_order_around_a_grant_copy(void)
+{
+	static union {
+		netif_tx_sring_t sring;
+		uint8_t page[NETIF_PAGE_SIZE];
+	} tx_shared;
+	static struct netif_back_tx tx;
+	static const unsigned int page_of[] = { 0, 10, 1, 2, 0, 1, 2 };
+	netif_tx_front_ring_t front;
+	enum netif_doorbell bell;
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_mbuf *m[8];
+	unsigned int i;
+
+	statics_reset();
+	CHECK(add(0, 0, 4) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	for (i = 0; i < 11; i++)
+		pages[i * NETIF_PAGE_SIZE] = (uint8_t)(i + 1);
+	SHARED_RING_INIT(&tx_shared.sring);
+	FRONT_RING_INIT(&front, &tx_shared.sring, NETIF_PAGE_SIZE);
+	netif_back_tx_setup(&tx, test_pool, 0);
+	REQUIRE(netif_back_tx_connect(&tx, &tx_shared.sring, be, FRONTEND) ==
+		0);
+	tx.statics = &sq[0].map;
+
+	/* Page 10 is granted but not a static grant: copied. */
+	for (i = 0; i < 4; i++)
+		post_tx(&front, page_of[i], (uint16_t)(i + 1), 60);
+	RING_PUSH_REQUESTS(&front);
+	REQUIRE(netif_back_tx_pull(&tx, m, 8, &bell) == 4);
+	for (i = 0; i < 4; i++) {
+		CHECK(m[i]->pkt_len == 60);
+		CHECK(rte_pktmbuf_mtod(m[i], uint8_t *)[0] == page_of[i] + 1);
+		CHECK(RING_GET_RESPONSE(&front, i)->status == NETIF_RSP_OKAY);
+	}
+	CHECK(RING_GET_RESPONSE(&front, 0)->id == 1);
+	CHECK(tx.copy.stats.calls == 1 && tx.stats.static_packets == 3);
+	CHECK(tx.stats.packets == 4 && tx.stats.bytes == 240);
+	rte_pktmbuf_free_bulk(m, 4);
+
+	/* A pull of static pages alone takes at most what it is asked. */
+	for (i = 4; i < 7; i++)
+		post_tx(&front, page_of[i], (uint16_t)(i + 1), 60);
+	RING_PUSH_REQUESTS(&front);
+	REQUIRE(netif_back_tx_pull(&tx, m, 2, &bell) == 2);
+	CHECK(rte_pktmbuf_mtod(m[1], uint8_t *)[0] == page_of[5] + 1);
+	REQUIRE(netif_back_tx_pull(&tx, &m[2], 8, &bell) == 1);
+	CHECK(rte_pktmbuf_mtod(m[2], uint8_t *)[0] == page_of[6] + 1);
+	CHECK(tx.copy.stats.calls == 1 && tx.stats.static_packets == 6);
+	CHECK(RING_GET_RESPONSE(&front, 6)->id == 7 &&
+	      RING_GET_RESPONSE(&front, 6)->status == NETIF_RSP_OKAY);
+	rte_pktmbuf_free_bulk(m, 3);
+
+	/* Shorter than an Ethernet header: dropped, answered with an error. */
+	post_tx(&front, 0, 11, RTE_ETHER_HDR_LEN - 1);
+	RING_PUSH_REQUESTS(&front);
+	CHECK(netif_back_tx_pull(&tx, m, 8, &bell) == 0);
+	CHECK(RING_GET_RESPONSE(&front, 7)->id == 11 &&
+	      RING_GET_RESPONSE(&front, 7)->status == NETIF_RSP_ERROR);
+	CHECK(tx.stats.drop_bad_frame == 1 && tx.stats.static_packets == 6);
+
+	/* More than an mbuf holds: chained, as the general path chains. */
+	post_tx(&front, 0, 8, 3000);
+	RING_PUSH_REQUESTS(&front);
+	REQUIRE(netif_back_tx_pull(&tx, m, 8, &bell) == 1);
+	CHECK(m[0]->nb_segs == 2 && m[0]->pkt_len == 3000);
+	CHECK(tx.copy.stats.calls == 1 && tx.stats.static_packets == 7);
+	rte_pktmbuf_free(m[0]);
+
+	/* A checksum the application has checked is checked. */
+	eth = (struct rte_ether_hdr *)(pages + 3 * NETIF_PAGE_SIZE);
+	*eth = (struct rte_ether_hdr){
+		.ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4),
+	};
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	*ip = (struct rte_ipv4_hdr){
+		.version_ihl = RTE_IPV4_VHL_DEF,
+		.total_length = rte_cpu_to_be_16(60 - sizeof(*eth)),
+		.time_to_live = 64,
+		.next_proto_id = IPPROTO_UDP,
+	};
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	tx.offloads = NETIF_RX_IP_CSUM;
+	post_tx(&front, 3, 9, 60);
+	RING_PUSH_REQUESTS(&front);
+	REQUIRE(netif_back_tx_pull(&tx, m, 8, &bell) == 1);
+	CHECK((m[0]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+	      RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	CHECK(tx.stats.static_packets == 8);
+	rte_pktmbuf_free(m[0]);
+	/* And packet types are given when asked for. */
+	tx.offloads = NETIF_RX_PTYPES;
+	post_tx(&front, 3, 10, 60);
+	RING_PUSH_REQUESTS(&front);
+	REQUIRE(netif_back_tx_pull(&tx, m, 8, &bell) == 1);
+	CHECK((m[0]->packet_type & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4);
+	CHECK(tx.stats.static_packets == 9);
+	rte_pktmbuf_free(m[0]);
+
+	/* Across its page's end: the frontend is at fault. */
+	*RING_GET_REQUEST(&front, front.req_prod_pvt++) = (netif_tx_request_t){
+		.gref = refs[0],
+		.offset = NETIF_PAGE_SIZE - 30,
+		.size = 60,
+	};
+	RING_PUSH_REQUESTS(&front);
+	CHECK(netif_back_tx_pull(&tx, m, 8, &bell) == 0);
+	CHECK(tx.error != NULL && tx.stats.malformed == 1);
 	netif_back_tx_release(&tx);
 	netif_statics_release(&st);
 }
@@ -820,6 +956,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_del_reports_each_entry_and_unmaps_emptied_batches);
 	RUN(test_other_types_are_not_ours);
 	RUN(test_data_path_copies_mapped_pages_without_grant_copy);
+	RUN(test_data_path_keeps_ring_order_around_a_grant_copy);
 	RUN(test_control_ring_answers_every_request_in_its_slot);
 	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
 	RUN(test_control_ring_charges_what_an_answer_took);
