@@ -5,7 +5,8 @@
  * of its request as Linux netfront expects, into mbuf chains; free slots
  * into new requests; and the pull of a burst. The producer index is read
  * once per call and bounded by what we actually asked for; each response
- * is copied out of the ring before any field of it is used.
+ * is copied out of the ring before any field of it is used. Most packets
+ * received without a copy take one step of the receive loop (rx_plain()).
  */
 
 #include <string.h>
@@ -93,12 +94,13 @@ rx_copy_extra(struct netif_front_rx *rx, RING_IDX idx, struct rx_chain *c)
 
 /*
  * Copy the responses of the packet at rsp_cons out of the ring: the first
- * data response, its extras, the other data responses. Returns the ring
- * slots it takes, 0 if its last response is not produced yet, -1 when the
- * backend broke the protocol.
+ * data response, which the caller copied into @first, its extras, the
+ * other data responses. Returns the ring slots it takes, 0 if its last
+ * response is not produced yet, -1 when the backend broke the protocol.
  */
 static int
-rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod, struct rx_chain *c)
+rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod,
+	      const netif_rx_response_t *first, struct rx_chain *c)
 {
 	RING_IDX cons = rx->ring.rsp_cons, idx = cons;
 	unsigned int mask = RING_SIZE(&rx->ring) - 1, nr_extras = 0;
@@ -107,9 +109,7 @@ rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod, struct rx_chain *c)
 	c->nr_data = 0;
 	c->bad_extra = false;
 	c->off = (struct netif_offload){ .gso_type = XEN_NETIF_GSO_TYPE_NONE };
-	if (idx == prod)
-		return 0;
-	RING_COPY_RESPONSE(&rx->ring, idx, &c->rsps[0]);
+	c->rsps[0] = *first;
 	c->slot[c->nr_data++] = idx++ & mask;
 	flags = c->rsps[0].flags;
 	c->off.csum_blank = flags & NETRXF_csum_blank;
@@ -294,10 +294,43 @@ rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
 	return true;
 }
 
+/*
+ * Most packets, received in the mbufs posted (zero copy): one response
+ * without extras or more data, its bytes within its page, nothing to
+ * complete. Such a packet is handed over here, in one step of the receive
+ * loop, as the general path would; NULL when @rsp (the response at
+ * rsp_cons, copied out of the ring) is not one: the general path takes
+ * it then, from the same copy.
+ */
+static inline struct rte_mbuf *
+rx_plain(struct netif_front_rx *rx, const netif_rx_response_t *rsp)
+{
+	uint16_t slot = rx->ring.rsp_cons & (RING_SIZE(&rx->ring) - 1);
+	struct rte_mbuf *m;
+
+	if ((rsp->flags &
+	     (NETRXF_csum_blank | NETRXF_extra_info | NETRXF_more_data)) ||
+	    rsp->status <= 0 ||
+	    rsp->offset + rsp->status > (int32_t)NETIF_PAGE_SIZE)
+		return NULL;
+	m = rx->posted[slot];
+	rx->posted[slot] = NULL;
+	m->data_off = rsp->offset;
+	m->data_len = rsp->status;
+	m->pkt_len = rsp->status;
+	m->port = rx->port;
+	if (rx->offloads & NETIF_RX_PTYPES)
+		netif_l2_classify(m);
+	return m;
+}
+
 uint16_t
 netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		       struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
+	bool plain = rx->zc != NULL && !netif_offload_rx_checks(rx->offloads);
+	unsigned int nb_plain = 0;
+	uint64_t plain_bytes = 0;
 	struct rx_chain c;
 	uint16_t nb = 0;
 	RING_IDX prod;
@@ -311,10 +344,20 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		rx->error = "RX response producer beyond the posted requests";
 		return 0;
 	}
-	while (nb < nb_pkts) {
+	while (nb < nb_pkts && rx->ring.rsp_cons != prod) {
 		struct rte_mbuf *m = NULL;
+		netif_rx_response_t rsp;
 
-		slots = rx_copy_chain(rx, prod, &c);
+		/* Copied out of shared memory once: never read there again. */
+		RING_COPY_RESPONSE(&rx->ring, rx->ring.rsp_cons, &rsp);
+		if (plain && (m = rx_plain(rx, &rsp)) != NULL) {
+			pkts[nb++] = m;
+			nb_plain++;
+			plain_bytes += m->pkt_len;
+			rx->ring.rsp_cons++;
+			continue;
+		}
+		slots = rx_copy_chain(rx, prod, &rsp, &c);
 		if (slots <= 0)
 			break;
 		if (unlikely(c.bad_extra)) {
@@ -334,6 +377,9 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		else
 			rte_pktmbuf_free(m);
 	}
+	rx->stats.packets += nb_plain;
+	rx->stats.bytes += plain_bytes;
+	rx->stats.zero_copy_packets += nb_plain;
 	return nb;
 }
 

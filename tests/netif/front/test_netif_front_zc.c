@@ -5,11 +5,15 @@
  * pages a guest domain really grants through the simulated hypervisor, and
  * a fake backend written here with ring.h's back-ring macros writes into
  * the page a request's grant names. A packet is handed over in the very
- * mbufs posted, a slot is posted again from the pool, and whatever goes
- * wrong (bad bounds, an extra taking a slot, a dry pool) loses no mbuf.
+ * mbufs posted, in ring order, with what the application asked for, a
+ * slot is posted again from the pool, and whatever goes wrong (bad
+ * bounds, an empty or failed response, an extra taking a slot, a dry
+ * pool) loses no mbuf.
  */
 
 #include <string.h>
+
+#include <rte_ip.h>
 
 #include "netif_front.h"
 #include "test.h"
@@ -137,6 +141,73 @@ chain_of_slots_is_a_chain_of_the_posted_mbufs(void)
 	CHECK(in_use() == NETIF_RX_RING_SIZE - 3);
 }
 
+/*
+ * One burst of one-slot packets, a chain and an empty response: every
+ * packet in ring order, the empty one dropped, each counted once.
+ */
+static void
+a_burst_keeps_ring_order_and_counts(void)
+{
+	struct rte_mbuf *m[8];
+	bool notify;
+
+	rx_setup();
+	respond(0, 60, 0, 1);
+	respond(0, PAGE, NETRXF_more_data, 2);
+	respond(0, 100, 0, 2);
+	respond(0, 0, 0, 3); /* empty: malformed */
+	respond(10, 70, NETRXF_data_validated, 4);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, m, 8) == 3);
+	CHECK(m[0]->pkt_len == 60 && rte_pktmbuf_mtod(m[0], uint8_t *)[0] == 1);
+	CHECK(m[1]->nb_segs == 2 && m[1]->pkt_len == PAGE + 100);
+	CHECK(m[2]->pkt_len == 70 && m[2]->data_off == 10 &&
+	      rte_pktmbuf_mtod(m[2], uint8_t *)[0] == 4);
+	CHECK(rx.stats.packets == 3 && rx.stats.zero_copy_packets == 3);
+	CHECK(rx.stats.bytes == 60 + PAGE + 100 + 70);
+	CHECK(rx.stats.malformed == 1);
+	rte_pktmbuf_free_bulk(m, 3);
+	CHECK(netif_front_rx_push(&rx, &notify) == 5);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+/* Checksums the application has checked, and packet types it asks for. */
+static void
+what_the_application_asks_for_is_given(void)
+{
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_mbuf *m[2];
+	RING_IDX i;
+
+	rx_setup();
+	for (i = 0; i < 2; i++) {
+		eth = (struct rte_ether_hdr *)page_of_request(i);
+		respond(0, 60, 0, 0);
+		*eth = (struct rte_ether_hdr){
+			.ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4),
+		};
+		ip = (struct rte_ipv4_hdr *)(eth + 1);
+		*ip = (struct rte_ipv4_hdr){
+			.version_ihl = RTE_IPV4_VHL_DEF,
+			.total_length = rte_cpu_to_be_16(60 - sizeof(*eth)),
+			.time_to_live = 64,
+			.next_proto_id = IPPROTO_UDP,
+		};
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	}
+	publish();
+	rx.offloads = NETIF_RX_IP_CSUM;
+	REQUIRE(netif_front_rx_receive(&rx, NULL, &m[0], 1) == 1);
+	CHECK((m[0]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+	      RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	rx.offloads = NETIF_RX_PTYPES;
+	REQUIRE(netif_front_rx_receive(&rx, NULL, &m[1], 1) == 1);
+	CHECK((m[1]->packet_type & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4);
+	rx.offloads = 0;
+	rte_pktmbuf_free_bulk(m, 2);
+}
+
 /* Bad bounds or an error status: the packet's mbufs go back to the pool. */
 static void
 dropped_packets_give_their_mbufs_back(void)
@@ -231,6 +302,8 @@ TEST_MAIN(setup, teardown)
 	RUN(every_request_names_a_page_of_the_pool);
 	RUN(packet_is_the_mbuf_written_into);
 	RUN(chain_of_slots_is_a_chain_of_the_posted_mbufs);
+	RUN(a_burst_keeps_ring_order_and_counts);
+	RUN(what_the_application_asks_for_is_given);
 	RUN(dropped_packets_give_their_mbufs_back);
 	RUN(an_extras_slot_keeps_its_mbuf);
 	RUN(dry_pool_posts_what_it_can);
