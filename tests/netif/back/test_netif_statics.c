@@ -21,6 +21,7 @@
 
 #include <rte_ip.h>
 
+#include "mixed_frames.h"
 #include "netif_back.h"
 #include "netif_ctrl_back.h"
 #include "netif_ctrl_front.h"
@@ -352,7 +353,6 @@ test_data_path_keeps_ring_order_around_a_grant_copy(void)
 	static const unsigned int page_of[] = { 0, 10, 1, 2, 0, 1, 2 };
 	netif_tx_front_ring_t front;
 	enum netif_doorbell bell;
-	struct rte_ether_hdr *eth;
 	struct rte_ipv4_hdr *ip;
 	struct rte_mbuf *m[8];
 	unsigned int i;
@@ -413,20 +413,12 @@ test_data_path_keeps_ring_order_around_a_grant_copy(void)
 	rte_pktmbuf_free(m[0]);
 
 	/* A checksum the application has checked is checked. */
-	eth = (struct rte_ether_hdr *)(pages + 3 * NETIF_PAGE_SIZE);
-	*eth = (struct rte_ether_hdr){
-		.ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4),
-	};
-	ip = (struct rte_ipv4_hdr *)(eth + 1);
-	*ip = (struct rte_ipv4_hdr){
-		.version_ihl = RTE_IPV4_VHL_DEF,
-		.total_length = rte_cpu_to_be_16(60 - sizeof(*eth)),
-		.time_to_live = 64,
-		.next_proto_id = IPPROTO_UDP,
-	};
+	mf_build(pages + 3 * NETIF_PAGE_SIZE, MF_IPV4, 0);
+	ip = (struct rte_ipv4_hdr *)(pages + 3 * NETIF_PAGE_SIZE +
+				     RTE_ETHER_HDR_LEN);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	tx.offloads = NETIF_RX_IP_CSUM;
-	post_tx(&front, 3, 9, 60);
+	post_tx(&front, 3, 9, MF_LEN);
 	RING_PUSH_REQUESTS(&front);
 	REQUIRE(netif_back_tx_pull(&tx, m, 8, &bell) == 1);
 	CHECK((m[0]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
@@ -435,7 +427,7 @@ test_data_path_keeps_ring_order_around_a_grant_copy(void)
 	rte_pktmbuf_free(m[0]);
 	/* And packet types are given when asked for. */
 	tx.offloads = NETIF_RX_PTYPES;
-	post_tx(&front, 3, 10, 60);
+	post_tx(&front, 3, 10, MF_LEN);
 	RING_PUSH_REQUESTS(&front);
 	REQUIRE(netif_back_tx_pull(&tx, m, 8, &bell) == 1);
 	CHECK((m[0]->packet_type & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4);

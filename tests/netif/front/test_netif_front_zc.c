@@ -15,6 +15,7 @@
 
 #include <rte_ip.h>
 
+#include "mixed_frames.h"
 #include "netif_front.h"
 #include "test.h"
 #include "test_eal.h"
@@ -175,25 +176,18 @@ a_burst_keeps_ring_order_and_counts(void)
 static void
 what_the_application_asks_for_is_given(void)
 {
-	struct rte_ether_hdr *eth;
 	struct rte_ipv4_hdr *ip;
 	struct rte_mbuf *m[2];
 	RING_IDX i;
 
 	rx_setup();
 	for (i = 0; i < 2; i++) {
-		eth = (struct rte_ether_hdr *)page_of_request(i);
-		respond(0, 60, 0, 0);
-		*eth = (struct rte_ether_hdr){
-			.ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4),
-		};
-		ip = (struct rte_ipv4_hdr *)(eth + 1);
-		*ip = (struct rte_ipv4_hdr){
-			.version_ihl = RTE_IPV4_VHL_DEF,
-			.total_length = rte_cpu_to_be_16(60 - sizeof(*eth)),
-			.time_to_live = 64,
-			.next_proto_id = IPPROTO_UDP,
-		};
+		uint8_t *page = page_of_request(i);
+
+		REQUIRE(page != NULL);
+		respond(0, MF_LEN, 0, 0);
+		mf_build(page, MF_IPV4, i);
+		ip = (struct rte_ipv4_hdr *)(page + RTE_ETHER_HDR_LEN);
 		ip->hdr_checksum = rte_ipv4_cksum(ip);
 	}
 	publish();
