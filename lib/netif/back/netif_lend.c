@@ -5,14 +5,18 @@
  * chains, and their answers.
  */
 
+#include <string.h>
 #include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "netif_back.h"
 #include "netif_l2.h"
 #include "netif_lend.h"
+
+static void lend_returned(void *addr, void *opaque);
 
 struct netif_lend *
 netif_lend_create(const char *name, int socket)
@@ -34,9 +38,12 @@ netif_lend_create(const char *name, int socket)
 	}
 	l->refs = 1;
 	l->next_hold_check = UINT64_MAX;
+	l->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
 		l->loans[i].lend = l;
 		l->loans[i].idx = i;
+		l->loans[i].shinfo.free_cb = lend_returned;
+		l->loans[i].shinfo.fcb_opaque = &l->loans[i];
 		l->free[l->nb_free++] = NETIF_LEND_SLOTS - 1 - i;
 		l->free_batches[l->nb_free_batches++] =
 			NETIF_LEND_SLOTS - 1 - i;
@@ -236,13 +243,45 @@ netif_lend_mbufs(const struct netif_tx_packet *pkt)
 	return n;
 }
 
+/* Make @seg an external buffer of @len bytes at @data, lent by @loan. */
+static inline void
+lend_attach(const struct netif_lend *l, struct netif_loan *loan,
+	    struct rte_mbuf *seg, const uint8_t *data, uint16_t len)
+{
+	void *addr = (void *)(uintptr_t)data;
+
+	rte_pktmbuf_attach_extbuf(seg, addr,
+				  l->iova_va ? (rte_iova_t)(uintptr_t)addr :
+					       RTE_BAD_IOVA,
+				  len, &loan->shinfo);
+	seg->data_len = len;
+}
+
+/*
+ * @loan, its pages and slots written, out with @segs segments: answered
+ * once the application frees them all.
+ */
+static inline void
+lend_out(struct netif_lend *l, struct netif_loan *loan,
+	 struct netif_lend_batch *batch, unsigned int segs)
+{
+	rte_mbuf_ext_refcnt_set(&loan->shinfo, segs);
+	loan->gen = l->gen;
+	loan->status = NETIF_RSP_OKAY;
+	loan->batch = batch;
+	loan->domid = l->domid;
+	/* Seen by the control thread once the burst quiesced. */
+	__atomic_store_n(&loan->nr_pages, loan->pkt.nr_slots, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&l->refs, 1, __ATOMIC_RELAXED);
+	l->slots += loan->pkt.nr_slots;
+}
+
 struct netif_loan *
 netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 		 const uint8_t *const *pages, struct netif_lend_batch *batch,
 		 struct rte_mbuf **mbufs)
 {
 	struct netif_loan *loan = &l->loans[l->free[--l->nb_free]];
-	bool iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	struct rte_mbuf *head = mbufs[0], *cur = head;
 	unsigned int s, m = 1;
 	uint32_t at = 0;
@@ -267,31 +306,21 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 			continue;
 		cur->next = mbufs[m];
 		cur = mbufs[m++];
-		rte_pktmbuf_attach_extbuf(cur, (void *)(uintptr_t)(data + copy),
-			iova_va ? (rte_iova_t)(uintptr_t)(data + copy) :
-				  RTE_BAD_IOVA,
-			slot->size - copy, &loan->shinfo);
-		cur->data_len = slot->size - copy;
+		lend_attach(l, loan, cur, data + copy, slot->size - copy);
 	}
 	head->nb_segs = m;
-	loan->shinfo.free_cb = lend_returned;
-	loan->shinfo.fcb_opaque = loan;
-	rte_mbuf_ext_refcnt_set(&loan->shinfo, m - 1);
-	loan->gen = l->gen;
-	loan->status = NETIF_RSP_OKAY;
-	loan->batch = batch;
 	if (batch != NULL) {
 		loan->next = batch->first;
 		batch->first = loan->idx;
 		batch->held++;
 		l->map_packets++;
 	}
-	loan->domid = l->domid;
-	loan->pkt = *pkt;
-	/* Seen by the control thread once the burst quiesced. */
-	__atomic_store_n(&loan->nr_pages, pkt->nr_slots, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&l->refs, 1, __ATOMIC_RELAXED);
-	l->slots += pkt->nr_slots;
+	/* What answers it; not the whole descriptor (a few hundred bytes). */
+	loan->pkt.nr_slots = pkt->nr_slots;
+	loan->pkt.nr_extras = pkt->nr_extras;
+	memcpy(loan->pkt.slots, pkt->slots,
+	       pkt->nr_slots * sizeof(pkt->slots[0]));
+	lend_out(l, loan, batch, m - 1);
 	return loan;
 }
 
@@ -302,7 +331,7 @@ lend_respond(struct netif_lend *l, struct netif_loan *loan,
 {
 	if (loan->gen != l->gen)
 		return 0;
-	netif_back_tx_respond_chain(ring, &loan->pkt, loan->status);
+	netif_back_tx_respond(ring, &loan->pkt, loan->status);
 	l->answered_error += loan->status != NETIF_RSP_OKAY;
 	l->slots -= loan->pkt.nr_slots;
 	return 1;

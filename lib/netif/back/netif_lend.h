@@ -95,6 +95,7 @@ struct netif_loan {
 	/* The pages lent, read by the control thread (netif_lend_holds()). */
 	uint32_t nr_pages;
 	const uint8_t *pages[NETIF_MAX_SLOTS];
+	/* What answers it: nr_slots, nr_extras and slots[] (ids, grants). */
 	struct netif_tx_packet pkt;
 };
 
@@ -124,6 +125,7 @@ struct netif_lend {
 	/* When a batch may pass the hold; UINT64_MAX: none mapped since. */
 	uint64_t next_hold_check;
 	uint32_t gen;
+	bool iova_va;			/* lent segments get an IOVA */
 	uint16_t slots;			/* ring slots lent, not answered */
 	uint16_t nb_free;
 	uint16_t free[NETIF_LEND_SLOTS];
