@@ -6,7 +6,7 @@
  * descriptors and grant copies into mbufs, submit the copies in one call,
  * complete blank checksums, answer every request in ring order and publish
  * the answers once. The plain packets a pull begins with, on pages of
- * static grants, take one pass instead: read, copied, answered and handed
+ * static grants, take one pass instead: read, copied or lent, and handed
  * over (tx_plain()). A request no honest frontend produces stops the pull
  * and sets @error; a harmless bad packet is answered NETIF_RSP_ERROR.
  */
@@ -321,36 +321,46 @@ tx_plain_pull(const struct netif_back_tx *tx,
 /*
  * Most packets of a guest that gave static grants: one request (no extra,
  * no more data, no blank checksum) on a page of them, a whole Ethernet
- * header within its page, too short to lend (or nothing lends) and within
- * one mbuf. Such a packet is copied, answered and handed over here, in one
- * step of the pull's loop, as the general path would; NULL when @req (the
- * request at req_cons, copied out of the ring) is not one, or no mbuf is
- * left: the general path takes it then, from the same copy.
+ * header within its page. Such a packet is lent (netif_lend_one()) when
+ * it is long enough and the bound has room, else copied when it fits one
+ * mbuf; answered (a copy at once, a loan once freed) and handed over here,
+ * in one step of the pull's loop, as the general path would. NULL when
+ * @req (the request at req_cons, copied out of the ring) is not one, or no
+ * mbuf is left: the general path takes it then, from the same copy.
  */
 static inline struct rte_mbuf *
 tx_plain(struct netif_back_tx *tx, const netif_tx_request_t *req,
 	 const struct netif_gref_map *statics)
 {
+	struct rte_mbuf *m[2];
 	const uint8_t *page;
-	struct rte_mbuf *m;
 
 	if ((req->flags &
 	     (NETTXF_csum_blank | NETTXF_extra_info | NETTXF_more_data)) ||
-	    req->size < NETIF_MIN_FRAME_LEN || req->size > tx->mbuf_room ||
-	    req->offset + req->size > NETIF_PAGE_SIZE ||
-	    (tx->lend != NULL && req->size >= NETIF_LEND_MIN_LEN))
+	    req->size < NETIF_MIN_FRAME_LEN ||
+	    req->offset + req->size > NETIF_PAGE_SIZE)
 		return NULL;
 	page = netif_gref_map_find(statics, req->gref, false);
-	if (page == NULL || !tx_take_mbufs(tx, &m, 1))
+	if (page == NULL)
 		return NULL;
-	m->data_len = req->size;
-	m->pkt_len = req->size;
-	m->port = tx->port;
-	rte_memcpy(rte_pktmbuf_mtod(m, void *), page + req->offset, req->size);
+	if (netif_lend_room_one(tx->lend, req->size)) {
+		if (!tx_take_mbufs(tx, m, 2))
+			return NULL;
+		netif_lend_one(tx->lend, req, page, m[0], m[1]);
+		tx->stats.zero_copy_packets++;
+	} else {
+		if (req->size > tx->mbuf_room || !tx_take_mbufs(tx, m, 1))
+			return NULL;
+		m[0]->data_len = req->size;
+		m[0]->pkt_len = req->size;
+		rte_memcpy(rte_pktmbuf_mtod(m[0], void *), page + req->offset,
+			   req->size);
+		netif_back_tx_respond_one(&tx->ring, req->id, NETIF_RSP_OKAY);
+	}
+	m[0]->port = tx->port;
 	if (tx->offloads & NETIF_RX_PTYPES)
-		netif_l2_classify(m);
-	netif_back_tx_respond_one(&tx->ring, req->id, NETIF_RSP_OKAY);
-	return m;
+		netif_l2_classify(m[0]);
+	return m[0];
 }
 
 /*

@@ -324,6 +324,33 @@ netif_lend_build(struct netif_lend *l, const struct netif_tx_packet *pkt,
 	return loan;
 }
 
+struct rte_mbuf *
+netif_lend_one(struct netif_lend *l, const netif_tx_request_t *req,
+	       const uint8_t *page, struct rte_mbuf *head,
+	       struct rte_mbuf *tail)
+{
+	struct netif_loan *loan = &l->loans[l->free[--l->nb_free]];
+	const uint8_t *data = page + req->offset;
+
+	__atomic_store_n(&loan->pages[0], page, __ATOMIC_RELAXED);
+	loan->pkt.nr_slots = 1;
+	loan->pkt.nr_extras = 0;
+	/* What the answer and netif_lend_source() read. */
+	loan->pkt.slots[0] = (struct netif_tx_slot){
+		.gref = req->gref,
+		.id = req->id,
+	};
+	rte_memcpy(rte_pktmbuf_mtod(head, void *), data, NETIF_LEND_HEAD);
+	head->data_len = NETIF_LEND_HEAD;
+	head->pkt_len = req->size;
+	head->nb_segs = 2;
+	head->next = tail;
+	lend_attach(l, loan, tail, data + NETIF_LEND_HEAD,
+		    req->size - NETIF_LEND_HEAD);
+	lend_out(l, loan, NULL, 1);
+	return head;
+}
+
 /* Answer @loan, if it belongs to the connection @ring is. */
 static unsigned int
 lend_respond(struct netif_lend *l, struct netif_loan *loan,

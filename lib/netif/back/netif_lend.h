@@ -183,6 +183,14 @@ netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt,
 	       l->slots + slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
 }
 
+/* netif_lend_room() for a packet of one request of @len bytes, alone. */
+static inline bool
+netif_lend_room_one(const struct netif_lend *l, uint32_t len)
+{
+	return l != NULL && l->nb_free > 0 && len >= NETIF_LEND_MIN_LEN &&
+	       l->slots < NETIF_LEND_SLOTS;
+}
+
 /*
  * Whether every slot of @pkt lies in @statics (its mapped page stored in
  * @pages[slot]).
@@ -217,6 +225,17 @@ struct netif_loan *netif_lend_build(struct netif_lend *l,
 				    const uint8_t *const *pages,
 				    struct netif_lend_batch *batch,
 				    struct rte_mbuf **mbufs);
+
+/*
+ * netif_lend_build() for a packet of one request, @req (copied out of the
+ * ring), on @page of the static grants, room checked (netif_lend_room_one()):
+ * the head copied into @head, the rest attached to @tail. Returns @head,
+ * whose loan is answered OKAY once the application frees the chain.
+ */
+struct rte_mbuf *netif_lend_one(struct netif_lend *l,
+				const netif_tx_request_t *req,
+				const uint8_t *page, struct rte_mbuf *head,
+				struct rte_mbuf *tail);
 
 /*
  * Make the headers netif_l2_classify() found in lent @m lie in its copied

@@ -6,8 +6,9 @@
  * maps as static grants. A packet whose slots are all mapped comes out as
  * a copied head and external segments on the mapped pages, answered only
  * when the application frees it; short frames and unmapped grants are
- * copied as before, offloads completed in the head; the application never holds more than half
- * of the ring; a lent page is neither deleted (DEL answers that entry
+ * copied as before, offloads completed in the head; a pull lends in ring
+ * order, and the application never holds more than half of the ring's
+ * slots; a lent page is neither deleted (DEL answers that entry
  * INVALID_PARAMETER) nor unmapped by a disconnect until it is given back;
  * a reconnect never answers the old connection's loans on the new ring,
  * and a lender destroyed under held mbufs lives until the last one is
@@ -267,6 +268,83 @@ test_the_application_holds_at_most_half_the_ring(void)
 	stop();
 }
 
+/*
+ * A pull lends in ring order whichever way a packet goes: one request
+ * (taken in the pull's first pass), one with a hash extra (answered
+ * NETIF_RSP_NULL in the extra's slot), packets of two slots, then one
+ * request again. The bound counts ring slots, not packets: once the loans
+ * hold NETIF_LEND_SLOTS of them, a packet of one request is copied.
+ */
+static void
+test_a_pull_lends_in_ring_order_within_the_bound(void)
+{
+	start();
+	/* 1 + 1 + 2 x 62 slots lent, then 2 of one request fill the bound. */
+	const unsigned int pairs = (NETIF_LEND_SLOTS - 4) / 2;
+	const unsigned int total = 2 + pairs + 3;
+	static struct rte_mbuf *m[NETIF_LEND_SLOTS];
+	static bool seen[NETIF_TX_RING_SIZE];
+	union xengnttab_copy_ptr src;
+	struct netif_extra_info *extra;
+	unsigned int i, n = 0, nulls = 0;
+	enum netif_doorbell bell;
+	uint16_t got, id = 0;
+
+	tx.port = 5;
+	fill(0, 1);
+	send_frame(refs[0], 1000, id++, 0);
+	send_frame(refs[1], 1001, id++, NETTXF_extra_info);
+	extra = (void *)RING_GET_REQUEST(&front, front.req_prod_pvt++);
+	memset(extra, 0, sizeof(*extra));
+	extra->type = XEN_NETIF_EXTRA_TYPE_HASH;
+	extra->u.hash.type = _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	for (i = 0; i < pairs; i++) {
+		send_frame(refs[2], 2000 + i, id++, NETTXF_more_data);
+		send_frame(refs[3], 1000, id++, 0);
+	}
+	for (i = 0; i < 3; i++)
+		send_frame(refs[4], 1100 + i, id++, 0);
+	while ((got = netif_back_tx_pull(&tx, &m[n], 32, &bell)) > 0)
+		n += got;
+	REQUIRE(n == total);
+	CHECK(m[0]->pkt_len == 1000 && m[1]->pkt_len == 1001);
+	for (i = 0; i < pairs; i++)
+		CHECK(m[2 + i]->pkt_len == 2000 + i && m[2 + i]->nb_segs == 3);
+	for (i = 0; i < 3; i++)
+		CHECK(m[2 + pairs + i]->pkt_len == 1100 + i);
+	for (i = 0; i < total; i++)
+		CHECK(m[i]->port == 5);
+	CHECK(memcmp(rte_pktmbuf_mtod(m[0], uint8_t *), pages,
+		     NETIF_LEND_HEAD) == 0);
+	/* Sent on to a guest, its lent part is copied by grant. */
+	CHECK(netif_lend_source(m[0]->next, 0, &src) &&
+	      src.foreign.ref == refs[0] &&
+	      src.foreign.offset == NETIF_LEND_HEAD &&
+	      src.foreign.domid == FRONTEND);
+	CHECK(tx.stats.zero_copy_packets == total - 1);
+	CHECK(tx.stats.zero_copy_slots == NETIF_LEND_SLOTS);
+	CHECK(RTE_MBUF_HAS_EXTBUF(m[total - 2]->next));
+	CHECK(m[total - 1]->nb_segs == 1 && !RTE_MBUF_HAS_EXTBUF(m[total - 1]));
+	/* The copy is answered at once, the loans once freed. */
+	CHECK(answered() == 1 && RING_GET_RESPONSE(&front, 0)->id == id - 1);
+	rte_pktmbuf_free_bulk(m, n);
+	CHECK(netif_back_tx_pull(&tx, m, 1, &bell) == 0);
+	CHECK(answered() == front.req_prod_pvt);
+	for (i = 0; i < answered(); i++) {
+		const netif_tx_response_t *rsp = RING_GET_RESPONSE(&front, i);
+
+		if (rsp->status == NETIF_RSP_NULL) {
+			nulls++;
+			continue;
+		}
+		CHECK(rsp->status == NETIF_RSP_OKAY && rsp->id < id &&
+		      !seen[rsp->id]);
+		seen[rsp->id % NETIF_TX_RING_SIZE] = true;
+	}
+	CHECK(nulls == 1 && tx.stats.zero_copy_slots == 0);
+	stop();
+}
+
 static void
 test_a_lent_page_is_not_deleted_nor_unmapped(void)
 {
@@ -364,6 +442,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_short_or_unmapped_packets_are_copied);
 	RUN(test_an_offloaded_packet_is_lent_and_dropped_as_a_copy);
 	RUN(test_the_application_holds_at_most_half_the_ring);
+	RUN(test_a_pull_lends_in_ring_order_within_the_bound);
 	RUN(test_a_lent_page_is_not_deleted_nor_unmapped);
 	RUN(test_a_reconnect_answers_no_old_loan);
 	RUN(test_a_lender_destroyed_under_held_mbufs_waits_for_them);
