@@ -32,7 +32,6 @@
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
-#include <rte_memcpy.h>
 #include <rte_mempool.h>
 #include <xengnttab.h>
 
@@ -41,6 +40,7 @@
 #include "netif_back_tx.h"
 #include "netif_gref_map.h"
 #include "netif_gso.h"
+#include "netif_memcpy.h"
 #include "netif_offload.h"
 #include "netif_ring.h"
 
@@ -165,8 +165,8 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 	/* Parsing checked offset + size against the page. */
 	page = netif_gref_map_find(statics, slot->gref, false);
 	if (page != NULL) {
-		rte_memcpy(rte_pktmbuf_mtod(m, void *), page + slot->offset,
-			   slot->size);
+		netif_memcpy(rte_pktmbuf_mtod(m, void *), page + slot->offset,
+			     slot->size);
 		return 0;
 	}
 	if (max_segs == 0)
@@ -254,7 +254,7 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 	slot->first_seg = *nb_segs;
 	page = netif_gref_map_find(statics, req.gref, true);
 	if (page != NULL) {
-		rte_memcpy(page, rte_pktmbuf_mtod(m, void *), len);
+		netif_memcpy(page, rte_pktmbuf_mtod(m, void *), len);
 		slot->nr_segs = 0;
 		return 1;
 	}

@@ -11,6 +11,7 @@
 
 #include "netif_back_rx.h"
 #include "netif_lend.h"
+#include "netif_memcpy.h"
 
 /*
  * The first slot carries the packet's flags; its extras, GSO, hash, XDP,
@@ -86,10 +87,10 @@ netif_back_rx_build_chain(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			len = RTE_MIN((uint16_t)(m->data_len - m_off),
 				      (uint16_t)(page_end - page_off));
 			if (page != NULL) {
-				rte_memcpy(page + page_off,
-					   rte_pktmbuf_mtod_offset(m, char *,
-								   m_off),
-					   len);
+				netif_memcpy(page + page_off,
+					     rte_pktmbuf_mtod_offset(m, char *,
+								     m_off),
+					     len);
 				page_off += len;
 				m_off += len;
 				continue;

@@ -13,6 +13,7 @@
  */
 
 #include "netif_back_tx.h"
+#include "netif_memcpy.h"
 
 /* Copy one request out of shared memory; it is never read there again. */
 static inline void
@@ -216,8 +217,8 @@ netif_back_tx_build_chain(const struct netif_tx_packet *pkt,
 			dst = rte_pktmbuf_mtod_offset(cur, char *,
 						      cur->data_len);
 			if (page != NULL) {
-				rte_memcpy(dst, page + slot->offset + done,
-					   len);
+				netif_memcpy(dst, page + slot->offset + done,
+					     len);
 			} else {
 				if (n == max_segs)
 					return -1;

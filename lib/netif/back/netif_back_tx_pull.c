@@ -19,6 +19,7 @@
 #include "netif_l2.h"
 #include "netif_lend.h"
 #include "netif_mcast.h"
+#include "netif_memcpy.h"
 
 void
 netif_back_tx_setup(struct netif_back_tx *tx, struct rte_mempool *mp,
@@ -353,8 +354,8 @@ tx_plain(struct netif_back_tx *tx, const netif_tx_request_t *req,
 			return NULL;
 		m[0]->data_len = req->size;
 		m[0]->pkt_len = req->size;
-		rte_memcpy(rte_pktmbuf_mtod(m[0], void *), page + req->offset,
-			   req->size);
+		netif_memcpy(rte_pktmbuf_mtod(m[0], void *), page + req->offset,
+			     req->size);
 		netif_back_tx_respond_one(&tx->ring, req->id, NETIF_RSP_OKAY);
 	}
 	m[0]->port = tx->port;

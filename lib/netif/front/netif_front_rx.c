@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_memcpy.h>
 
 #include "netif_front.h"
 #include "netif_l2.h"
+#include "netif_memcpy.h"
 
 #define SLOT_PAGE(base, idx) ((base) + (size_t)(idx) * NETIF_PAGE_SIZE)
 
@@ -216,9 +216,9 @@ rx_chain2mbuf(struct netif_front_rx *rx, struct rte_mempool *mp,
 				head->nb_segs++;
 				continue;
 			}
-			rte_memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *,
-							   m->data_len),
-				   src, n);
+			netif_memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *,
+							     m->data_len),
+				     src, n);
 			m->data_len += n;
 			src += n;
 			left -= n;

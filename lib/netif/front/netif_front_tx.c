@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_memcpy.h>
 
 #include "netif_front.h"
+#include "netif_memcpy.h"
 
 /* What a TX request id is doing. */
 enum {
@@ -117,8 +117,8 @@ tx_copy_from_chain(uint8_t *dst, uint32_t len, struct rte_mbuf **seg,
 	while (len > 0) {
 		uint32_t n = RTE_MIN(len, (uint32_t)(*seg)->data_len - *off);
 
-		rte_memcpy(dst, rte_pktmbuf_mtod_offset(*seg, uint8_t *, *off),
-			   n);
+		netif_memcpy(dst,
+			     rte_pktmbuf_mtod_offset(*seg, uint8_t *, *off), n);
 		dst += n;
 		len -= n;
 		*off += n;
@@ -153,8 +153,8 @@ tx_pkt2request(struct netif_front_tx *tx, struct rte_mbuf *m, uint16_t flags)
 	uint16_t id = tx->free_ids[--tx->nb_free];
 	netif_tx_request_t *req;
 
-	rte_memcpy(SLOT_PAGE(tx->pages, id), rte_pktmbuf_mtod(m, void *),
-		   m->data_len);
+	netif_memcpy(SLOT_PAGE(tx->pages, id), rte_pktmbuf_mtod(m, void *),
+		     m->data_len);
 	tx->id_state[id] = TX_ID_HEAD;
 	req = RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt++);
 	req->gref = tx->grefs[id];
