@@ -37,20 +37,22 @@ PMD_DIR_GLOBS = [
 # quick preset measures one 2-s window). idle_each: the idle check before
 # every run, else once at the start. rounds, round_warm, round_window: the interleaved method
 # (rounds.py, the default): rounds counted after a warm-up round, and the
-# seconds of a window's warm-up and measurement.
+# seconds of a window's warm-up and measurement; fresh_pairs: every round
+# starts its own pairs (rounds.py), so that the spread over rounds holds
+# what differs from one start to the next.
 MODES = {
     "quick": {"warmup": 0, "windows": 2, "repeat": 1,
               "sizes": "64,1518", "bursts": "32", "queues": "1",
               "transports": "xen,vhost,memif", "idle_sample": 0.25,
               "measure_seconds": 2.0, "idle_each": False,
               "rounds": 3, "round_warm": 0.2, "round_window": 1.0,
-              "instructions": False},
+              "fresh_pairs": False, "instructions": False},
     "full": {"warmup": 2, "windows": 10, "repeat": 3,
              "sizes": "64,512,1518,9000", "bursts": "32", "queues": "1,2",
              "transports": "xen,vhost,memif,null", "idle_sample": 1.0,
              "measure_seconds": None, "idle_each": True,
              "rounds": 10, "round_warm": 0.5, "round_window": 2.0,
-             "instructions": True},
+             "fresh_pairs": True, "instructions": True},
 }
 MAX_BURST = 512     # testpmd's MAX_PKT_BURST
 MAX_QUEUES = 8
@@ -147,6 +149,11 @@ def parse_args(argv):
     ap.add_argument("--round-window", type=float, metavar="SECS",
                     help="override the seconds a transport forwards in a "
                     "round (interleaved method)")
+    ap.add_argument("--fresh-pairs", action=argparse.BooleanOptionalAction,
+                    help="start every transport's pair of testpmd anew for "
+                    "each round (interleaved method), so that the spread "
+                    "over rounds includes what differs between starts; "
+                    "default: on in --full, off in --quick")
     ap.add_argument("--idle-wait", type=int, default=60, metavar="SECS",
                     help="before each run, wait up to SECS for other load "
                     "to go away (default 60, 0 = do not wait)")
@@ -180,6 +187,8 @@ def parse_args(argv):
     args.round_warm = preset["round_warm"]
     if args.instructions is None:
         args.instructions = preset["instructions"]
+    if args.fresh_pairs is None:
+        args.fresh_pairs = preset["fresh_pairs"]
     args.interleaved = not args.sequential
     args.idle_sample = preset["idle_sample"]
     args.idle_each = preset["idle_each"]
@@ -331,6 +340,13 @@ def groups(points):
     return list(out.values())
 
 
+def _round_starts(args):
+    """How the interleaved method's pairs start, in words."""
+    if args.fresh_pairs:
+        return "on pairs started anew each round"
+    return "after a warm-up round"
+
+
 def _interleaved(args, bench, points, runs, failed, failures, t0):
     """The interleaved method (rounds.py) over every group of points."""
     todo = groups(points)
@@ -350,7 +366,7 @@ def _interleaved(args, bench, points, runs, failed, failures, t0):
 
         got, bad = rounds.run_group(bench, group, 0, args.rounds,
                                     args.round_warm, args.round_window,
-                                    progress)
+                                    progress, fresh=args.fresh_pairs)
         for pt, rs in got.items():
             runs[pt] += rs
         for pt, e in bad.items():
@@ -395,9 +411,9 @@ def main(argv):
         memory.setup()
         if args.interleaved:
             log("xen-bench: %s; %d points, %s mode, interleaved: %d rounds "
-                "after a warm-up round, %g s a window" % (
+                "%s, %g s a window" % (
                     memory.note, len(points), args.mode, args.rounds,
-                    args.round_window))
+                    _round_starts(args), args.round_window))
         else:
             log("xen-bench: %s; %d points, %s mode (%d warm-up + %d "
                 "windows, %d run(s) per point)" % (
@@ -474,8 +490,9 @@ def main(argv):
         notes = []
         if args.interleaved:
             notes.append("%s preset, interleaved: %d rounds of %g-s windows "
-                         "after a warm-up round%s" % (
+                         "%s%s" % (
                              args.mode, args.rounds, args.round_window,
+                             _round_starts(args),
                              "; indicative figures only"
                              if args.mode == "quick" else ""))
         elif args.mode == "quick" and args.measure_seconds:

@@ -268,6 +268,7 @@ def build_doc(args, memory, results, failures, unsupported, interrupted,
         "indicative_only": args.mode == "quick",
         "method": "interleaved" if args.interleaved else "sequential",
         "rounds": args.rounds if args.interleaved else None,
+        "fresh_pairs": args.fresh_pairs if args.interleaved else None,
         "round_seconds": ({"warm": args.round_warm,
                            "window": args.round_window}
                           if args.interleaved else None),

@@ -13,6 +13,12 @@ xstats); --round-window seconds; the counters again; "stop" on the
 sender, then on the receiver (their cycles/packet lines). Round 0 warms
 the pairs up (a netfront still connecting, caches) and is not counted.
 
+With fresh pairs (--full's default), every round starts every pair anew
+and stops it at its end, each pair's first window a short warm-up not
+counted: what a start decides (where the memory lies, which pages share
+cache sets, the simulator's placement) then differs from round to round
+as it does from run to run, and the spread over rounds shows it.
+
 Each counted window is a run as measure.summarize takes it, with the
 round it belongs to, so that report.add_ratios can take ratios within
 a round."""
@@ -179,14 +185,56 @@ def deadline_for(rounds, points, warm, seconds):
                STOP_GRACE + 60)
 
 
-def run_group(bench, points, rep, rounds, warm, seconds, on_window=None):
+def start_pairs(bench, points, rep, deadline, failed):
+    """A pair for each transport of points not failed yet, started side
+    by side at the prompt (each waits for its own peer, a memif server
+    for its link; no pair forwards yet); a transport whose pair fails has
+    its points in failed. Returns {family: pair}."""
+    fams = []
+    for pt in points:
+        if pt.family not in fams and pt not in failed:
+            fams.append(pt.family)
+    pairs = {}
+    for f in fams:
+        first = next(pt for pt in points if pt.family == f)
+        pairs[f] = bench.pair(first, rep, Console, deadline,
+                              interactive=True)
+    errors = {}
+
+    def start(f):
+        try:
+            bench.start_pair(pairs[f])
+        except BenchError as e:
+            errors[f] = e
+
+    starters = [threading.Thread(target=start, args=(f,)) for f in fams]
+    for t in starters:
+        t.start()
+    for t in starters:
+        t.join()
+    for f, e in errors.items():
+        drop(bench, pairs, f, e, points, failed)
+    return pairs
+
+
+def stop_pairs(bench, pairs):
+    """Stop every pair at once, then remove what each leaves behind."""
+    stop_together([p for pair in pairs.values() for p in pair.order])
+    for pair in pairs.values():
+        bench.stop_pair(pair)
+    pairs.clear()
+
+
+def run_group(bench, points, rep, rounds, warm, seconds, on_window=None,
+              fresh=False):
     """The points of one group (transports and sizes of one direction,
     burst and queue count, all sizes one segment or all a chain), over a
     warm-up round and rounds counted: one pair per transport, started at
     the size of its first point and set to each size in turn ("set
-    txpkts"). Returns ({point: [runs]}, {point: BenchError}); a transport
-    whose pair fails has its points in the second, and is left out of
-    the later rounds."""
+    txpkts"); with fresh, a pair per transport and round instead, whose
+    first window warms it up. Returns ({point: [runs]}, {point:
+    BenchError}); a transport whose pair fails has its points in the
+    second, and is left out of the later rounds."""
     deadline = deadline_for(rounds, len(points), warm, seconds)
     fams = []
     for pt in points:
@@ -194,30 +242,13 @@ def run_group(bench, points, rep, rounds, warm, seconds, on_window=None):
             fams.append(pt.family)
     sizes = sorted({pt.size for pt in points})
     by = {(pt.family, pt.size): pt for pt in points}
-    runs, failed, pairs = {pt: [] for pt in points}, {}, {}
+    runs, failed, pairs, cold = {pt: [] for pt in points}, {}, {}, set()
     try:
-        # The pairs start side by side: each waits for its own peer (a
-        # memif server for its link) and no pair forwards yet.
-        for f in fams:
-            first = next(pt for pt in points if pt.family == f)
-            pairs[f] = bench.pair(first, rep, Console, deadline,
-                                  interactive=True)
-        errors = {}
-
-        def start(f):
-            try:
-                bench.start_pair(pairs[f])
-            except BenchError as e:
-                errors[f] = e
-
-        starters = [threading.Thread(target=start, args=(f,)) for f in fams]
-        for t in starters:
-            t.start()
-        for t in starters:
-            t.join()
-        for f, e in errors.items():
-            drop(bench, pairs, f, e, points, failed)
-        for r in range(rounds + 1):
+        for r in range(1 if fresh else 0, rounds + 1):
+            if fresh or r == 0:
+                stop_pairs(bench, pairs)
+                pairs = start_pairs(bench, points, rep, deadline, failed)
+                cold = set(pairs) if fresh else set()
             host = bench.probe_host()
             for size in sizes:
                 for f in rotated(fams, r):
@@ -226,6 +257,10 @@ def run_group(bench, points, rep, rounds, warm, seconds, on_window=None):
                         continue
                     try:
                         set_size(pairs[f], size)
+                        if f in cold:
+                            # A fresh pair's warm-up, not counted.
+                            cold.discard(f)
+                            window(pairs[f], warm, min(seconds, 0.2))
                         # Round 0 warms up: a short window, not counted.
                         run = window(pairs[f], warm,
                                      seconds if r else min(seconds, 0.2))
@@ -240,9 +275,7 @@ def run_group(bench, points, rep, rounds, warm, seconds, on_window=None):
                     if on_window:
                         on_window(pt, r, run)
     finally:
-        stop_together([p for pair in pairs.values() for p in pair.order])
-        for pair in pairs.values():
-            bench.stop_pair(pair)
+        stop_pairs(bench, pairs)
     return runs, failed
 
 

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # A reduced run of app/xen-bench's quick preset (one size, 2 rounds of
-# half-second windows, interleaved) with xen, vhost-user and memif, from
-# another directory. Checks that it exits 0, that its JSON has a result
-# with Mpps > 0 for every transport and direction, a figure for each
-# round and our ratios within rounds, and that its SVG plot parses as XML;
+# half-second windows, interleaved, each round on pairs started for it as
+# in --full) with xen, vhost-user and memif, from another directory.
+# Checks that it exits 0, that its JSON has a result with Mpps > 0 for
+# every transport and direction, a figure for each round from a pair of
+# its own and our ratios within rounds, and that its SVG plot parses as XML;
 # the same with --sequential (1 warm-up + 2 windows, a point at a time);
 # then that Ctrl-C in the middle of a run leaves no testpmd, simulator
 # instance or EAL runtime directory behind; and that --instructions
@@ -63,6 +64,10 @@ for fam in ("xen", "vhost", "memif"):
                             len(r["host"]) != 2):
             print("# %s %s: not two rounds, each probed" % (fam, d))
             ok = False
+        if interleaved and len(set(r["commands"])) != 4:
+            print("# %s %s: not a pair of its own each round: %r" % (
+                fam, d, r["commands"]))
+            ok = False
         if not interleaved and r["round_mpps"]:
             ok = False
         if fam == "xen" and interleaved and not (
@@ -80,7 +85,7 @@ PY
 		fail=1
 	fi
 }
-bench 1 bench --rounds 2 --round-window 0.5
+bench 1 bench --rounds 2 --round-window 0.5 --fresh-pairs
 
 if [ -s "$work/bench.svg" ] && python3 -c '
 import sys, xml.etree.ElementTree as ET

@@ -317,6 +317,7 @@ class TestReport(unittest.TestCase):
         self.assertIn("grant_copy_calls_per_pkt", back["results"][0])
         self.assertEqual(back["method"], "interleaved")
         self.assertEqual(back["rounds"], args.rounds)
+        self.assertIs(back["fresh_pairs"], False)
 
 
 class TestArgsAndMatrix(unittest.TestCase):
@@ -329,6 +330,7 @@ class TestArgsAndMatrix(unittest.TestCase):
                          {"xen", "vhost", "memif"})
         self.assertEqual(a.plot, "xen-bench.svg")
         self.assertLessEqual(a.warmup + a.windows, 4)
+        self.assertFalse(a.fresh_pairs)
 
     def test_full_preset(self):
         a = cli.parse_args(["--full", "--json", "out/r.json"])
@@ -337,6 +339,9 @@ class TestArgsAndMatrix(unittest.TestCase):
         self.assertIn(("null", "f2b"), a.transports)
         self.assertEqual(a.plot, "out/r.svg")
         self.assertEqual(a.repeat, 3)
+        self.assertTrue(a.fresh_pairs)
+        self.assertFalse(cli.parse_args(["--full", "--no-fresh-pairs"])
+                         .fresh_pairs)
 
     def test_overrides(self):
         a = cli.parse_args(["--full", "--sizes", "64", "--bursts", "16,64",
