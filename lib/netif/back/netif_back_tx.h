@@ -176,4 +176,30 @@ void netif_back_tx_respond_chain(netif_tx_back_ring_t *ring,
 				 const struct netif_tx_packet *pkt,
 				 int16_t status);
 
+/* Write one response, for request @id, at rsp_prod_pvt. */
+static inline void
+netif_back_tx_respond_one(netif_tx_back_ring_t *ring, uint16_t id,
+			  int16_t status)
+{
+	netif_tx_response_t *rsp =
+		RING_GET_RESPONSE(ring, ring->rsp_prod_pvt++);
+
+	rsp->id = id;
+	rsp->status = status;
+}
+
+/*
+ * Write the packet's responses at rsp_prod_pvt, one per ring slot it
+ * occupied: @status for each data slot's id, NETIF_RSP_NULL for each extra.
+ */
+static inline void
+netif_back_tx_respond(netif_tx_back_ring_t *ring,
+		      const struct netif_tx_packet *pkt, int16_t status)
+{
+	if (unlikely(netif_tx_packet_ring_slots(pkt) > 1))
+		netif_back_tx_respond_chain(ring, pkt, status);
+	else
+		netif_back_tx_respond_one(ring, pkt->slots[0].id, status);
+}
+
 #endif /* NETIF_BACK_TX_H */

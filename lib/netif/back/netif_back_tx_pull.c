@@ -204,7 +204,7 @@ tx_way(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
        unsigned int loans, unsigned int slots)
 {
 	/* A large segment is wanted whole in one mbuf (gso_contiguous=1). */
-	if (!netif_lend_room(tx->lend, pkt, loans, slots) ||
+	if (!netif_lend_room(tx->lend, pkt->len, pkt->nr_slots, loans, slots) ||
 	    (tx->gso_bufs != NULL &&
 	     pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE))
 		return TX_COPY;
@@ -344,7 +344,7 @@ tx_plain(struct netif_back_tx *tx, const netif_tx_request_t *req,
 	page = netif_gref_map_find(statics, req->gref, false);
 	if (page == NULL)
 		return NULL;
-	if (netif_lend_room_one(tx->lend, req->size)) {
+	if (netif_lend_room(tx->lend, req->size, 1, 0, 0)) {
 		if (!tx_take_mbufs(tx, m, 2))
 			return NULL;
 		netif_lend_one(tx->lend, req, page, m[0], m[1]);

@@ -12,7 +12,6 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#include "netif_back.h"
 #include "netif_l2.h"
 #include "netif_lend.h"
 

@@ -171,24 +171,16 @@ void netif_lend_connect(struct netif_lend *l, struct xa_handle *xa,
 			domid_t domid);
 
 /*
- * Whether @pkt may be lent now, besides @loans packets of @slots ring slots
- * the caller is about to lend: long enough, room under the bound.
+ * Whether a packet of @len bytes in @nr_slots slots may be lent now,
+ * besides @loans packets of @slots ring slots the caller is about to lend:
+ * long enough, room under the bound.
  */
 static inline bool
-netif_lend_room(const struct netif_lend *l, const struct netif_tx_packet *pkt,
+netif_lend_room(const struct netif_lend *l, uint32_t len, unsigned int nr_slots,
 		unsigned int loans, unsigned int slots)
 {
-	return l != NULL && l->nb_free > loans &&
-	       pkt->len >= NETIF_LEND_MIN_LEN &&
-	       l->slots + slots + pkt->nr_slots <= NETIF_LEND_SLOTS;
-}
-
-/* netif_lend_room() for a packet of one request of @len bytes, alone. */
-static inline bool
-netif_lend_room_one(const struct netif_lend *l, uint32_t len)
-{
-	return l != NULL && l->nb_free > 0 && len >= NETIF_LEND_MIN_LEN &&
-	       l->slots < NETIF_LEND_SLOTS;
+	return l != NULL && l->nb_free > loans && len >= NETIF_LEND_MIN_LEN &&
+	       l->slots + slots + nr_slots <= NETIF_LEND_SLOTS;
 }
 
 /*
@@ -228,7 +220,7 @@ struct netif_loan *netif_lend_build(struct netif_lend *l,
 
 /*
  * netif_lend_build() for a packet of one request, @req (copied out of the
- * ring), on @page of the static grants, room checked (netif_lend_room_one()):
+ * ring), on @page of the static grants, room checked (netif_lend_room()):
  * the head copied into @head, the rest attached to @tail. Returns @head,
  * whose loan is answered OKAY once the application frees the chain.
  */
