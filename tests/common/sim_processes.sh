@@ -21,6 +21,18 @@ sim_processes_cleanup() {
 	rm -rf "$plugins" "$work" "/dev/shm/xsim-$inst"
 }
 trap sim_processes_cleanup EXIT
+# Stopped from outside (meson's timeout sends SIGTERM): the end of every
+# log first, as TAP comments, so that a hang says where it waited.
+sim_processes_timed_out() {
+	local f
+	for f in "$work"/*.log; do
+		[ -f "$f" ] || continue
+		echo "# --- $(basename "$f"), last 20 lines, at SIGTERM:"
+		tail -n 20 "$f" | sed 's/^/# /'
+	done
+	exit 143
+}
+trap sim_processes_timed_out TERM
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
 # wait_for <pattern> <file>: true once a line of the file matches (60 s:
