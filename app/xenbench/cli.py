@@ -145,7 +145,8 @@ def parse_args(argv):
                     "in rounds")
     ap.add_argument("--rounds", type=int,
                     help="override the rounds counted (interleaved "
-                    "method; a warm-up round comes first)")
+                    "method; a warm-up round comes first, or with "
+                    "--fresh-pairs a warm-up window of each new pair)")
     ap.add_argument("--round-window", type=float, metavar="SECS",
                     help="override the seconds a transport forwards in a "
                     "round (interleaved method)")
