@@ -61,46 +61,55 @@ struct rx_chain {
 	uint16_t slot[NETIF_MAX_SLOTS];	/* ring slot (= page) of each */
 };
 
+/* The extra at ring slot @idx, copied out of the ring. */
+static inline void
+rx_extra_at(struct netif_front_rx *rx, RING_IDX idx,
+	    struct netif_extra_info *extra)
+{
+	netif_rx_response_t rsp;
+
+	RING_COPY_RESPONSE(&rx->ring, idx, &rsp);
+	memcpy(extra, &rsp, sizeof(*extra));
+}
+
 /*
- * Copy one extra at ring slot @idx: a GSO extra of a type we asked for
+ * What one extra says of its packet: a GSO extra of a type we asked for
  * sets the packet's GSO; one we did not ask for, or with size 0, or an
  * extra of no known type marks the packet bad, as Linux netfront drops
  * it. A hash extra (the backend hashes what it sends once we configured
  * its hash) gives the packet its RSS hash; the other known types carry
- * nothing we use.
+ * nothing we use. Returns whether another extra follows.
  */
 static bool
-rx_copy_extra(struct netif_front_rx *rx, RING_IDX idx, struct rx_chain *c)
+rx_take_extra(struct netif_front_rx *rx, const struct netif_extra_info *extra,
+	      struct rx_chain *c)
 {
-	struct netif_extra_info extra;
-	netif_rx_response_t rsp;
-
-	RING_COPY_RESPONSE(&rx->ring, idx, &rsp);
-	memcpy(&extra, &rsp, sizeof(extra));
-	if (extra.type == XEN_NETIF_EXTRA_TYPE_NONE ||
-	    extra.type >= XEN_NETIF_EXTRA_TYPE_MAX) {
+	if (extra->type == XEN_NETIF_EXTRA_TYPE_NONE ||
+	    extra->type >= XEN_NETIF_EXTRA_TYPE_MAX) {
 		c->bad_extra = true;
-	} else if (extra.type == XEN_NETIF_EXTRA_TYPE_GSO) {
-		if (extra.u.gso.size == 0 ||
-		    !(rx->gso_asked & netif_peer_gso_bit(extra.u.gso.type)))
+	} else if (extra->type == XEN_NETIF_EXTRA_TYPE_GSO) {
+		if (extra->u.gso.size == 0 ||
+		    !(rx->gso_asked & netif_peer_gso_bit(extra->u.gso.type)))
 			c->bad_extra = true;
-		c->off.gso_type = extra.u.gso.type;
-		c->off.gso_size = extra.u.gso.size;
-	} else if (extra.type == XEN_NETIF_EXTRA_TYPE_HASH) {
-		netif_offload_hash_extra(&c->off, &extra);
+		c->off.gso_type = extra->u.gso.type;
+		c->off.gso_size = extra->u.gso.size;
+	} else if (extra->type == XEN_NETIF_EXTRA_TYPE_HASH) {
+		netif_offload_hash_extra(&c->off, extra);
 	}
-	return extra.flags & XEN_NETIF_EXTRA_FLAG_MORE;
+	return extra->flags & XEN_NETIF_EXTRA_FLAG_MORE;
 }
 
 /*
  * Copy the responses of the packet at rsp_cons out of the ring: the first
- * data response, which the caller copied into @first, its extras, the
- * other data responses. Returns the ring slots it takes, 0 if its last
- * response is not produced yet, -1 when the backend broke the protocol.
+ * data response, which the caller copied into @first, its extras (the
+ * first one from @first_extra when the caller copied it too), the other
+ * data responses. Returns the ring slots it takes, 0 if its last response
+ * is not produced yet, -1 when the backend broke the protocol.
  */
 static int
 rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod,
-	      const netif_rx_response_t *first, struct rx_chain *c)
+	      const netif_rx_response_t *first,
+	      const struct netif_extra_info *first_extra, struct rx_chain *c)
 {
 	RING_IDX cons = rx->ring.rsp_cons, idx = cons;
 	unsigned int mask = RING_SIZE(&rx->ring) - 1, nr_extras = 0;
@@ -118,6 +127,8 @@ rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod,
 		bool more;
 
 		do {
+			struct netif_extra_info extra;
+
 			/* One of each type at most, as for TX. */
 			if (++nr_extras >= XEN_NETIF_EXTRA_TYPE_MAX) {
 				rx->error = "RX extra info chain too long";
@@ -125,7 +136,12 @@ rx_copy_chain(struct netif_front_rx *rx, RING_IDX prod,
 			}
 			if (idx == prod)
 				return 0;
-			more = rx_copy_extra(rx, idx++, c);
+			if (nr_extras == 1 && first_extra != NULL)
+				extra = *first_extra;
+			else
+				rx_extra_at(rx, idx, &extra);
+			idx++;
+			more = rx_take_extra(rx, &extra, c);
 		} while (more);
 	}
 	while (c->rsps[c->nr_data - 1].flags & NETRXF_more_data) {
@@ -296,29 +312,43 @@ rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
 
 /*
  * Most packets, received in the mbufs posted (zero copy): one response
- * without extras or more data, its bytes within its page, nothing to
- * complete. Such a packet is handed over here, in one step of the receive
- * loop, as the general path would; NULL when @rsp (the response at
- * rsp_cons, copied out of the ring) is not one: the general path takes
- * it then, from the same copy.
+ * without more data, its bytes within its page, nothing to complete, and
+ * no extra but a hash, alone (@extra, copied out of the ring after @rsp;
+ * NULL if not produced yet), which a backend sends with every packet once
+ * we configured its hash (multi-queue). Such a packet is handed over
+ * here, in one step of the receive loop, as the general path would; NULL
+ * when @rsp (the response at rsp_cons, copied out of the ring) is not
+ * one: the general path takes it then, from the same copies.
  */
 static inline struct rte_mbuf *
-rx_plain(struct netif_front_rx *rx, const netif_rx_response_t *rsp)
+rx_plain(struct netif_front_rx *rx, const netif_rx_response_t *rsp,
+	 const struct netif_extra_info *extra)
 {
 	uint16_t slot = rx->ring.rsp_cons & (RING_SIZE(&rx->ring) - 1);
+	struct netif_offload off = { .hashed = false };
 	struct rte_mbuf *m;
 
-	if ((rsp->flags &
-	     (NETRXF_csum_blank | NETRXF_extra_info | NETRXF_more_data)) ||
+	if ((rsp->flags & (NETRXF_csum_blank | NETRXF_more_data)) ||
 	    rsp->status <= 0 ||
 	    rsp->offset + rsp->status > (int32_t)NETIF_PAGE_SIZE)
 		return NULL;
+	if (rsp->flags & NETRXF_extra_info) {
+		if (extra == NULL || extra->type != XEN_NETIF_EXTRA_TYPE_HASH ||
+		    (extra->flags & XEN_NETIF_EXTRA_FLAG_MORE))
+			return NULL;
+		netif_offload_hash_extra(&off, extra);
+	}
 	m = rx->posted[slot];
 	rx->posted[slot] = NULL;
 	m->data_off = rsp->offset;
 	m->data_len = rsp->status;
 	m->pkt_len = rsp->status;
 	m->port = rx->port;
+	if (off.hashed) {
+		m->hash.rss = off.hash;
+		m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+		rx->stats.hashed_packets++;
+	}
 	if (rx->offloads & NETIF_RX_PTYPES)
 		netif_l2_classify(m);
 	return m;
@@ -345,19 +375,26 @@ netif_front_rx_receive(struct netif_front_rx *rx, struct rte_mempool *mp,
 		return 0;
 	}
 	while (nb < nb_pkts && rx->ring.rsp_cons != prod) {
+		const struct netif_extra_info *first_extra = NULL;
+		struct netif_extra_info extra;
 		struct rte_mbuf *m = NULL;
 		netif_rx_response_t rsp;
 
 		/* Copied out of shared memory once: never read there again. */
 		RING_COPY_RESPONSE(&rx->ring, rx->ring.rsp_cons, &rsp);
-		if (plain && (m = rx_plain(rx, &rsp)) != NULL) {
+		if (plain && (rsp.flags & NETRXF_extra_info) &&
+		    rx->ring.rsp_cons + 1 != prod) {
+			rx_extra_at(rx, rx->ring.rsp_cons + 1, &extra);
+			first_extra = &extra;
+		}
+		if (plain && (m = rx_plain(rx, &rsp, first_extra)) != NULL) {
 			pkts[nb++] = m;
 			nb_plain++;
 			plain_bytes += m->pkt_len;
-			rx->ring.rsp_cons++;
+			rx->ring.rsp_cons += first_extra != NULL ? 2 : 1;
 			continue;
 		}
-		slots = rx_copy_chain(rx, prod, &rsp, &c);
+		slots = rx_copy_chain(rx, prod, &rsp, first_extra, &c);
 		if (slots <= 0)
 			break;
 		if (unlikely(c.bad_extra)) {

@@ -6,9 +6,9 @@
  * a fake backend written here with ring.h's back-ring macros writes into
  * the page a request's grant names. A packet is handed over in the very
  * mbufs posted, in ring order, with what the application asked for, a
- * slot is posted again from the pool, and whatever goes wrong (bad
- * bounds, an empty or failed response, an extra taking a slot, a dry
- * pool) loses no mbuf.
+ * slot is posted again from the pool, a hash extra gives its packet the
+ * hash, and whatever goes wrong (bad bounds, an empty or failed response,
+ * an extra taking a slot, a dry pool) loses no mbuf.
  */
 
 #include <string.h>
@@ -73,6 +73,33 @@ respond(uint16_t off, int16_t len, uint16_t flags, uint8_t fill)
 	*rsp = (netif_rx_response_t){
 		.id = id, .offset = off, .flags = flags, .status = len,
 	};
+}
+
+/* The backend's next response slot: an extra of @type with @flags. */
+static struct netif_extra_info *
+respond_extra(uint8_t type, uint8_t flags)
+{
+	struct netif_extra_info *extra;
+
+	extra = (void *)RING_GET_RESPONSE(&be, be.rsp_prod_pvt++);
+	*extra = (struct netif_extra_info){ .type = type, .flags = flags };
+	return extra;
+}
+
+/* A hash extra saying @hash, with @flags. */
+static void
+respond_hash(uint32_t hash, uint8_t flags)
+{
+	struct netif_extra_info *extra;
+
+	extra = respond_extra(XEN_NETIF_EXTRA_TYPE_HASH, flags);
+	extra->u.hash.type = _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	extra->u.hash.algorithm = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+	/* Least significant byte first. */
+	extra->u.hash.value[0] = hash & 0xff;
+	extra->u.hash.value[1] = hash >> 8 & 0xff;
+	extra->u.hash.value[2] = hash >> 16 & 0xff;
+	extra->u.hash.value[3] = hash >> 24;
 }
 
 static void
@@ -233,16 +260,69 @@ an_extras_slot_keeps_its_mbuf(void)
 	rx_setup();
 	rx.gso_asked = 0;	/* not asked: the packet is dropped */
 	respond(0, 60, NETRXF_extra_info, 1);
-	extra = (void *)RING_GET_RESPONSE(&be, be.rsp_prod_pvt++);
-	*extra = (struct netif_extra_info){
-		.type = XEN_NETIF_EXTRA_TYPE_GSO,
-		.u.gso = { .size = 1448, .type = XEN_NETIF_GSO_TYPE_TCPV4 },
-	};
+	extra = respond_extra(XEN_NETIF_EXTRA_TYPE_GSO, 0);
+	extra->u.gso.size = 1448;
+	extra->u.gso.type = XEN_NETIF_GSO_TYPE_TCPV4;
 	publish();
 	CHECK(netif_front_rx_receive(&rx, NULL, &m, 1) == 0);
 	CHECK(rx.stats.malformed == 1);
 	CHECK(netif_front_rx_push(&rx, &notify) == 2);
 	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+/*
+ * A backend hashing for us (multi-queue) sends a hash extra with every
+ * packet: alone, or before other extras, it gives the packet its hash,
+ * and the extras' slots are posted again.
+ */
+static void
+a_hash_extra_gives_its_packet_a_hash(void)
+{
+	struct rte_mbuf *m[3];
+	bool notify;
+
+	rx_setup();
+	respond(0, 60, NETRXF_extra_info, 1);
+	respond_hash(0x12345678, 0);
+	respond(0, 70, NETRXF_extra_info, 2);
+	respond_hash(0x9abcdef0, XEN_NETIF_EXTRA_FLAG_MORE);
+	respond_extra(XEN_NETIF_EXTRA_TYPE_MCAST_ADD, 0);
+	respond(0, 80, 0, 3);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, m, 3) == 3);
+	CHECK(m[0]->pkt_len == 60 && rte_pktmbuf_mtod(m[0], uint8_t *)[0] == 1);
+	CHECK((m[0]->ol_flags & RTE_MBUF_F_RX_RSS_HASH) &&
+	      m[0]->hash.rss == 0x12345678);
+	CHECK(m[1]->pkt_len == 70 && rte_pktmbuf_mtod(m[1], uint8_t *)[0] == 2);
+	CHECK((m[1]->ol_flags & RTE_MBUF_F_RX_RSS_HASH) &&
+	      m[1]->hash.rss == 0x9abcdef0);
+	CHECK(m[2]->pkt_len == 80 &&
+	      !(m[2]->ol_flags & RTE_MBUF_F_RX_RSS_HASH));
+	CHECK(rx.stats.hashed_packets == 2 && rx.stats.zero_copy_packets == 3);
+	CHECK(rx.stats.packets == 3 && rx.stats.malformed == 0);
+	CHECK(rx.ring.rsp_cons == 6);
+	rte_pktmbuf_free_bulk(m, 3);
+	CHECK(netif_front_rx_push(&rx, &notify) == 6);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+/* A packet whose hash extra is not produced yet waits for it. */
+static void
+a_packet_waits_for_its_extra(void)
+{
+	struct rte_mbuf *m;
+
+	rx_setup();
+	respond(0, 60, NETRXF_extra_info, 1);
+	publish();
+	CHECK(netif_front_rx_receive(&rx, NULL, &m, 1) == 0);
+	CHECK(rx.ring.rsp_cons == 0 && rx.stats.malformed == 0);
+	respond_hash(0xcafe, 0);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, &m, 1) == 1);
+	CHECK(m->pkt_len == 60 && m->hash.rss == 0xcafe);
+	CHECK(rx.ring.rsp_cons == 2);
+	rte_pktmbuf_free(m);
 }
 
 /* An application holding every mbuf: fewer posted, counted, then more. */
@@ -300,5 +380,7 @@ TEST_MAIN(setup, teardown)
 	RUN(what_the_application_asks_for_is_given);
 	RUN(dropped_packets_give_their_mbufs_back);
 	RUN(an_extras_slot_keeps_its_mbuf);
+	RUN(a_hash_extra_gives_its_packet_a_hash);
+	RUN(a_packet_waits_for_its_extra);
 	RUN(dry_pool_posts_what_it_can);
 }
