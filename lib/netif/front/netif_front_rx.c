@@ -282,6 +282,18 @@ rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
 	return head;
 }
 
+/* The hash a hash extra gave the packet, if any, onto @m (counted). */
+static inline void
+rx_set_hash(struct netif_front_rx *rx, struct rte_mbuf *m,
+	    const struct netif_offload *off)
+{
+	if (!off->hashed)
+		return;
+	m->hash.rss = off->hash;
+	m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+	rx->stats.hashed_packets++;
+}
+
 /*
  * Classify a received packet (when the application or its offload needs
  * it: netif_offload_rx_walks()) and apply its offload; false (counted)
@@ -302,11 +314,7 @@ rx_deliverable(struct netif_front_rx *rx, struct rte_mbuf *m,
 	rx->stats.packets++;
 	rx->stats.bytes += m->pkt_len;
 	rx->stats.gso_packets += off->gso_type != XEN_NETIF_GSO_TYPE_NONE;
-	if (off->hashed) {
-		m->hash.rss = off->hash;
-		m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
-		rx->stats.hashed_packets++;
-	}
+	rx_set_hash(rx, m, off);
 	return true;
 }
 
@@ -344,11 +352,7 @@ rx_plain(struct netif_front_rx *rx, const netif_rx_response_t *rsp,
 	m->data_len = rsp->status;
 	m->pkt_len = rsp->status;
 	m->port = rx->port;
-	if (off.hashed) {
-		m->hash.rss = off.hash;
-		m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
-		rx->stats.hashed_packets++;
-	}
+	rx_set_hash(rx, m, &off);
 	if (rx->offloads & NETIF_RX_PTYPES)
 		netif_l2_classify(m);
 	return m;
