@@ -14,7 +14,6 @@
 
 #include "netif_back.h"
 #include "netif_hash.h"
-#include "netif_l2.h"
 #include "netif_mcast.h"
 
 int
@@ -35,8 +34,6 @@ rx_hash(struct netif_back_rx *rx, struct rte_mbuf *m, struct netif_offload *off)
 {
 	if (likely(rx->push_hash == NULL))
 		return;
-	/* The application's header lengths are not trusted: walk. */
-	netif_l2_classify(m);
 	off->hashed = netif_hash_frame(rx->push_hash, m, &off->hash,
 				       &off->hash_type);
 }

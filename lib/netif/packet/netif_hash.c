@@ -7,9 +7,12 @@
 
 #include <string.h>
 
+#include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_tcp.h>
 
 #include "netif_hash.h"
+#include "netif_l2.h"
 
 void
 netif_hash_reset(struct netif_hash *h, unsigned int nb_queues)
@@ -157,36 +160,125 @@ netif_hash_serve(struct netif_hash *h, const struct xen_netif_ctrl_request *req,
 	return false;
 }
 
-bool
-netif_hash_frame(const struct netif_hash_live *live, const struct rte_mbuf *m,
-		 uint32_t *value, uint8_t *type)
+/*
+ * The type of @cfg for an IPv4 (@v6 false) or IPv6 frame, TCP (@tcp) or
+ * not: the most specific asked, false when none is. @tcp is left saying
+ * whether the ports go in.
+ */
+static inline bool
+hash_type(const struct netif_hash_config *cfg, bool v6, bool *tcp,
+	  uint8_t *type)
 {
-	const struct netif_hash_config *cfg = &live->cfg;
-	uint32_t ptype = m->packet_type;
-	bool tcp = (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP;
-	uint8_t addr_buf[32], ports_buf[4]; /* two IPv6 addresses at most */
-	uint32_t addrs, addrs_off;
-	const uint8_t *p;
+	uint32_t ip = v6 ? XEN_NETIF_CTRL_HASH_TYPE_IPV6 :
+			   XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	uint32_t ip_tcp = v6 ? XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP :
+			       XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
 
+	*tcp &= (cfg->flags & ip_tcp) != 0;
+	if (!*tcp && !(cfg->flags & ip))
+		return false;
+	if (v6)
+		*type = *tcp ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP :
+			       _XEN_NETIF_CTRL_HASH_TYPE_IPV6;
+	else
+		*type = *tcp ? _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP :
+			       _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	return true;
+}
+
+/* The two ports at the start of a TCP header, as the hash reads them. */
+#define PORTS_LEN 4
+
+/*
+ * The frames nearly all traffic is made of, read where they lie with no
+ * walk: untagged IPv4 without options, untagged IPv6 carrying TCP or UDP
+ * directly, the IP header and the ports in the first segment. They get
+ * the hash the walk (hash_walked()) would give them: TCP when not a
+ * fragment and its whole header is in the frame. Returns 1 when hashed,
+ * 0 when no type applies, -1 when the frame is not one of these.
+ */
+static inline int
+hash_common(const struct netif_hash_live *live, const struct rte_mbuf *m,
+	    uint32_t *value, uint8_t *type)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const void *);
+	const void *l3 = eth + 1;
+	uint32_t addrs, l4_off;
+	bool tcp;
+
+	if (m->data_len <
+	    RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + PORTS_LEN)
+		return -1;
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		const struct rte_ipv4_hdr *ip = l3;
+
+		if (ip->version_ihl != RTE_IPV4_VHL_DEF)
+			return -1;
+		l4_off = RTE_ETHER_HDR_LEN + sizeof(*ip);
+		tcp = ip->next_proto_id == IPPROTO_TCP &&
+		      !(ip->fragment_offset &
+			RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK |
+				 RTE_IPV4_HDR_MF_FLAG)) &&
+		      m->pkt_len >= l4_off + sizeof(struct rte_tcp_hdr);
+		if (!hash_type(&live->cfg, false, &tcp, type))
+			return 0;
+		addrs = 8;
+		*value = netif_toeplitz(&live->toeplitz, 0,
+					(const uint8_t *)&ip->src_addr, addrs);
+	} else if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+		const struct rte_ipv6_hdr *ip = l3;
+
+		l4_off = RTE_ETHER_HDR_LEN + sizeof(*ip);
+		if (m->data_len < l4_off + PORTS_LEN ||
+		    (*(const uint8_t *)l3 >> 4) != 6 ||
+		    (ip->proto != IPPROTO_TCP && ip->proto != IPPROTO_UDP))
+			return -1;
+		tcp = ip->proto == IPPROTO_TCP &&
+		      m->pkt_len >= l4_off + sizeof(struct rte_tcp_hdr);
+		if (!hash_type(&live->cfg, true, &tcp, type))
+			return 0;
+		addrs = 32;
+		*value =
+			netif_toeplitz(&live->toeplitz, 0, ip->src_addr, addrs);
+	} else {
+		return -1;
+	}
+	if (tcp)
+		*value ^= netif_toeplitz(
+			&live->toeplitz, addrs,
+			rte_pktmbuf_mtod_offset(m, const uint8_t *, l4_off),
+			PORTS_LEN);
+	return 1;
+}
+
+/*
+ * Any other frame: walked (netif_l2_classify(), its types and lengths
+ * into @m), then its fields read wherever they lie. Out of line, so that
+ * the common frames' path saves and restores no registers for it.
+ */
+static __rte_noinline bool
+hash_walked(const struct netif_hash_live *live, struct rte_mbuf *m,
+	    uint32_t *value, uint8_t *type)
+{
+	uint8_t addr_buf[32], ports_buf[PORTS_LEN]; /* two IPv6 addresses */
+	uint32_t ptype, addrs, addrs_off;
+	const uint8_t *p;
+	bool tcp;
+
+	netif_l2_classify(m);
+	ptype = m->packet_type;
+	tcp = (ptype & RTE_PTYPE_L4_MASK) == RTE_PTYPE_L4_TCP;
 	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
 		addrs = 8;
 		addrs_off = offsetof(struct rte_ipv4_hdr, src_addr);
-		tcp &= (cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP) != 0;
-		if (!tcp && !(cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4))
-			return false;
-		*type = tcp ? _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP :
-			      _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
 	} else if (RTE_ETH_IS_IPV6_HDR(ptype)) {
 		addrs = 32;
 		addrs_off = offsetof(struct rte_ipv6_hdr, src_addr);
-		tcp &= (cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP) != 0;
-		if (!tcp && !(cfg->flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6))
-			return false;
-		*type = tcp ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP :
-			      _XEN_NETIF_CTRL_HASH_TYPE_IPV6;
 	} else {
 		return false;
 	}
+	if (!hash_type(&live->cfg, addrs == 32, &tcp, type))
+		return false;
 	/*
 	 * The hash is the XOR of what each byte adds at its position: the
 	 * addresses and the ports are hashed where they are, not gathered.
@@ -204,6 +296,17 @@ netif_hash_frame(const struct netif_hash_live *live, const struct rte_mbuf *m,
 					 sizeof(ports_buf));
 	}
 	return true;
+}
+
+bool
+netif_hash_frame(const struct netif_hash_live *live, struct rte_mbuf *m,
+		 uint32_t *value, uint8_t *type)
+{
+	int hashed = hash_common(live, m, value, type);
+
+	if (likely(hashed >= 0))
+		return hashed;
+	return hash_walked(live, m, value, type);
 }
 
 uint32_t

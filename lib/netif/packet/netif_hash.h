@@ -83,13 +83,17 @@ bool netif_hash_serve(struct netif_hash *h,
 		      struct xen_netif_ctrl_response *rsp);
 
 /*
- * Data plane: the hash of the frame @m (classified, netif_l2_classify())
- * under @live: false when none of its types applies to the frame; else
- * its value and type (_XEN_NETIF_CTRL_HASH_TYPE_*), the most specific
- * the flags allow (TCP over the address pair alone).
+ * Data plane: the hash of the frame @m under @live: false when none of its
+ * types applies to the frame; else its value and type
+ * (_XEN_NETIF_CTRL_HASH_TYPE_*), the most specific the flags allow (TCP
+ * over the address pair alone). The headers are found as
+ * netif_l2_classify() finds them, whatever @m's packet type and lengths
+ * say; a frame other than untagged IPv4 without options or IPv6 with TCP
+ * or UDP, or whose first segment ends before its ports, is classified
+ * (its packet type and lengths set) on the way.
  */
-bool netif_hash_frame(const struct netif_hash_live *live,
-		      const struct rte_mbuf *m, uint32_t *value, uint8_t *type);
+bool netif_hash_frame(const struct netif_hash_live *live, struct rte_mbuf *m,
+		      uint32_t *value, uint8_t *type);
 
 /* The frontend's queue for a hash @value under @cfg. */
 uint32_t netif_hash_queue(const struct netif_hash_config *cfg,

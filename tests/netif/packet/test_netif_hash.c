@@ -5,7 +5,8 @@
  * verification values ("Verifying the RSS Hash Calculation") with its
  * key, over the fields netif.h names for each hash type, and DPDK's
  * rte_softrss() values with any key over any input; a frame is
- * hashed by the most specific type the frontend asked for, or not at all;
+ * hashed by the most specific type the frontend asked for, or not at all,
+ * the same whether its headers are read in place or walked;
  * and the control requests are answered as Linux netback answers them,
  * XSA-270's bounds on the mapping table included: a refused request
  * changes nothing, and every accepted change is published only once the
@@ -145,7 +146,10 @@ test_toeplitz_gives_rte_softrss_values(void)
 	CHECK(bad == 0);
 }
 
-/* An IPv4 frame of Microsoft's first row, over TCP or UDP, classified. */
+/*
+ * An IPv4 frame of Microsoft's first row, over TCP or UDP, its packet
+ * type and lengths left unset: the hash finds its headers itself.
+ */
 static struct rte_mbuf *
 v4_frame(uint8_t proto)
 {
@@ -168,7 +172,6 @@ v4_frame(uint8_t proto)
 	ports = (uint16_t *)(ip + 1);
 	ports[0] = rte_cpu_to_be_16(v4[0].sport);
 	ports[1] = rte_cpu_to_be_16(v4[0].dport);
-	netif_l2_classify(m);
 	return m;
 }
 
@@ -195,12 +198,249 @@ test_a_frame_is_hashed_by_the_most_specific_type_asked(void)
 	CHECK(netif_hash_frame(&live, tcp, &value, &type) &&
 	      value == v4[0].ip && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4);
 	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	CHECK(netif_hash_frame(&live, tcp, &value, &type) &&
+	      value == v4[0].tcp && type == _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP);
 	CHECK(!netif_hash_frame(&live, udp, &value, &type));
 	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
 		     XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
 	CHECK(!netif_hash_frame(&live, tcp, &value, &type));
 	rte_pktmbuf_free(tcp);
 	rte_pktmbuf_free(udp);
+}
+
+/* An IPv6 TCP frame of Microsoft's first row, in one segment. */
+static void
+test_an_ipv6_frame_is_hashed_by_its_addresses_and_ports(void)
+{
+	static struct netif_hash_live live = { .cfg.alg = 1 };
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	struct rte_ipv6_hdr *ip;
+	uint16_t *ports;
+	uint8_t *f;
+	uint32_t value;
+	uint8_t type;
+
+	REQUIRE(m != NULL);
+	f = (uint8_t *)rte_pktmbuf_append(m, 14 + 40 + 20);
+	REQUIRE(f != NULL);
+	memset(f, 0, 14 + 40 + 20);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	ip = (struct rte_ipv6_hdr *)(f + 14);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->proto = IPPROTO_TCP;
+	memcpy(ip->src_addr, v6[0].src, 16);
+	memcpy(ip->dst_addr, v6[0].dst, 16);
+	ports = (uint16_t *)(ip + 1);
+	ports[0] = rte_cpu_to_be_16(v6[0].sport);
+	ports[1] = rte_cpu_to_be_16(v6[0].dport);
+	netif_toeplitz_init(&live.toeplitz, ms_rss_key);
+	live.cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
+			 XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+	m->packet_type = RTE_PTYPE_UNKNOWN;
+	CHECK(netif_hash_frame(&live, m, &value, &type) && value == v6[0].tcp &&
+	      type == _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP);
+	/* A common frame, read where it lies: not walked. */
+	CHECK(m->packet_type == RTE_PTYPE_UNKNOWN);
+	live.cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6;
+	CHECK(netif_hash_frame(&live, m, &value, &type) && value == v6[0].ip &&
+	      type == _XEN_NETIF_CTRL_HASH_TYPE_IPV6);
+	/* Cut short of its TCP header: the addresses alone. */
+	rte_pktmbuf_trim(m, 1);
+	live.cfg.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
+			 XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+	CHECK(netif_hash_frame(&live, m, &value, &type) && value == v6[0].ip &&
+	      type == _XEN_NETIF_CTRL_HASH_TYPE_IPV6);
+	rte_pktmbuf_free(m);
+}
+
+/* The frames of the test below: what follows the Ethernet addresses. */
+enum hash_kind {
+	HK_V4_TCP,
+	HK_V4_UDP,
+	HK_V4_ICMP,
+	HK_V4_TCP_FIRST_FRAGMENT,
+	HK_V4_TCP_LATER_FRAGMENT,
+	HK_V4_OPTS_TCP,
+	HK_V4_WRONG_VERSION,
+	HK_V6_TCP,
+	HK_V6_UDP,
+	HK_V6_ICMP,
+	HK_V6_FRAGMENT_TCP,
+	HK_V6_HOP_BY_HOP_TCP,
+	HK_V6_WRONG_VERSION,
+	HK_VLAN_V4_TCP,
+	HK_QINQ_V6_TCP,
+	HK_ARP,
+	HK_NB
+};
+
+/*
+ * Frame @k of @len bytes into @f: random bytes (addresses and ports
+ * among them) under the headers its kind names.
+ */
+static void
+hash_kind_build(uint8_t *f, unsigned int len, enum hash_kind k)
+{
+	uint8_t *p = f + 12;
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		f[i] = rte_rand();
+	if (k == HK_VLAN_V4_TCP || k == HK_QINQ_V6_TCP) {
+		p[0] = k == HK_QINQ_V6_TCP ? 0x88 : 0x81;
+		p[1] = k == HK_QINQ_V6_TCP ? 0xa8 : 0x00;
+		p += 4;
+	}
+	if (k == HK_QINQ_V6_TCP) {
+		p[0] = 0x81;
+		p[1] = 0x00;
+		p += 4;
+	}
+	switch (k) {
+	case HK_V6_TCP:
+	case HK_V6_UDP:
+	case HK_V6_ICMP:
+	case HK_V6_FRAGMENT_TCP:
+	case HK_V6_HOP_BY_HOP_TCP:
+	case HK_V6_WRONG_VERSION:
+	case HK_QINQ_V6_TCP:
+		p[0] = 0x86;
+		p[1] = 0xdd;
+		p[2] = k == HK_V6_WRONG_VERSION ? 0x45 : 0x60;
+		p[8] = k == HK_V6_UDP		 ? IPPROTO_UDP :
+		       k == HK_V6_ICMP		 ? IPPROTO_ICMPV6 :
+		       k == HK_V6_FRAGMENT_TCP	 ? IPPROTO_FRAGMENT :
+		       k == HK_V6_HOP_BY_HOP_TCP ? IPPROTO_HOPOPTS :
+						   IPPROTO_TCP;
+		/* An extension header of 8 bytes, then TCP. */
+		p[2 + 40] = IPPROTO_TCP;
+		p[2 + 41] = 0;
+		if (k == HK_V6_FRAGMENT_TCP)
+			memset(&p[2 + 42], 0, 4); /* offset 0, last */
+		break;
+	case HK_ARP:
+		p[0] = 0x08;
+		p[1] = 0x06;
+		break;
+	default:
+		p[0] = 0x08;
+		p[1] = 0x00;
+		p[2] = k == HK_V4_OPTS_TCP	? 0x46 :
+		       k == HK_V4_WRONG_VERSION ? 0x65 :
+						  0x45;
+		p[2 + 9] = k == HK_V4_UDP  ? IPPROTO_UDP :
+			   k == HK_V4_ICMP ? IPPROTO_ICMP :
+					     IPPROTO_TCP;
+		/* Flags and fragment offset: MF alone, an offset alone. */
+		p[2 + 6] = k == HK_V4_TCP_FIRST_FRAGMENT ? 0x20 : 0;
+		p[2 + 7] = k == HK_V4_TCP_LATER_FRAGMENT ? 0x10 : 0;
+		break;
+	}
+}
+
+/* @len bytes of @f in an mbuf, the first segment @first bytes of them. */
+static struct rte_mbuf *
+hash_kind_mbuf(const uint8_t *f, unsigned int len, unsigned int first)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(test_pool);
+	struct rte_mbuf *rest = rte_pktmbuf_alloc(test_pool);
+	void *p, *q;
+
+	if (m == NULL || rest == NULL)
+		goto fail;
+	p = rte_pktmbuf_append(m, first);
+	q = rte_pktmbuf_append(rest, len - first);
+	if (p == NULL || q == NULL)
+		goto fail;
+	memcpy(p, f, first);
+	memcpy(q, f + first, len - first);
+	/* Past the first segment: not the frame's bytes. */
+	memset((uint8_t *)p + first, 0x5a, rte_pktmbuf_tailroom(m));
+	if (len > first) {
+		if (rte_pktmbuf_chain(m, rest) != 0)
+			goto fail;
+	} else {
+		rte_pktmbuf_free(rest);
+	}
+	/* Stale types and lengths, which the hash must not believe. */
+	m->packet_type = (uint32_t)rte_rand();
+	m->tx_offload = rte_rand();
+	return m;
+fail:
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(rest);
+	return NULL;
+}
+
+/*
+ * Every frame gets the same hash whether its headers are in its first
+ * segment (the common ones read in place) or not (a first segment of 14
+ * bytes: walked): tagged or not, IPv4 with options or fragmented, IPv6
+ * with extension headers, its first segment or the frame itself ending
+ * anywhere around its IP and TCP headers, under every set of flags.
+ */
+static void
+test_a_frame_is_hashed_alike_wherever_its_headers_lie(void)
+{
+	static const unsigned int lens[] = { 20, 37, 38, 53, 54, 57,
+					     58, 73, 74, 81, 82, 128 };
+	static const uint32_t flags[] = {
+		NETIF_HASH_TYPES,
+		XEN_NETIF_CTRL_HASH_TYPE_IPV4,
+		XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP,
+		XEN_NETIF_CTRL_HASH_TYPE_IPV6,
+		XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP,
+	};
+	/* First segments: the whole frame, or ending in the IP header or
+	 * the ports. */
+	static const unsigned int cuts[] = { 128, 36, 56 };
+	static struct netif_hash_live live = { .cfg.alg = 1 };
+	unsigned int k, l, c, fl, i, hashed = 0, differ = 0;
+	uint8_t key[NETIF_TOEPLITZ_KEY_MAX], f[128];
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = rte_rand();
+	netif_toeplitz_init(&live.toeplitz, key);
+	for (k = 0; k < HK_NB; k++) {
+		for (l = 0; l < RTE_DIM(lens); l++) {
+			struct rte_mbuf *walked;
+
+			hash_kind_build(f, lens[l], k);
+			walked = hash_kind_mbuf(f, lens[l], 14);
+			REQUIRE(walked != NULL);
+			for (c = 0; c < RTE_DIM(cuts); c++) {
+				unsigned int first = RTE_MIN(cuts[c], lens[l]);
+				struct rte_mbuf *m;
+
+				m = hash_kind_mbuf(f, lens[l], first);
+				REQUIRE(m != NULL);
+				for (fl = 0; fl < RTE_DIM(flags); fl++) {
+					uint32_t v1 = 0, v2 = 0;
+					uint8_t t1 = 0, t2 = 0;
+					bool h1, h2;
+
+					live.cfg.flags = flags[fl];
+					h1 = netif_hash_frame(&live, m, &v1,
+							      &t1);
+					h2 = netif_hash_frame(&live, walked,
+							      &v2, &t2);
+					hashed += h1;
+					if (h1 == h2 && v1 == v2 && t1 == t2)
+						continue;
+					differ++;
+					printf("# kind %u, %u bytes (first %u), flags %#x: %d %#x %u, walked %d %#x %u\n",
+					       k, lens[l], first, flags[fl], h1,
+					       v1, t1, h2, v2, t2);
+				}
+				rte_pktmbuf_free(m);
+			}
+			rte_pktmbuf_free(walked);
+		}
+	}
+	CHECK(differ == 0);
+	/* Not a test of nothing: most of them have a hash. */
+	CHECK(hashed > HK_NB * RTE_DIM(lens) * RTE_DIM(cuts));
 }
 
 /* The frontend's grants, as the backend reads them: ref 5 holds @page. */
@@ -338,5 +578,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_toeplitz_gives_microsofts_values);
 	RUN(test_toeplitz_gives_rte_softrss_values);
 	RUN(test_a_frame_is_hashed_by_the_most_specific_type_asked);
+	RUN(test_an_ipv6_frame_is_hashed_by_its_addresses_and_ports);
+	RUN(test_a_frame_is_hashed_alike_wherever_its_headers_lie);
 	RUN(test_control_requests_are_answered_as_linux_does);
 }
