@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_atomic.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -29,13 +30,28 @@
 /* The mempool driver of the pools, registered by this library. */
 #define NETIF_FRONT_POOL_OPS "netif_front_pool"
 
+/*
+ * The free mbufs: a stack linked through their next fields, with how many
+ * it holds and whether the owner has let go, all changed together by one
+ * 16-byte compare-and-swap.
+ */
+union netif_front_pool_stack {
+	struct {
+		struct rte_mbuf *top;
+		uint32_t count;
+		/* NETIF_FRONT_POOL_CLOSED, then a count of the takes. */
+		uint32_t state;
+	};
+	rte_int128_t word;
+};
+
+/* The owner has dropped its reference (netif_front_pool_free()). */
+#define NETIF_FRONT_POOL_CLOSED 1u
+
 struct netif_front_pool {
+	/* The pool is freed when it holds every mbuf, closed. */
+	union netif_front_pool_stack stack;
 	struct rte_mempool *mp;
-	/*
-	 * References: the owner's, and one per mbuf out of the pool (posted,
-	 * held by the application, in flight); the last one frees the whole.
-	 */
-	uint32_t users;
 	/* Called as the last reference goes (netif_front_pool_on_last()). */
 	void (*on_last)(void *arg);
 	void *on_last_arg;
@@ -77,7 +93,9 @@ void netif_front_pool_on_last(struct netif_front_pool *p, void (*fn)(void *arg),
 static inline uint32_t
 netif_front_pool_out(const struct netif_front_pool *p)
 {
-	return p == NULL ? 0 : __atomic_load_n(&p->users, __ATOMIC_RELAXED) - 1;
+	return p == NULL ? 0 :
+			   p->nb_pages - __atomic_load_n(&p->stack.count,
+							 __ATOMIC_RELAXED);
 }
 
 /* Whether @m is a direct segment of @p (its buffer one of the pages). */
