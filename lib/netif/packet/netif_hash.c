@@ -203,11 +203,12 @@ hash_common(const struct netif_hash_live *live, const struct rte_mbuf *m,
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const void *);
 	const void *l3 = eth + 1;
+	/* A first segment longer than its frame is not read past the frame. */
+	uint32_t head = RTE_MIN(m->data_len, m->pkt_len);
 	uint32_t addrs, l4_off;
 	bool tcp;
 
-	if (m->data_len <
-	    RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + PORTS_LEN)
+	if (head < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + PORTS_LEN)
 		return -1;
 	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
 		const struct rte_ipv4_hdr *ip = l3;
@@ -229,7 +230,7 @@ hash_common(const struct netif_hash_live *live, const struct rte_mbuf *m,
 		const struct rte_ipv6_hdr *ip = l3;
 
 		l4_off = RTE_ETHER_HDR_LEN + sizeof(*ip);
-		if (m->data_len < l4_off + PORTS_LEN ||
+		if (head < l4_off + PORTS_LEN ||
 		    (*(const uint8_t *)l3 >> 4) != 6 ||
 		    (ip->proto != IPPROTO_TCP && ip->proto != IPPROTO_UDP))
 			return -1;

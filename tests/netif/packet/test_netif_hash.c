@@ -204,6 +204,14 @@ test_a_frame_is_hashed_by_the_most_specific_type_asked(void)
 	cfg->flags = XEN_NETIF_CTRL_HASH_TYPE_IPV6 |
 		     XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
 	CHECK(!netif_hash_frame(&live, tcp, &value, &type));
+	/* Common frames, read where they lie: not walked. */
+	CHECK(tcp->packet_type == RTE_PTYPE_UNKNOWN &&
+	      udp->packet_type == RTE_PTYPE_UNKNOWN);
+	/* A first segment that claims more than the frame: not read past it. */
+	cfg->flags = NETIF_HASH_TYPES;
+	tcp->pkt_len = 14 + 20 - 1;
+	CHECK(!netif_hash_frame(&live, tcp, &value, &type));
+	tcp->pkt_len = tcp->data_len;
 	rte_pktmbuf_free(tcp);
 	rte_pktmbuf_free(udp);
 }
