@@ -11,8 +11,8 @@
  * buffers, whose free puts them straight back into their mempool without
  * any callback (shinfo's free_cb runs only for clones), so the put is the
  * one place that sees every return. The driver keeps the free mbufs in a
- * stack linked through their next fields (NULL in a free mbuf, and read by
- * nobody), whose top, count and state one 16-byte compare-and-swap
+ * stack linked through their next fields (NULL once handed out, as DPDK
+ * wants it), whose top, count and state one 16-byte compare-and-swap
  * changes together: the owner's close sets its CLOSED bit, and whichever
  * swap makes the stack both closed and full, a put's or the close's, frees
  * the mempool and unshares the pages. Only one can: a full stack takes no
@@ -107,11 +107,13 @@ pool_ops_enqueue(struct rte_mempool *mp, void *const *obj, unsigned int n)
 	if (n == 0)
 		return 0;
 	for (i = 0; i + 1 < n; i++)
-		((struct rte_mbuf *)obj[i])->next = obj[i + 1];
+		__atomic_store_n(&((struct rte_mbuf *)obj[i])->next, obj[i + 1],
+				 __ATOMIC_RELAXED);
 	last = obj[n - 1];
 	old = stack_read(p);
 	do {
-		last->next = old.top;
+		/* Relaxed: a stale take's walk may read it; the swap publishes. */
+		__atomic_store_n(&last->next, old.top, __ATOMIC_RELAXED);
 		new.top = obj[0];
 		new.count = old.count + n;
 		new.state = old.state;
@@ -157,7 +159,8 @@ pool_ops_dequeue(struct rte_mempool *mp, void **obj, unsigned int n)
 			break;
 	}
 	for (i = 0; i < n; i++)
-		((struct rte_mbuf *)obj[i])->next = NULL;
+		__atomic_store_n(&((struct rte_mbuf *)obj[i])->next, NULL,
+				 __ATOMIC_RELAXED);
 	return 0;
 }
 

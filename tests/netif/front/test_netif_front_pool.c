@@ -6,8 +6,8 @@
  * every mbuf given is a distinct one of its pages, unlinked, and no more
  * than it holds; what is put back is given again; the owner's close frees
  * the pool at once when every mbuf is in, or with the put of the last one
- * out, once, its grants ended; a closed pool gives no mbuf; an mbuf
- * written after its free makes takes fail, not spin; and threads taking
+ * out, once, its grants ended; a closed pool gives no mbuf; an mbuf whose
+ * link is cut after its free makes takes fail, not spin; and threads taking
  * and putting at once, or putting the last mbufs while the close runs,
  * never give an mbuf twice, lose none, and free the pool once.
  */
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <rte_mempool.h>
+#include <rte_pause.h>
 #include <rte_random.h>
 
 #include "netif_front_pool.h"
@@ -170,6 +171,7 @@ struct race {
 	unsigned int given_twice;
 	unsigned int not_given;
 	struct rte_mbuf *to_put[PAGES / 2];
+	unsigned int go; /* the threads start when it is set */
 };
 
 /* A number below @bound from @seed (Knuth's MMIX LCG). */
@@ -288,6 +290,8 @@ put_one_by_one(void *arg)
 	struct race *r = arg;
 	unsigned int i;
 
+	while (!__atomic_load_n(&r->go, __ATOMIC_ACQUIRE))
+		rte_pause();
 	for (i = 0; i < RTE_DIM(r->to_put); i++)
 		rte_mempool_put(r->p->mp, r->to_put[i]);
 	return NULL;
@@ -311,7 +315,9 @@ test_a_close_racing_the_last_puts_frees_once(void)
 		REQUIRE(rte_mempool_get_bulk(r.p->mp, (void **)m, RTE_DIM(m)) ==
 			0);
 		nb_freed = 0;
+		r.go = 0;
 		REQUIRE(start_anywhere(&t, put_one_by_one, &r) == 0);
+		__atomic_store_n(&r.go, 1, __ATOMIC_RELEASE);
 		/* The owner's mbufs back, then its reference, as at close. */
 		rte_mempool_put_bulk(r.p->mp, (void **)m, RTE_DIM(m));
 		netif_front_pool_free(r.p);
