@@ -217,9 +217,7 @@ hash_common(const struct netif_hash_live *live, const struct rte_mbuf *m,
 			return -1;
 		l4_off = RTE_ETHER_HDR_LEN + sizeof(*ip);
 		tcp = ip->next_proto_id == IPPROTO_TCP &&
-		      !(ip->fragment_offset &
-			RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK |
-				 RTE_IPV4_HDR_MF_FLAG)) &&
+		      !netif_l2_ipv4_fragment(ip) &&
 		      m->pkt_len >= l4_off + sizeof(struct rte_tcp_hdr);
 		if (!hash_type(&live->cfg, false, &tcp, type))
 			return 0;

@@ -189,8 +189,7 @@ parse_ipv4(const struct frame *f, uint32_t off)
 		return r;
 	}
 	r.l3_len = hlen;
-	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK |
-					   RTE_IPV4_HDR_MF_FLAG)) {
+	if (netif_l2_ipv4_fragment(ip)) {
 		/* Only the first fragment has an L4 header, if any. */
 		r.ptype |= RTE_PTYPE_L4_FRAG;
 		return r;

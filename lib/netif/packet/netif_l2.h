@@ -18,8 +18,10 @@
 #ifndef NETIF_L2_H
 #define NETIF_L2_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 /* No EtherType: never joins a run. No real EtherType is below 0x0600. */
@@ -27,6 +29,14 @@
 #define NETIF_ETHERTYPE_MIN 0x0600
 /* VLAN tags skipped before the EtherType is read. */
 #define NETIF_ETHERTYPE_MAX_TAGS 2
+
+/* Whether @ip is a fragment (offset or MF set): only the first has L4. */
+static inline bool
+netif_l2_ipv4_fragment(const struct rte_ipv4_hdr *ip)
+{
+	return (ip->fragment_offset &
+		RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) != 0;
+}
 
 /*
  * Walk the headers of @m and record them in it: m->packet_type gets its
