@@ -641,12 +641,17 @@ nf_free_pools(struct nf_port *ad)
 	ad->xn.xa = NULL;
 	for (i = 0; i < ad->xn.cfg.queues; i++) {
 		struct nf_pair *pr = nf_pair(ad, i);
+		struct netif_front_pool *zc = pr->zc;
 
-		if (pr->zc == NULL)
+		if (zc == NULL)
 			continue;
-		netif_front_pool_on_last(pr->zc, nf_orphan_last, o);
-		held += netif_front_pool_free(pr->zc);
-		__atomic_store_n(&pr->zc, NULL, __ATOMIC_RELAXED);
+		/*
+		 * Unpublished before the free, which may destroy the pool at
+		 * once: a reader of zero_copy_held must not find it after.
+		 */
+		__atomic_store_n(&pr->zc, NULL, __ATOMIC_RELEASE);
+		netif_front_pool_on_last(zc, nf_orphan_last, o);
+		held += netif_front_pool_free(zc);
 	}
 	if (held > 0)
 		NF_LOG(NOTICE,
