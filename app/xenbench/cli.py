@@ -344,28 +344,46 @@ def groups(points):
 def _round_starts(args):
     """How the interleaved method's pairs start, in words."""
     if args.fresh_pairs:
-        return "on pairs started anew each round"
+        return "on pairs started anew each round, every group in turn"
     return "after a warm-up round"
 
 
+def schedule(nb_groups, rounds, fresh):
+    """The interleaved method's order: [(group index, [round numbers])],
+    a call of rounds.run_group each. Pairs kept over rounds measure a
+    group's rounds in one call, after the warm-up round 0. Fresh pairs
+    cost the same started in any order, so there each round goes over
+    every group before the next round begins: a point's rounds lie spread
+    over the whole run, and the spread over them holds what the host does
+    over that time (its speed drifts over minutes), as between two runs."""
+    if not fresh:
+        return [(g, list(range(rounds + 1))) for g in range(nb_groups)]
+    return [(g, [r]) for r in range(1, rounds + 1) for g in range(nb_groups)]
+
+
 def _interleaved(args, bench, points, runs, failed, failures, t0):
-    """The interleaved method (rounds.py) over every group of points."""
+    """The interleaved method (rounds.py) over every group of points, in
+    the order of schedule(); a transport whose pair failed is left out of
+    the later calls."""
     todo = groups(points)
-    for g, group in enumerate(todo, 1):
+    for g, numbers in schedule(len(todo), args.rounds, args.fresh_pairs):
+        group = [pt for pt in todo[g] if pt not in failed]
+        if not group:
+            continue
         if args.idle_each:
             wait_for_idle(args.idle_wait, args.idle_sample)
 
-        def progress(pt, r, run):
+        def progress(pt, r, run, g=g):
             one = summarize(pt.family, pt.direction, pt.size, [run],
                             pt.burst, pt.queues)
             log("progress: [group %d/%d, round %d/%d] %s %s %dB burst %d "
                 "%dq: %.2f Mpps%s %.0fs" % (
-                    g, len(todo), r, args.rounds,
+                    g + 1, len(todo), r, args.rounds,
                     transports.FAMILY_LABEL[pt.family], pt.direction,
                     pt.size, pt.burst, pt.queues, one["mpps_median"],
                     _run_notes(one), time.monotonic() - t0))
 
-        got, bad = rounds.run_group(bench, group, 0, args.rounds,
+        got, bad = rounds.run_group(bench, group, 0, numbers,
                                     args.round_warm, args.round_window,
                                     progress, fresh=args.fresh_pairs)
         for pt, rs in got.items():

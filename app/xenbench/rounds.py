@@ -17,7 +17,9 @@ With fresh pairs (--full's default), every round starts every pair anew
 and stops it at its end, each pair's first window a short warm-up not
 counted: what a start decides (where the memory lies, which pages share
 cache sets, the simulator's placement) then differs from round to round
-as it does from run to run, and the spread over rounds shows it.
+as it does from run to run, and the spread over rounds shows it. Each
+round then goes over every group before the next round (cli.schedule),
+so that a point's rounds lie spread over the whole run.
 
 Each counted window is a run as measure.summarize takes it, with the
 round it belongs to, so that report.add_ratios can take ratios within
@@ -225,17 +227,17 @@ def stop_pairs(bench, pairs):
     pairs.clear()
 
 
-def run_group(bench, points, rep, rounds, warm, seconds, on_window=None,
+def run_group(bench, points, rep, numbers, warm, seconds, on_window=None,
               fresh=False):
     """The points of one group (transports and sizes of one direction,
-    burst and queue count, all sizes one segment or all a chain), over a
-    warm-up round and rounds counted: one pair per transport, started at
-    the size of its first point and set to each size in turn ("set
-    txpkts"); with fresh, a pair per transport and round instead, whose
-    first window warms it up. Returns ({point: [runs]}, {point:
-    BenchError}); a transport whose pair fails has its points in the
-    second, and is left out of the later rounds."""
-    deadline = deadline_for(rounds, len(points), warm, seconds)
+    burst and queue count, all sizes one segment or all a chain), over the
+    rounds numbered in numbers (0: a warm-up round, not counted): one pair
+    per transport, started at the size of its first point and set to each
+    size in turn ("set txpkts"); with fresh, a pair per transport and
+    round instead, whose first window warms it up. Returns ({point:
+    [runs]}, {point: BenchError}); a transport whose pair fails has its
+    points in the second, and is left out of the later rounds."""
+    deadline = deadline_for(len(numbers), len(points), warm, seconds)
     fams = []
     for pt in points:
         if pt.family not in fams:
@@ -244,8 +246,8 @@ def run_group(bench, points, rep, rounds, warm, seconds, on_window=None,
     by = {(pt.family, pt.size): pt for pt in points}
     runs, failed, pairs, cold = {pt: [] for pt in points}, {}, {}, set()
     try:
-        for r in range(1 if fresh else 0, rounds + 1):
-            if fresh or r == 0:
+        for r in numbers:
+            if fresh or r == numbers[0]:
                 stop_pairs(bench, pairs)
                 pairs = start_pairs(bench, points, rep, deadline, failed)
                 cold = set(pairs) if fresh else set()

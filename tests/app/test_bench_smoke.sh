@@ -6,7 +6,8 @@
 # in --full) with xen, vhost-user and memif, from another directory.
 # Checks that it exits 0, that its JSON has a result with Mpps > 0 for
 # every transport and direction, a figure for each round from a pair of
-# its own and our ratios within rounds, and that its SVG plot parses as XML;
+# its own and our ratios within rounds, each round over both directions
+# before the next round, and that its SVG plot parses as XML;
 # the same with --sequential (1 warm-up + 2 windows, a point at a time);
 # then that Ctrl-C in the middle of a run leaves no testpmd, simulator
 # instance or EAL runtime directory behind; and that --instructions
@@ -23,7 +24,7 @@ top=$(realpath "$here/../..")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "1..9"
+echo "1..10"
 cd "$work"
 fail=0
 # bench <n> <name> <options...>: a run of xen-bench, then its JSON
@@ -165,6 +166,17 @@ then
 	echo "ok 9 - both ends counted, with packets and the command"
 else
 	echo "not ok 9 - both ends counted, with packets and the command"
+	fail=1
+fi
+
+# With fresh pairs a round goes over every group (here f2b and b2f)
+# before the next round: the progress lines' (group, round) in order.
+order=$(sed -n 's/^progress: \[group \([0-9]*\)\/2, round \([0-9]*\)\/2\].*/\2.\1/p' \
+	"$work/bench.err" | uniq | tr '\n' ' ')
+if [ "$order" = "1.1 1.2 2.1 2.2 " ]; then
+	echo "ok 10 - fresh pairs: each round goes over both directions, then the next"
+else
+	echo "not ok 10 - fresh pairs: each round goes over both directions, then the next (round.group: $order)"
 	fail=1
 fi
 exit $fail

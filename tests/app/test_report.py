@@ -509,6 +509,16 @@ class TestInterleaved(unittest.TestCase):
         for g in gs:
             self.assertEqual(len({p.family for p in g}), 2)
 
+    def test_kept_pairs_measure_a_group_at_a_time(self):
+        self.assertEqual(cli.schedule(2, 3, fresh=False),
+                         [(0, [0, 1, 2, 3]), (1, [0, 1, 2, 3])])
+
+    def test_fresh_pairs_spread_a_points_rounds_over_the_run(self):
+        # Every group's round 1, then every group's round 2: no round 0.
+        self.assertEqual(cli.schedule(3, 2, fresh=True),
+                         [(0, [1]), (1, [1]), (2, [1]),
+                          (0, [2]), (1, [2]), (2, [2])])
+
     def test_interleaved_by_default(self):
         a = cli.parse_args([])
         self.assertTrue(a.interleaved)
