@@ -148,7 +148,7 @@ netif_back_tx_parse_more(const netif_tx_back_ring_t *ring,
 		}
 		/* The first slot's own size is known only at the end. */
 		if (pkt->nr_slots > 0 &&
-		    (uint32_t)req.offset + req.size > NETIF_PAGE_SIZE) {
+		    !netif_tx_slot_in_page(req.offset, req.size)) {
 			*why = "slot crosses a page boundary";
 			return NETIF_TX_FATAL;
 		}

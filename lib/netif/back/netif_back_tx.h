@@ -81,6 +81,20 @@ netif_tx_packet_start(struct netif_tx_packet *pkt,
 	};
 }
 
+/* Whether a slot of @size bytes at @offset stays inside its page. */
+static inline bool
+netif_tx_slot_in_page(uint32_t offset, uint32_t size)
+{
+	return offset + size <= NETIF_PAGE_SIZE;
+}
+
+/* Whether a frame of @len bytes holds an Ethernet header. */
+static inline bool
+netif_tx_frame_whole(uint32_t len)
+{
+	return len >= NETIF_MIN_FRAME_LEN;
+}
+
 /*
  * The rules on a packet's first slot, once the slots after it told its
  * size: it stays inside its page (fatal), and the frame holds an Ethernet
@@ -90,12 +104,12 @@ static inline enum netif_tx_verdict
 netif_tx_packet_check_first(const struct netif_tx_packet *pkt,
 			    enum netif_tx_verdict verdict, const char **why)
 {
-	if (unlikely(pkt->slots[0].offset + pkt->slots[0].size >
-		     NETIF_PAGE_SIZE)) {
+	if (unlikely(!netif_tx_slot_in_page(pkt->slots[0].offset,
+					    pkt->slots[0].size))) {
 		*why = "first slot crosses a page boundary";
 		return NETIF_TX_FATAL;
 	}
-	if (unlikely(pkt->len < NETIF_MIN_FRAME_LEN) &&
+	if (unlikely(!netif_tx_frame_whole(pkt->len)) &&
 	    verdict == NETIF_TX_OK) {
 		*why = "frame shorter than an Ethernet header";
 		return NETIF_TX_DROP;

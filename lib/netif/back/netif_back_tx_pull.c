@@ -338,8 +338,8 @@ tx_plain(struct netif_back_tx *tx, const netif_tx_request_t *req,
 
 	if ((req->flags &
 	     (NETTXF_csum_blank | NETTXF_extra_info | NETTXF_more_data)) ||
-	    req->size < NETIF_MIN_FRAME_LEN ||
-	    req->offset + req->size > NETIF_PAGE_SIZE)
+	    !netif_tx_frame_whole(req->size) ||
+	    !netif_tx_slot_in_page(req->offset, req->size))
 		return NULL;
 	page = netif_gref_map_find(statics, req->gref, false);
 	if (page == NULL)

@@ -171,6 +171,13 @@ rx_drop_posted(struct netif_front_rx *rx, const struct rx_chain *c)
 	}
 }
 
+/* Whether a response's bytes lie inside its slot's page. */
+static inline bool
+rx_in_page(const netif_rx_response_t *rsp)
+{
+	return rsp->offset + rsp->status <= (int32_t)NETIF_PAGE_SIZE;
+}
+
 /* Total length of a chain, or -1 (counted) if the packet must be dropped. */
 static int32_t
 rx_chain_len(struct netif_front_rx *rx, const netif_rx_response_t *rsps,
@@ -184,7 +191,7 @@ rx_chain_len(struct netif_front_rx *rx, const netif_rx_response_t *rsps,
 			rx->stats.errors++;
 			return -1;
 		}
-		if (rsps[i].offset + rsps[i].status > (int32_t)NETIF_PAGE_SIZE) {
+		if (!rx_in_page(&rsps[i])) {
 			rx->stats.malformed++;
 			return -1;
 		}
@@ -337,8 +344,7 @@ rx_plain(struct netif_front_rx *rx, const netif_rx_response_t *rsp,
 	struct rte_mbuf *m;
 
 	if ((rsp->flags & (NETRXF_csum_blank | NETRXF_more_data)) ||
-	    rsp->status <= 0 ||
-	    rsp->offset + rsp->status > (int32_t)NETIF_PAGE_SIZE)
+	    rsp->status <= 0 || !rx_in_page(rsp))
 		return NULL;
 	if (rsp->flags & NETRXF_extra_info) {
 		if (extra == NULL || extra->type != XEN_NETIF_EXTRA_TYPE_HASH ||

@@ -191,8 +191,9 @@ test_slot_crossing_a_page_is_fatal(void)
 	const char *why = NULL;
 
 	ring_reset();
-	post(0, 1, 0, 5000, NETTXF_more_data);
-	post(1, 2, 4000, 200, 0);
+	/* The first slot fills its page; the second crosses by a byte. */
+	post(0, 1, 0, NETIF_PAGE_SIZE + 97, NETTXF_more_data);
+	post(1, 2, NETIF_PAGE_SIZE - 96, 97, 0);
 	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
 	CHECK(why != NULL && strstr(why, "page") != NULL);
 }
@@ -204,8 +205,26 @@ test_first_slot_crossing_a_page_is_fatal(void)
 	const char *why;
 
 	ring_reset();
-	post(0, 1, 100, 4096, 0);
+	post(0, 1, 100, NETIF_PAGE_SIZE - 99, 0); /* a byte beyond */
 	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
+}
+
+/* Slots that end where their pages end are whole packets. */
+static void
+test_slots_ending_at_their_page_end_are_accepted(void)
+{
+	struct netif_tx_packet pkt;
+	const char *why = NULL;
+
+	ring_reset();
+	post(0, 1, 100, NETIF_PAGE_SIZE - 100, 0);
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(pkt.len == NETIF_PAGE_SIZE - 100);
+	post(1, 2, 100, NETIF_PAGE_SIZE - 100 + 1000, NETTXF_more_data);
+	post(2, 3, NETIF_PAGE_SIZE - 1000, 1000, 0);
+	back.req_cons = 1;
+	CHECK(parse(&pkt, &why) == NETIF_TX_OK);
+	CHECK(pkt.nr_slots == 2 && pkt.slots[0].size == NETIF_PAGE_SIZE - 100);
 }
 
 /* The same rule when later slots tell the first one's size. */
@@ -216,8 +235,8 @@ test_first_slot_of_a_chain_crossing_a_page_is_fatal(void)
 	const char *why = NULL;
 
 	ring_reset();
-	post(0, 1, 100, 5000, NETTXF_more_data);
-	post(1, 2, 0, 1000, 0);
+	post(0, 1, 100, NETIF_PAGE_SIZE - 99 + 1000, NETTXF_more_data);
+	post(1, 2, 0, 1000, 0); /* leaves the first a byte beyond its page */
 	CHECK(parse(&pkt, &why) == NETIF_TX_FATAL);
 	CHECK(why != NULL && strstr(why, "first slot") != NULL);
 }
@@ -743,6 +762,7 @@ TEST_MAIN(test_eal_pool_setup, test_eal_teardown)
 	RUN(test_more_than_eighteen_slots_drop_until_the_fatal_bound);
 	RUN(test_slot_crossing_a_page_is_fatal);
 	RUN(test_first_slot_crossing_a_page_is_fatal);
+	RUN(test_slots_ending_at_their_page_end_are_accepted);
 	RUN(test_first_slot_of_a_chain_crossing_a_page_is_fatal);
 	RUN(test_chain_beyond_posted_requests_is_fatal);
 	RUN(test_unknown_extra_type_is_fatal);

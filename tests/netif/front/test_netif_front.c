@@ -674,7 +674,7 @@ rx_slot_past_its_page_is_dropped_and_counted(void)
 	struct rte_mbuf *m;
 
 	rx_setup();
-	be_rx_respond(4000, 0, 200, 0);
+	be_rx_respond(4000, 0, PAGE - 3999, 0); /* a byte past its page */
 	be_rx_respond(0, 0, 60, 1);
 	be_rx_push();
 	REQUIRE(rx_receive(&m, 2) == 1);

@@ -237,16 +237,34 @@ dropped_packets_give_their_mbufs_back(void)
 	bool notify;
 
 	rx_setup();
-	respond(4000, 200, 0, 1);		/* past its page */
+	respond(4000, PAGE - 3999, 0, 1); /* a byte past its page */
 	respond(0, NETIF_RSP_ERROR, 0, 1);
-	respond(0, 60, NETRXF_more_data, 1);	/* then past its page */
-	respond(4090, 60, 0, 1);
+	respond(0, 60, NETRXF_more_data, 1); /* then a byte past it */
+	respond(4090, PAGE - 4089, 0, 1);
 	publish();
 	CHECK(netif_front_rx_receive(&rx, NULL, &m, 1) == 0);
 	CHECK(rx.stats.malformed == 2 && rx.stats.errors == 1);
 	CHECK(in_use() == NETIF_RX_RING_SIZE - 4);
 	CHECK(netif_front_rx_push(&rx, &notify) == 4);
 	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
+/* Responses that end where their pages end are received, alone or chained. */
+static void
+responses_ending_at_their_page_end_are_received(void)
+{
+	struct rte_mbuf *m[2];
+
+	rx_setup();
+	respond(PAGE - 60, 60, 0, 1);
+	respond(PAGE - 60, 60, NETRXF_more_data, 2);
+	respond(PAGE - 40, 40, 0, 3);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, m, 2) == 2);
+	CHECK(m[0]->pkt_len == 60 && m[0]->data_off == PAGE - 60);
+	CHECK(m[1]->pkt_len == 100 && m[1]->nb_segs == 2);
+	CHECK(rx.stats.malformed == 0 && rx.stats.packets == 2);
+	rte_pktmbuf_free_bulk(m, 2);
 }
 
 /* A GSO extra takes a slot and its request: that mbuf is posted again. */
@@ -379,6 +397,7 @@ TEST_MAIN(setup, teardown)
 	RUN(a_burst_keeps_ring_order_and_counts);
 	RUN(what_the_application_asks_for_is_given);
 	RUN(dropped_packets_give_their_mbufs_back);
+	RUN(responses_ending_at_their_page_end_are_received);
 	RUN(an_extras_slot_keeps_its_mbuf);
 	RUN(a_hash_extra_gives_its_packet_a_hash);
 	RUN(a_packet_waits_for_its_extra);
