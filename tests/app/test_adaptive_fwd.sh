@@ -134,9 +134,19 @@ else
 	fail=1
 fi
 
-# Ports that come and go: a watcher's, one per guest created later.
+# Ports that come and go: a watcher's, one per guest created later. The
+# app runs on CPU 0, beside the guests' main lcores, which sleep between
+# stats lines, not on CPU 1 beside their busy forwarding lcores: there,
+# woken by the doorbells some ten thousand times a second, it kept CPU 1's
+# kernel workers from running for tens of seconds on this kind of
+# machine's kernel (Linux 6.18, 2 vCPUs; dmesg: "workqueue lockup - pool
+# cpus=1 ... stuck for 48s"), and this script's wait4() for a child that
+# had ended spun in the kernel (release_task -> d_invalidate ->
+# shrink_dcache_parent) until the app or a guest was stopped (SIGSTOP):
+# 14 to 44 s in about one run in ten, once 24 minutes; the likely cause of
+# the two meson timeouts CI saw in this case.
 log="$work/hotplug.log"
-"$app" $(eal 0@1 hotplug) \
+"$app" $(eal 0@0 hotplug) \
 	--vdev "net_xen_netback_vifs,vifs=web-*,provider=sim,sim=$inst" -- \
 	--mode io --stats-period 1 >"$log" 2>&1 &
 fwd=$!
