@@ -177,6 +177,55 @@ netif_back_tx_build_copy(const struct netif_tx_packet *pkt,
 }
 
 /*
+ * A packet netif_back_rx_build_copy() builds inline: one mbuf of our own
+ * memory (an external buffer may be lent, netif_lend_source(), and goes
+ * the long way), at most a page.
+ */
+static inline bool
+netif_rx_one_page(const struct rte_mbuf *m)
+{
+	return m->nb_segs == 1 && !RTE_MBUF_HAS_EXTBUF(m) && m->data_len != 0 &&
+	       m->data_len <= NETIF_PAGE_SIZE;
+}
+
+/*
+ * Consume the request at req_cons, @req (copied out of the ring), and
+ * one more for @off's hash if it has one, for @m (netif_rx_one_page()):
+ * written at once into @page, the request's buffer as a static grant we
+ * may write, or through a grant copy appended to @segs when @page is
+ * NULL. Recorded in @slot, answered once the copies are done.
+ */
+static inline void
+netif_back_rx_build_one(netif_rx_back_ring_t *ring,
+			const netif_rx_request_t *req, uint8_t *page,
+			const struct rte_mbuf *m,
+			const struct netif_offload *off, domid_t frontend,
+			xengnttab_grant_copy_segment_t *segs,
+			unsigned int *nb_segs, struct netif_rx_slot *slot)
+{
+	uint16_t len = m->data_len;
+
+	slot->idx = ring->req_cons++;
+	slot->id = req->id;
+	slot->size = len;
+	slot->flags = 0;
+	slot->offset = 0;
+	slot->gso_type = XEN_NETIF_GSO_TYPE_NONE;
+	slot->hashed = off->hashed;
+	if (off->hashed)
+		netif_rx_slot_hash(ring, slot, off);
+	slot->first_seg = *nb_segs;
+	if (page != NULL) {
+		netif_memcpy(page, rte_pktmbuf_mtod(m, void *), len);
+		slot->nr_segs = 0;
+		return;
+	}
+	netif_rx_copy_add(&segs[(*nb_segs)++], rte_pktmbuf_mtod(m, void *),
+			  req->gref, 0, frontend, len);
+	slot->nr_segs = 1;
+}
+
+/*
  * Consume one RX request per slot the packet @m needs (its first page
  * starting at @off's XDP headroom), and one more after the first for each
  * extra @off asks for, GSO, hash, XDP (the caller checked
@@ -201,14 +250,9 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 			 unsigned int *nb_segs, unsigned int max_segs,
 			 struct netif_rx_slot *slots)
 {
-	struct netif_rx_slot *slot = &slots[0];
-	uint16_t len = m->data_len;
 	netif_rx_request_t req;
-	uint8_t *page;
 
-	/* Not lent (netif_lend_source()): an external buffer goes the long way. */
-	if (unlikely(m->nb_segs != 1 || RTE_MBUF_HAS_EXTBUF(m) || len == 0 ||
-		     len > NETIF_PAGE_SIZE ||
+	if (unlikely(!netif_rx_one_page(m) ||
 		     !netif_offload_at_most_hash(off) ||
 		     max_segs - *nb_segs < 2))
 		return netif_back_rx_build_chain(ring, m, off, frontend,
@@ -216,25 +260,9 @@ netif_back_rx_build_copy(netif_rx_back_ring_t *ring, const struct rte_mbuf *m,
 						 max_segs, slots);
 	/* Copied out of shared memory once: never read there again. */
 	RING_COPY_REQUEST(ring, ring->req_cons, &req);
-	slot->idx = ring->req_cons++;
-	slot->id = req.id;
-	slot->size = len;
-	slot->flags = 0;
-	slot->offset = 0;
-	slot->gso_type = XEN_NETIF_GSO_TYPE_NONE;
-	slot->hashed = off->hashed;
-	if (off->hashed)
-		netif_rx_slot_hash(ring, slot, off);
-	slot->first_seg = *nb_segs;
-	page = netif_gref_map_find(statics, req.gref, true);
-	if (page != NULL) {
-		netif_memcpy(page, rte_pktmbuf_mtod(m, void *), len);
-		slot->nr_segs = 0;
-		return 1;
-	}
-	netif_rx_copy_add(&segs[(*nb_segs)++], rte_pktmbuf_mtod(m, void *),
-			  req.gref, 0, frontend, len);
-	slot->nr_segs = 1;
+	netif_back_rx_build_one(ring, &req,
+				netif_gref_map_find(statics, req.gref, true), m,
+				off, frontend, segs, nb_segs, slots);
 	return 1;
 }
 
@@ -263,6 +291,20 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 				    slot, 0);
 	else
 		netif_back_rx_respond_extras(ring, slot);
+}
+
+/*
+ * The response of a slot with no extra, written at once: @size bytes into
+ * the buffer of request @id, at its page's start.
+ */
+static inline void
+netif_back_rx_respond_one(netif_rx_back_ring_t *ring, RING_IDX idx, uint16_t id,
+			  uint16_t size)
+{
+	*RING_GET_RESPONSE(ring, idx) = (netif_rx_response_t){
+		.id = id,
+		.status = (int16_t)size,
+	};
 }
 
 /* Most packets one pull or push moves. */

@@ -5,7 +5,9 @@
  * frontend's producer index once, pack each packet densely into as many
  * posted buffers as it needs, submit the copies of the whole push in one
  * call, answer every buffer in the slot of its request and publish the
- * answers once.
+ * answers once. Most packets to a guest that gave static grants are
+ * written and answered as they are read (rx_plain()), without a copy to
+ * submit or a slot to remember.
  */
 
 #include <errno.h>
@@ -112,13 +114,71 @@ rx_to_guest(const struct netif_back_rx *rx, const struct rte_mbuf *m)
 }
 
 /*
+ * Whether this push may take plain packets (rx_plain()): the guest gave
+ * static grants and asked for no hash and no headroom, so that a packet
+ * of a page takes one request and no extra.
+ */
+static inline bool
+rx_plain_push(const struct netif_back_rx *rx,
+	      const struct netif_gref_map *statics)
+{
+	return statics != NULL && rx->push_hash == NULL &&
+	       rx->push_headroom == 0;
+}
+
+/* A packet rx_plain() takes: one page of ours, nothing to offload. */
+static inline bool
+rx_plain_packet(const struct rte_mbuf *m)
+{
+	return netif_rx_one_page(m) && netif_offload_tx_none(m);
+}
+
+/*
+ * Most packets to a guest that gave static grants: a plain packet into
+ * the buffer posted at req_cons (the caller checked there is one, and
+ * room for a copy), written at once and answered in its slot when the
+ * buffer is a static grant we may write, as the general path would answer
+ * it after the flush. A buffer that is not (the frontend's choice) is
+ * recorded in @slot with its grant copy, as the general path records it.
+ * Whether it was answered (false: @slot recorded).
+ */
+static inline bool
+rx_plain(struct netif_back_rx *rx, const struct rte_mbuf *m,
+	 const struct netif_gref_map *statics, struct netif_rx_slot *slot)
+{
+	static const struct netif_offload none = {
+		.gso_type = XEN_NETIF_GSO_TYPE_NONE,
+	};
+	netif_rx_request_t req;
+	uint8_t *page;
+
+	/* Copied out of shared memory once: never read there again. */
+	RING_COPY_REQUEST(&rx->ring, rx->ring.req_cons, &req);
+	page = netif_gref_map_find(statics, req.gref, true);
+	if (unlikely(page == NULL)) {
+		netif_back_rx_build_one(&rx->ring, &req, NULL, m, &none,
+					rx->frontend, rx->copy.segs,
+					&rx->copy.n, slot);
+		return false;
+	}
+	netif_memcpy(page, rte_pktmbuf_mtod(m, void *), m->data_len);
+	netif_back_rx_respond_one(&rx->ring, rx->ring.req_cons++, req.id,
+				  m->data_len);
+	rx->stats.static_packets++;
+	return true;
+}
+
+/*
  * Add the copies of as many of @pkts as the ring has buffers for; returns
- * how many packets were consumed, those dropped included.
+ * how many packets were consumed, those dropped included. Those written
+ * and answered already (rx_plain()) are counted in @done, @done_bytes.
  */
 static unsigned int
-rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
+rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts,
+	   unsigned int *done, uint64_t *done_bytes)
 {
 	const struct netif_gref_map *statics = netif_back_statics(rx->statics);
+	bool plain = rx_plain_push(rx, statics);
 	struct netif_copy *c = &rx->copy;
 	unsigned int n, nb_slots = 0;
 	int avail;
@@ -138,6 +198,17 @@ rx_collect(struct netif_back_rx *rx, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		rx->first_slot[n] = nb_slots;
 		if (unlikely(!rx_to_guest(rx, m))) {
 			rx->stats.drop_multicast++;
+			continue;
+		}
+		if (plain && rx_plain_packet(m) && avail > 0 &&
+		    netif_copy_room(c) > 0) {
+			if (rx_plain(rx, m, statics, &rx->slots[nb_slots])) {
+				(*done)++;
+				*done_bytes += m->pkt_len;
+			} else {
+				nb_slots++;
+			}
+			avail--;
 			continue;
 		}
 		if (unlikely(netif_slots_for(m->pkt_len + rx->push_headroom) >
@@ -242,22 +313,17 @@ netif_back_rx_ready(struct netif_back_rx *rx)
 	return true;
 }
 
-uint16_t
-netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
-		   uint16_t nb_pkts, enum netif_doorbell *doorbell)
+/*
+ * Flush the copies of the first @n of @pkts, whose slots rx_collect()
+ * recorded, and answer each slot in its own; the packets sent whole are
+ * added to @sent, @bytes.
+ */
+static void
+rx_answer(struct netif_back_rx *rx, struct rte_mbuf **pkts, unsigned int n,
+	  unsigned int *sent, uint64_t *bytes)
 {
-	unsigned int i, s, n, sent = 0;
-	uint64_t bytes = 0;
+	unsigned int i, s;
 
-	*doorbell = NETIF_DOORBELL_NONE;
-	if (unlikely(rx->error != NULL))
-		return 0;
-	rx->push_need = 0;
-	rx->push_hash = rx->hash == NULL ? NULL :
-			__atomic_load_n(&rx->hash->active, __ATOMIC_ACQUIRE);
-	rx->push_headroom = __atomic_load_n(&rx->xdp_headroom,
-					    __ATOMIC_RELAXED);
-	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX));
 	netif_copy_flush(&rx->copy);
 	for (i = 0; i < n; i++) {
 		bool pkt_ok = true;
@@ -278,13 +344,35 @@ netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
 			pkt_ok &= ok;
 		}
 		if (likely(pkt_ok)) {
-			sent++;
-			bytes += pkts[i]->pkt_len;
+			(*sent)++;
+			*bytes += pkts[i]->pkt_len;
 		} else {
 			rx->stats.drop_copy_failed++;
 		}
 	}
-	if (rx->first_slot[n] > 0) {
+}
+
+uint16_t
+netif_back_rx_push(struct netif_back_rx *rx, struct rte_mbuf **pkts,
+		   uint16_t nb_pkts, enum netif_doorbell *doorbell)
+{
+	unsigned int n, sent = 0;
+	uint64_t bytes = 0;
+
+	*doorbell = NETIF_DOORBELL_NONE;
+	if (unlikely(rx->error != NULL))
+		return 0;
+	rx->push_need = 0;
+	rx->push_hash = rx->hash == NULL ? NULL :
+					   __atomic_load_n(&rx->hash->active,
+							   __ATOMIC_ACQUIRE);
+	rx->push_headroom =
+		__atomic_load_n(&rx->xdp_headroom, __ATOMIC_RELAXED);
+	n = rx_collect(rx, pkts, RTE_MIN(nb_pkts, NETIF_BACK_BURST_MAX), &sent,
+		       &bytes);
+	if (rx->first_slot[n] != 0)
+		rx_answer(rx, pkts, n, &sent, &bytes);
+	if (rx->ring.req_cons != rx->ring.rsp_prod_pvt) {
 		/* Every request consumed is answered, in its own slot. */
 		rx->ring.rsp_prod_pvt = rx->ring.req_cons;
 		*doorbell = netif_doorbell(NETIF_PUSH_RESPONSES(&rx->ring));

@@ -8,8 +8,9 @@
  * or not at all, a DEL reporting each entry's status; whatever the guest
  * lists is copied once and checked (unknown or foreign grants, duplicates,
  * bad flags, too many). The data path then copies from and to the mapped
- * pages without a grant copy, and a guest rewriting its page after the
- * pull cannot change the packet we hold. The control ring answers every
+ * pages without a grant copy (a push answering those at once, around the
+ * ones it grant copies), and a guest rewriting its page after the pull
+ * cannot change the packet we hold. The control ring answers every
  * request in its slot, NOT_SUPPORTED for types nobody serves, and an
  * impossible index on either side is an error.
  */
@@ -444,6 +445,141 @@ test_data_path_keeps_ring_order_around_a_grant_copy(void)
 	CHECK(netif_back_tx_pull(&tx, m, 8, &bell) == 0);
 	CHECK(tx.error != NULL && tx.stats.malformed == 1);
 	netif_back_tx_release(&tx);
+	netif_statics_release(&st);
+}
+
+/* Post the frontend's page @page as RX buffer @id. */
+static void
+post_rx(netif_rx_front_ring_t *front, unsigned int page, uint16_t id)
+{
+	*RING_GET_REQUEST(front, front->req_prod_pvt++) = (netif_rx_request_t){
+		.gref = refs[page],
+		.id = id,
+	};
+}
+
+/* A @len-byte frame in mbufs of @seg_len bytes, byte i holding @tag + i. */
+static struct rte_mbuf *
+rx_frame(uint16_t len, uint16_t seg_len, uint8_t tag)
+{
+	struct rte_mbuf *head = NULL, *m;
+	uint16_t i, n;
+	uint8_t *d;
+
+	for (i = 0; i < len; i += n) {
+		n = RTE_MIN(seg_len, len - i);
+		m = rte_pktmbuf_alloc(test_pool);
+		d = m == NULL ? NULL : (uint8_t *)rte_pktmbuf_append(m, n);
+		if (d == NULL)
+			return NULL;
+		for (uint16_t k = 0; k < n; k++)
+			d[k] = (uint8_t)(tag + i + k);
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			return NULL;
+	}
+	return head;
+}
+
+/* Whether page @page starts with the bytes of rx_frame(@len, *, @tag). */
+static bool
+page_holds(unsigned int page, uint16_t at, uint16_t len, uint8_t tag)
+{
+	const uint8_t *d = pages + page * NETIF_PAGE_SIZE + at;
+
+	for (uint16_t i = 0; i < len; i++)
+		if (d[i] != (uint8_t)(tag + i))
+			return false;
+	return true;
+}
+
+/*
+ * A push writes a packet of one mbuf into a static grant and answers it
+ * at once; a buffer not given as a static grant, or given read-only, is
+ * grant copied, and a chained packet built by the general path, both
+ * answered after the flush. Every answer is in its request's slot, all
+ * are published together and counted, and a packet without a buffer
+ * waits. With headroom asked for, a static page gets the frame past it
+ * and the XDP extra (the general path).
+ */
+static void
+test_push_answers_static_buffers_at_once_around_copies(void)
+{
+	static union {
+		netif_rx_sring_t sring;
+		uint8_t page[NETIF_PAGE_SIZE];
+	} rx_shared;
+	static struct netif_back_rx rx;
+	/* Pages 0, 2 and 4 static, 1 read-only, 10 not a static grant. */
+	static const unsigned int page_of[] = { 0, 10, 2, 1, 4 };
+	static const uint16_t len_of[] = { 60, 70, 80, 90, 100 };
+	const struct netif_extra_info *extra;
+	const netif_rx_response_t *rsp;
+	netif_rx_front_ring_t front;
+	enum netif_doorbell bell;
+	struct rte_mbuf *m[6];
+	uint64_t bytes = 0;
+	unsigned int i;
+
+	statics_reset();
+	CHECK(add(0, 0, 6) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	SHARED_RING_INIT(&rx_shared.sring);
+	FRONT_RING_INIT(&front, &rx_shared.sring, NETIF_PAGE_SIZE);
+	rx.mtu = &link_mtu;
+	REQUIRE(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) ==
+		0);
+	rx.statics = &sq[0].map;
+	for (i = 0; i < RTE_DIM(page_of); i++) {
+		post_rx(&front, page_of[i], (uint16_t)(i + 1));
+		/* The third is chained: the general path takes it. */
+		m[i] = rx_frame(len_of[i], i == 2 ? 50 : 2048,
+				(uint8_t)(16 * i));
+		REQUIRE(m[i] != NULL);
+		bytes += len_of[i];
+	}
+	m[5] = rx_frame(60, 2048, 0xa0);
+	REQUIRE(m[5] != NULL);
+	RING_PUSH_REQUESTS(&front);
+
+	CHECK(netif_back_rx_push(&rx, m, 6, &bell) == 5);
+	CHECK(bell == NETIF_DOORBELL_RING && rx_shared.sring.rsp_prod == 5);
+	for (i = 0; i < RTE_DIM(page_of); i++) {
+		rsp = RING_GET_RESPONSE(&front, i);
+		CHECK(rsp->id == i + 1 && rsp->status == len_of[i]);
+		CHECK(rsp->offset == 0 && rsp->flags == 0);
+		CHECK(page_holds(page_of[i], 0, len_of[i], (uint8_t)(16 * i)));
+	}
+	CHECK(rx.copy.stats.calls == 1 && rx.copy.stats.segs == 2);
+	CHECK(rx.stats.static_packets == 3);
+	CHECK(rx.stats.packets == 5 && rx.stats.bytes == bytes);
+	CHECK(rx.stats.ring_full == 1 && rx.error == NULL);
+
+	/* Headroom asked for: past it, with the XDP extra in the next slot. */
+	netif_back_rx_set_xdp_headroom(&rx, 64);
+	post_rx(&front, 0, 7);
+	post_rx(&front, 3, 8);
+	RING_PUSH_REQUESTS(&front);
+	CHECK(netif_back_rx_push(&rx, &m[5], 1, &bell) == 1);
+	rsp = RING_GET_RESPONSE(&front, 5);
+	CHECK(rsp->id == 7 && rsp->status == 60 && rsp->offset == 64);
+	CHECK(rsp->flags == NETRXF_extra_info);
+	extra = (const struct netif_extra_info *)RING_GET_RESPONSE(&front, 6);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_XDP);
+	CHECK(page_holds(0, 64, 60, 0xa0));
+	CHECK(rx.stats.static_packets == 4 && rx.copy.stats.calls == 1);
+	CHECK(rx_shared.sring.rsp_prod == 7);
+
+	/* A push of static pages alone publishes its answers too. */
+	netif_back_rx_set_xdp_headroom(&rx, 0);
+	m[0] = rx_frame(60, 2048, 0xb0);
+	REQUIRE(m[0] != NULL);
+	post_rx(&front, 2, 9);
+	RING_PUSH_REQUESTS(&front);
+	CHECK(netif_back_rx_push(&rx, m, 1, &bell) == 1);
+	CHECK(rx_shared.sring.rsp_prod == 8 && page_holds(2, 0, 60, 0xb0));
+	CHECK(RING_GET_RESPONSE(&front, 7)->id == 9);
+	CHECK(rx.stats.static_packets == 5 && rx.stats.packets == 7);
 	netif_statics_release(&st);
 }
 
@@ -949,6 +1085,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_other_types_are_not_ours);
 	RUN(test_data_path_copies_mapped_pages_without_grant_copy);
 	RUN(test_data_path_keeps_ring_order_around_a_grant_copy);
+	RUN(test_push_answers_static_buffers_at_once_around_copies);
 	RUN(test_control_ring_answers_every_request_in_its_slot);
 	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
 	RUN(test_control_ring_charges_what_an_answer_took);
