@@ -256,6 +256,29 @@ nomem:
 }
 
 /*
+ * The mbuf posted in ring slot @slot, out of the ring, with the fields
+ * rte_pktmbuf_reset() sets but for its data's offset and lengths, which
+ * the caller writes: the refill takes mbufs without that reset
+ * (rx_post_zc()), as DPDK's vector PMDs rearm theirs on receive, since
+ * most fields are written here anyway. A free left it one segment with
+ * no next and no flag but its buffer's (rte_pktmbuf_prefree_seg(), for a
+ * pinned external buffer).
+ */
+static inline struct rte_mbuf *
+rx_zc_take(struct netif_front_rx *rx, uint16_t slot)
+{
+	struct rte_mbuf *m = rx->posted[slot];
+
+	rx->posted[slot] = NULL;
+	m->packet_type = 0;
+	m->vlan_tci = 0;
+	m->vlan_tci_outer = 0;
+	m->tx_offload = 0;
+	m->port = rx->port;
+	return m;
+}
+
+/*
  * Zero copy: the packet is the chain of the mbufs its slots were posted
  * with, each holding what the backend wrote at the response's offset.
  * Every slot's mbuf leaves the ring, received or freed.
@@ -272,8 +295,7 @@ rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
 		return NULL;
 	}
 	for (i = 0; i < c->nr_data; i++) {
-		m = rx->posted[c->slot[i]];
-		rx->posted[c->slot[i]] = NULL;
+		m = rx_zc_take(rx, c->slot[i]);
 		m->data_off = c->rsps[i].offset;
 		m->data_len = c->rsps[i].status;
 		if (prev == NULL)
@@ -284,7 +306,6 @@ rx_chain2zc(struct netif_front_rx *rx, const struct rx_chain *c)
 	}
 	head->nb_segs = c->nr_data;
 	head->pkt_len = len;
-	head->port = rx->port;
 	rx->stats.zero_copy_packets++;
 	return head;
 }
@@ -352,12 +373,10 @@ rx_plain(struct netif_front_rx *rx, const netif_rx_response_t *rsp,
 			return NULL;
 		netif_offload_hash_extra(&off, extra);
 	}
-	m = rx->posted[slot];
-	rx->posted[slot] = NULL;
+	m = rx_zc_take(rx, slot);
 	m->data_off = rsp->offset;
 	m->data_len = rsp->status;
 	m->pkt_len = rsp->status;
-	m->port = rx->port;
 	rx_set_hash(rx, m, &off);
 	if (rx->offloads & NETIF_RX_PTYPES)
 		netif_l2_classify(m);
@@ -444,12 +463,11 @@ rx_post_zc(struct netif_front_rx *rx, RING_IDX prod, unsigned int n)
 	for (i = 0; i < n; i++)
 		want += rx->posted[(prod + i) & mask] == NULL;
 	got = want;
-	if (rte_pktmbuf_alloc_bulk(rx->zc->mp, m, want) != 0) {
-		for (got = 0; got < want; got++) {
-			m[got] = rte_pktmbuf_alloc(rx->zc->mp);
-			if (m[got] == NULL)
+	/* Not reset: rx_zc_take() sets what the reset would. */
+	if (rte_mempool_get_bulk(rx->zc->mp, (void **)m, want) != 0) {
+		for (got = 0; got < want; got++)
+			if (rte_mempool_get(rx->zc->mp, (void **)&m[got]) != 0)
 				break;
-		}
 		rx->stats.post_short++;
 	}
 	for (i = 0; i < n; i++) {

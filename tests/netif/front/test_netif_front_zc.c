@@ -6,8 +6,9 @@
  * a fake backend written here with ring.h's back-ring macros writes into
  * the page a request's grant names. A packet is handed over in the very
  * mbufs posted, in ring order, with what the application asked for, a
- * slot is posted again from the pool, a hash extra gives its packet the
- * hash, and whatever goes wrong (bad bounds, an empty or failed response,
+ * slot is posted again from the pool (an mbuf freed with fields set
+ * comes back as a new one), a hash extra gives its packet the hash, and
+ * whatever goes wrong (bad bounds, an empty or failed response,
  * an extra taking a slot, a dry pool) loses no mbuf.
  */
 
@@ -343,6 +344,83 @@ a_packet_waits_for_its_extra(void)
 	rte_pktmbuf_free(m);
 }
 
+/* Receive and free what the backend answered, in bursts. */
+static void
+drain(unsigned int n)
+{
+	struct rte_mbuf *m[32];
+	unsigned int got;
+
+	while (n > 0) {
+		got = netif_front_rx_receive(&rx, NULL, m, RTE_MIN(n, 32u));
+		REQUIRE(got > 0);
+		rte_pktmbuf_free_bulk(m, got);
+		n -= got;
+	}
+}
+
+/*
+ * The refill takes mbufs without resetting them (rx_post_zc()): mbufs an
+ * application freed with offload flags, a packet type, VLAN tags and Tx
+ * lengths still set come back as new ones, alone or in a chain.
+ */
+static void
+a_reposted_mbuf_is_received_as_new(void)
+{
+	struct rte_mbuf *m[3], *seg;
+	void *bufs[3];
+	unsigned int i;
+	bool notify;
+
+	rx_setup();
+	for (i = 0; i < 3; i++)
+		respond(0, 60, 0, 1);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, m, 3) == 3);
+	for (i = 0; i < 3; i++) {
+		bufs[i] = m[i]->buf_addr;
+		m[i]->ol_flags |= RTE_MBUF_F_RX_RSS_HASH | RTE_MBUF_F_RX_VLAN |
+				  RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+		m[i]->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4;
+		m[i]->vlan_tci = 7;
+		m[i]->vlan_tci_outer = 8;
+		m[i]->l2_len = RTE_ETHER_HDR_LEN;
+		m[i]->l3_len = 20;
+		m[i]->port = 9;
+	}
+	rte_pktmbuf_free_bulk(m, 3);
+	REQUIRE(netif_front_rx_push(&rx, &notify) == 3);
+	for (i = 0; i < 3; i++) {
+		uint8_t *page = page_of_request(NETIF_RX_RING_SIZE + i);
+
+		CHECK(page == bufs[0] || page == bufs[1] || page == bufs[2]);
+	}
+	/* The requests before theirs, then one alone and a chain of two. */
+	for (i = 3; i < NETIF_RX_RING_SIZE; i++)
+		respond(0, 60, 0, 2);
+	publish();
+	drain(NETIF_RX_RING_SIZE - 3);
+	respond(0, 80, 0, 3);
+	respond(0, PAGE, NETRXF_more_data, 4);
+	respond(8, 100, 0, 5);
+	publish();
+	REQUIRE(netif_front_rx_receive(&rx, NULL, m, 2) == 2);
+	CHECK(m[0]->pkt_len == 80 && m[0]->nb_segs == 1);
+	CHECK(m[1]->pkt_len == PAGE + 100 && m[1]->nb_segs == 2);
+	CHECK(m[1]->next->data_off == 8 && m[1]->next->next == NULL);
+	for (i = 0; i < 2; i++) {
+		CHECK(m[i]->packet_type == 0 && m[i]->port == 3);
+		for (seg = m[i]; seg != NULL; seg = seg->next) {
+			CHECK(seg->ol_flags == RTE_MBUF_F_EXTERNAL);
+			CHECK(seg->vlan_tci == 0 && seg->vlan_tci_outer == 0);
+			CHECK(seg->tx_offload == 0);
+		}
+	}
+	rte_pktmbuf_free_bulk(m, 2);
+	CHECK(netif_front_rx_push(&rx, &notify) == NETIF_RX_RING_SIZE);
+	CHECK(in_use() == NETIF_RX_RING_SIZE);
+}
+
 /* An application holding every mbuf: fewer posted, counted, then more. */
 static void
 dry_pool_posts_what_it_can(void)
@@ -401,5 +479,6 @@ TEST_MAIN(setup, teardown)
 	RUN(an_extras_slot_keeps_its_mbuf);
 	RUN(a_hash_extra_gives_its_packet_a_hash);
 	RUN(a_packet_waits_for_its_extra);
+	RUN(a_reposted_mbuf_is_received_as_new);
 	RUN(dry_pool_posts_what_it_can);
 }
