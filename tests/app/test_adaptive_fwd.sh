@@ -143,7 +143,7 @@ fi
 # cpus=1 ... stuck for 48s"), and this script's wait4() for a child that
 # had ended spun in the kernel (release_task -> d_invalidate ->
 # shrink_dcache_parent) until the app or a guest was stopped (SIGSTOP):
-# 14 to 44 s in about one run in ten, once 24 minutes; the likely cause of
+# 14 to 194 s in about one run in ten, once 24 minutes; the likely cause of
 # the two meson timeouts CI saw in this case.
 log="$work/hotplug.log"
 "$app" $(eal 0@0 hotplug) \
