@@ -23,9 +23,11 @@
 #include <rte_ip.h>
 
 #include "mixed_frames.h"
+#include "ms_rss.h"
 #include "netif_back.h"
 #include "netif_ctrl_back.h"
 #include "netif_ctrl_front.h"
+#include "netif_hash.h"
 #include "netif_statics.h"
 #include "test.h"
 #include "test_eal.h"
@@ -583,6 +585,88 @@ test_push_answers_static_buffers_at_once_around_copies(void)
 	netif_statics_release(&st);
 }
 
+/*
+ * With the guest's hash on, a hashed frame into a static grant is
+ * answered with its hash extra in the next slot, one the hash does not
+ * cover with no extra, and a hashed frame into a buffer that is not a
+ * static grant after the grant copy, with its extra; a hashed frame
+ * waits while a single buffer is posted.
+ */
+static void
+test_push_with_the_guests_hash_into_static_grants(void)
+{
+	static union {
+		netif_rx_sring_t sring;
+		uint8_t page[NETIF_PAGE_SIZE];
+	} rx_shared;
+	static struct netif_back_rx rx;
+	static struct netif_hash h; /* 72 KiB of tables */
+	/* The frame, then its extra's buffer, for each hashed frame. */
+	static const unsigned int page_of[] = { 0, 3, 2, 10, 5, 4 };
+	const struct netif_extra_info *extra;
+	netif_rx_front_ring_t front;
+	enum netif_doorbell bell;
+	struct rte_mbuf *m[4];
+	unsigned int i;
+
+	statics_reset();
+	CHECK(add(0, 0, 6) == XEN_NETIF_CTRL_STATUS_SUCCESS);
+	SHARED_RING_INIT(&rx_shared.sring);
+	FRONT_RING_INIT(&front, &rx_shared.sring, NETIF_PAGE_SIZE);
+	rx.mtu = &link_mtu;
+	REQUIRE(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) ==
+		0);
+	rx.statics = &sq[0].map;
+	netif_hash_reset(&h, 1);
+	h.live[1].cfg = (struct netif_hash_config){
+		.alg = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
+		.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP,
+	};
+	memcpy(h.live[1].cfg.key, ms_rss_key, sizeof(ms_rss_key));
+	netif_toeplitz_init(&h.live[1].toeplitz, h.live[1].cfg.key);
+	h.active = &h.live[1];
+	rx.hash = &h;
+	for (i = 0; i < 4; i++) {
+		m[i] = rx_frame(54, 2048, 0);
+		REQUIRE(m[i] != NULL);
+		/* The second is not TCP/IPv4: not hashed. */
+		if (i != 1)
+			memcpy(rte_pktmbuf_mtod(m[i], void *), ms_rss_row1,
+			       sizeof(ms_rss_row1));
+	}
+	for (i = 0; i < RTE_DIM(page_of); i++)
+		post_rx(&front, page_of[i], (uint16_t)(i + 1));
+	RING_PUSH_REQUESTS(&front);
+
+	CHECK(netif_back_rx_push(&rx, m, 4, &bell) == 3);
+	CHECK(rx_shared.sring.rsp_prod == 5);
+	/* Static: the frame and its extra; then the unhashed one alone. */
+	CHECK(RING_GET_RESPONSE(&front, 0)->id == 1 &&
+	      RING_GET_RESPONSE(&front, 0)->status == 54 &&
+	      RING_GET_RESPONSE(&front, 0)->flags == NETRXF_extra_info);
+	extra = (const struct netif_extra_info *)RING_GET_RESPONSE(&front, 1);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_HASH && extra->flags == 0);
+	CHECK(extra->u.hash.value[0] == 0x78 && extra->u.hash.value[3] == 0x51);
+	CHECK(RING_GET_RESPONSE(&front, 2)->id == 3 &&
+	      RING_GET_RESPONSE(&front, 2)->status == 54 &&
+	      RING_GET_RESPONSE(&front, 2)->flags == 0);
+	/* Grant copied into page 10, with its extra after it. */
+	CHECK(RING_GET_RESPONSE(&front, 3)->id == 4 &&
+	      RING_GET_RESPONSE(&front, 3)->status == 54 &&
+	      RING_GET_RESPONSE(&front, 3)->flags == NETRXF_extra_info);
+	extra = (const struct netif_extra_info *)RING_GET_RESPONSE(&front, 4);
+	CHECK(extra->type == XEN_NETIF_EXTRA_TYPE_HASH &&
+	      extra->u.hash.value[0] == 0x78);
+	CHECK(memcmp(pages + 10 * NETIF_PAGE_SIZE, ms_rss_row1,
+		     sizeof(ms_rss_row1)) == 0);
+	CHECK(rx.stats.hashed_packets == 2 && rx.stats.static_packets == 2);
+	CHECK(rx.copy.stats.calls == 1 && rx.stats.packets == 3);
+	/* One buffer left for a frame that takes two: it waits. */
+	CHECK(rx.stats.ring_full == 1 && rx.error == NULL);
+	rte_pktmbuf_free(m[3]);
+	netif_statics_release(&st);
+}
+
 static bool
 serve_size_only(void *opaque __rte_unused,
 		const struct xen_netif_ctrl_request *req,
@@ -1086,6 +1170,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_data_path_copies_mapped_pages_without_grant_copy);
 	RUN(test_data_path_keeps_ring_order_around_a_grant_copy);
 	RUN(test_push_answers_static_buffers_at_once_around_copies);
+	RUN(test_push_with_the_guests_hash_into_static_grants);
 	RUN(test_control_ring_answers_every_request_in_its_slot);
 	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
 	RUN(test_control_ring_charges_what_an_answer_took);
