@@ -24,7 +24,7 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
-#include "ms_rss.h"
+#include "ms_rss_hash.h"
 #include "netif_back.h"
 #include "netif_hash.h"
 #include "netif_mcast.h"
@@ -802,14 +802,7 @@ test_guest_rx_carries_the_guests_hash_and_guest_tx_brings_one(void)
 
 	rings_reset();
 	REQUIRE(pkts[0] != NULL);
-	netif_hash_reset(&h, 1);
-	h.live[1].cfg = (struct netif_hash_config){
-		.alg = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
-		.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP,
-	};
-	memcpy(h.live[1].cfg.key, ms_rss_key, sizeof(ms_rss_key));
-	netif_toeplitz_init(&h.live[1].toeplitz, h.live[1].cfg.key);
-	h.active = &h.live[1];
+	ms_rss_hash_on(&h);
 	rx.hash = &h;
 	post_rx(1, 0);
 	post_rx(2, 1);

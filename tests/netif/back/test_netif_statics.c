@@ -23,7 +23,7 @@
 #include <rte_ip.h>
 
 #include "mixed_frames.h"
-#include "ms_rss.h"
+#include "ms_rss_hash.h"
 #include "netif_back.h"
 #include "netif_ctrl_back.h"
 #include "netif_ctrl_front.h"
@@ -249,6 +249,21 @@ test_other_types_are_not_ours(void)
 	CHECK(st.stats.requests == 0);
 }
 
+/*
+ * Connect @rx to a fresh receive ring in @sring, seen by the frontend
+ * through @front, with queue 0's static grants.
+ */
+static void
+rx_connect(struct netif_back_rx *rx, netif_rx_sring_t *sring,
+	   netif_rx_front_ring_t *front)
+{
+	SHARED_RING_INIT(sring);
+	FRONT_RING_INIT(front, sring, NETIF_PAGE_SIZE);
+	rx->mtu = &link_mtu;
+	REQUIRE(netif_back_rx_connect(rx, sring, be, FRONTEND) == 0);
+	rx->statics = &sq[0].map;
+}
+
 /* Guest TX and RX through mapped pages: no grant copy, and our own copy. */
 static void
 test_data_path_copies_mapped_pages_without_grant_copy(void)
@@ -278,15 +293,11 @@ test_data_path_copies_mapped_pages_without_grant_copy(void)
 		frame[i] = (uint8_t)(i * 3);
 	SHARED_RING_INIT(&tx_shared.sring);
 	FRONT_RING_INIT(&tx_front, &tx_shared.sring, NETIF_PAGE_SIZE);
-	SHARED_RING_INIT(&rx_shared.sring);
-	FRONT_RING_INIT(&rx_front, &rx_shared.sring, NETIF_PAGE_SIZE);
 	netif_back_tx_setup(&tx, test_pool, 0);
 	REQUIRE(netif_back_tx_connect(&tx, &tx_shared.sring, be, FRONTEND) ==
 		0);
-	rx.mtu = &link_mtu;
-	REQUIRE(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) ==
-		0);
-	tx.statics = rx.statics = &sq[0].map;
+	tx.statics = &sq[0].map;
+	rx_connect(&rx, &rx_shared.sring, &rx_front);
 
 	req = RING_GET_REQUEST(&tx_front, tx_front.req_prod_pvt++);
 	*req = (netif_tx_request_t){ .gref = refs[0], .size = 100, .id = 3 };
@@ -526,12 +537,7 @@ test_push_answers_static_buffers_at_once_around_copies(void)
 
 	statics_reset();
 	CHECK(add(0, 0, 6) == XEN_NETIF_CTRL_STATUS_SUCCESS);
-	SHARED_RING_INIT(&rx_shared.sring);
-	FRONT_RING_INIT(&front, &rx_shared.sring, NETIF_PAGE_SIZE);
-	rx.mtu = &link_mtu;
-	REQUIRE(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) ==
-		0);
-	rx.statics = &sq[0].map;
+	rx_connect(&rx, &rx_shared.sring, &front);
 	for (i = 0; i < RTE_DIM(page_of); i++) {
 		post_rx(&front, page_of[i], (uint16_t)(i + 1));
 		/* The third is chained: the general path takes it. */
@@ -611,20 +617,8 @@ test_push_with_the_guests_hash_into_static_grants(void)
 
 	statics_reset();
 	CHECK(add(0, 0, 6) == XEN_NETIF_CTRL_STATUS_SUCCESS);
-	SHARED_RING_INIT(&rx_shared.sring);
-	FRONT_RING_INIT(&front, &rx_shared.sring, NETIF_PAGE_SIZE);
-	rx.mtu = &link_mtu;
-	REQUIRE(netif_back_rx_connect(&rx, &rx_shared.sring, be, FRONTEND) ==
-		0);
-	rx.statics = &sq[0].map;
-	netif_hash_reset(&h, 1);
-	h.live[1].cfg = (struct netif_hash_config){
-		.alg = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
-		.flags = XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP,
-	};
-	memcpy(h.live[1].cfg.key, ms_rss_key, sizeof(ms_rss_key));
-	netif_toeplitz_init(&h.live[1].toeplitz, h.live[1].cfg.key);
-	h.active = &h.live[1];
+	rx_connect(&rx, &rx_shared.sring, &front);
+	ms_rss_hash_on(&h);
 	rx.hash = &h;
 	for (i = 0; i < 4; i++) {
 		m[i] = rx_frame(54, 2048, 0);
