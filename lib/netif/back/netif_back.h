@@ -288,23 +288,9 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 	if (likely(slot->hashed && slot->gso_type == XEN_NETIF_GSO_TYPE_NONE &&
 		   slot->offset == 0))
 		netif_rx_hash_extra(netif_rx_extra_at(ring, slot->idx + 1),
-				    slot, 0);
+				    slot->hash_type, slot->hash, 0);
 	else
 		netif_back_rx_respond_extras(ring, slot);
-}
-
-/*
- * The response of a slot with no extra, written at once: @size bytes into
- * the buffer of request @id, at its page's start.
- */
-static inline void
-netif_back_rx_respond_one(netif_rx_back_ring_t *ring, RING_IDX idx, uint16_t id,
-			  uint16_t size)
-{
-	*RING_GET_RESPONSE(ring, idx) = (netif_rx_response_t){
-		.id = id,
-		.status = (int16_t)size,
-	};
 }
 
 /* Most packets one pull or push moves. */
@@ -471,6 +457,9 @@ struct netif_back_rx {
 	struct netif_copy copy;
 	/* One push's slots and where each packet's slots start. */
 	uint16_t first_slot[NETIF_BACK_BURST_MAX + 1];
+	/* One push's packets written into static grants, to answer. */
+	uint16_t nb_written;
+	struct netif_rx_written written[NETIF_BACK_BURST_MAX];
 	struct netif_rx_slot slots[NETIF_BACK_BURST_MAX * NETIF_MAX_SLOTS];
 	/* The frames one push cut, freed once copied. */
 	uint16_t nb_cut;

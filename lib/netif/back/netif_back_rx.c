@@ -132,7 +132,8 @@ netif_back_rx_respond_extras(netif_rx_back_ring_t *ring,
 	}
 	if (slot->hashed)
 		netif_rx_hash_extra(
-			netif_rx_extra_at(ring, at++), slot,
+			netif_rx_extra_at(ring, at++), slot->hash_type,
+			slot->hash,
 			slot->offset != 0 ? XEN_NETIF_EXTRA_FLAG_MORE : 0);
 	/* Only a first slot starts past its page's start. */
 	if (slot->offset != 0) {

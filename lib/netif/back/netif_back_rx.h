@@ -42,6 +42,19 @@ struct netif_rx_slot {
 };
 
 /*
+ * A packet of one slot, with at most a hash extra, the push wrote into a
+ * static grant at once: its answer, written with the push's others.
+ */
+struct netif_rx_written {
+	RING_IDX idx; /* ring slot of the request = of the response */
+	uint16_t id;
+	uint16_t size;
+	uint32_t hash;
+	uint8_t hash_type;
+	bool hashed;
+};
+
+/*
  * A grant copy of @len bytes from @src into the frontend's (@frontend)
  * grant @gref at @offset, added as @seg; the caller makes its source a
  * grant when @src lies on a lent page (netif_lend_source()).
@@ -142,22 +155,25 @@ netif_rx_extra_at(netif_rx_back_ring_t *ring, RING_IDX idx)
 	return (struct netif_extra_info *)RING_GET_RESPONSE(ring, idx);
 }
 
-/* The hash extra of @slot, with @flags (XEN_NETIF_EXTRA_FLAG_MORE or 0). */
+/*
+ * A hash extra: @value of @type (_XEN_NETIF_CTRL_HASH_TYPE_*), with @flags
+ * (XEN_NETIF_EXTRA_FLAG_MORE or 0).
+ */
 static inline void
-netif_rx_hash_extra(struct netif_extra_info *extra,
-		    const struct netif_rx_slot *slot, uint8_t flags)
+netif_rx_hash_extra(struct netif_extra_info *extra, uint8_t type,
+		    uint32_t value, uint8_t flags)
 {
 	*extra = (struct netif_extra_info){
 		.type = XEN_NETIF_EXTRA_TYPE_HASH,
 		.flags = flags,
 		.u.hash = {
-			.type = slot->hash_type,
+			.type = type,
 			.algorithm = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ,
 		},
 	};
 	/* Least significant byte first (netif.h). */
 	for (unsigned int i = 0; i < 4; i++)
-		extra->u.hash.value[i] = slot->hash >> (8 * i);
+		extra->u.hash.value[i] = value >> (8 * i);
 }
 
 /* The extras of a first slot, in the ring slots after its response. */

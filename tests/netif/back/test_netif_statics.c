@@ -508,13 +508,13 @@ page_holds(unsigned int page, uint16_t at, uint16_t len, uint8_t tag)
 }
 
 /*
- * A push writes a packet of one mbuf into a static grant and answers it
- * at once; a buffer not given as a static grant, or given read-only, is
- * grant copied, and a chained packet built by the general path, both
- * answered after the flush. Every answer is in its request's slot, all
- * are published together and counted, and a packet without a buffer
- * waits. With headroom asked for, a static page gets the frame past it
- * and the XDP extra (the general path).
+ * A push writes a packet of one mbuf into a static grant at once; a
+ * buffer not given as a static grant, or given read-only, is grant
+ * copied, and a chained packet built by the general path. Every answer
+ * is in its request's slot, all are published together and counted, a
+ * packet without a buffer waits, and no push writes again in the slot of
+ * an answer published before. With headroom asked for, a static page
+ * gets the frame past it and the XDP extra (the general path).
  */
 static void
 test_push_answers_static_buffers_at_once_around_copies(void)
@@ -563,6 +563,12 @@ test_push_answers_static_buffers_at_once_around_copies(void)
 	CHECK(rx.stats.packets == 5 && rx.stats.bytes == bytes);
 	CHECK(rx.stats.ring_full == 1 && rx.error == NULL);
 
+	/*
+	 * The frontend took the first answer and may post there again: no
+	 * later push writes in that slot.
+	 */
+	memset(RING_GET_RESPONSE(&front, 0), 0xee, sizeof(*rsp));
+
 	/* Headroom asked for: past it, with the XDP extra in the next slot. */
 	netif_back_rx_set_xdp_headroom(&rx, 64);
 	post_rx(&front, 0, 7);
@@ -588,6 +594,7 @@ test_push_answers_static_buffers_at_once_around_copies(void)
 	CHECK(rx_shared.sring.rsp_prod == 8 && page_holds(2, 0, 60, 0xb0));
 	CHECK(RING_GET_RESPONSE(&front, 7)->id == 9);
 	CHECK(rx.stats.static_packets == 5 && rx.stats.packets == 7);
+	CHECK(RING_GET_RESPONSE(&front, 0)->id == 0xeeee);
 	netif_statics_release(&st);
 }
 
