@@ -287,8 +287,8 @@ netif_back_rx_respond(netif_rx_back_ring_t *ring,
 	/* With the guest's hash on, most packets' only extra. */
 	if (likely(slot->hashed && slot->gso_type == XEN_NETIF_GSO_TYPE_NONE &&
 		   slot->offset == 0))
-		netif_rx_hash_extra(netif_rx_extra_at(ring, slot->idx + 1),
-				    slot->hash_type, slot->hash, 0);
+		netif_rx_respond_hash(ring, slot->idx, slot->hash_type,
+				      slot->hash);
 	else
 		netif_back_rx_respond_extras(ring, slot);
 }

@@ -43,7 +43,9 @@ struct netif_rx_slot {
 
 /*
  * A packet of one slot, with at most a hash extra, the push wrote into a
- * static grant at once: its answer, written with the push's others.
+ * static grant at once: its answer, written with the push's others. Not a
+ * struct netif_rx_slot: only what such an answer says, in 16 bytes
+ * against 28, four to a cache line.
  */
 struct netif_rx_written {
 	RING_IDX idx; /* ring slot of the request = of the response */
@@ -174,6 +176,17 @@ netif_rx_hash_extra(struct netif_extra_info *extra, uint8_t type,
 	/* Least significant byte first (netif.h). */
 	for (unsigned int i = 0; i < 4; i++)
 		extra->u.hash.value[i] = value >> (8 * i);
+}
+
+/*
+ * The hash extra of the response in ring slot @idx, as its only extra: in
+ * the slot after it.
+ */
+static inline void
+netif_rx_respond_hash(netif_rx_back_ring_t *ring, RING_IDX idx, uint8_t type,
+		      uint32_t value)
+{
+	netif_rx_hash_extra(netif_rx_extra_at(ring, idx + 1), type, value, 0);
 }
 
 /* The extras of a first slot, in the ring slots after its response. */

@@ -351,9 +351,8 @@ rx_answer_written(struct netif_back_rx *rx)
 			.status = (int16_t)w->size,
 		};
 		if (w->hashed)
-			netif_rx_hash_extra(
-				netif_rx_extra_at(&rx->ring, w->idx + 1),
-				w->hash_type, w->hash, 0);
+			netif_rx_respond_hash(&rx->ring, w->idx, w->hash_type,
+					      w->hash);
 	}
 	rx->nb_written = 0;
 }

@@ -8,11 +8,11 @@
  * or not at all, a DEL reporting each entry's status; whatever the guest
  * lists is copied once and checked (unknown or foreign grants, duplicates,
  * bad flags, too many). The data path then copies from and to the mapped
- * pages without a grant copy (a push answering those at once, around the
- * ones it grant copies), and a guest rewriting its page after the pull
- * cannot change the packet we hold. The control ring answers every
- * request in its slot, NOT_SUPPORTED for types nobody serves, and an
- * impossible index on either side is an error.
+ * pages without a grant copy (a push writing those at once, around the
+ * ones it grant copies, and answering all in their slots), and a guest
+ * rewriting its page after the pull cannot change the packet we hold. The
+ * control ring answers every request in its slot, NOT_SUPPORTED for types
+ * nobody serves, and an impossible index on either side is an error.
  */
 
 #include <inttypes.h>
@@ -517,7 +517,7 @@ page_holds(unsigned int page, uint16_t at, uint16_t len, uint8_t tag)
  * gets the frame past it and the XDP extra (the general path).
  */
 static void
-test_push_answers_static_buffers_at_once_around_copies(void)
+test_push_writes_static_buffers_at_once_around_copies(void)
 {
 	static union {
 		netif_rx_sring_t sring;
@@ -1170,7 +1170,7 @@ TEST_MAIN(setup, teardown)
 	RUN(test_other_types_are_not_ours);
 	RUN(test_data_path_copies_mapped_pages_without_grant_copy);
 	RUN(test_data_path_keeps_ring_order_around_a_grant_copy);
-	RUN(test_push_answers_static_buffers_at_once_around_copies);
+	RUN(test_push_writes_static_buffers_at_once_around_copies);
 	RUN(test_push_with_the_guests_hash_into_static_grants);
 	RUN(test_control_ring_answers_every_request_in_its_slot);
 	RUN(test_control_ring_serves_a_ring_worth_at_a_time);
