@@ -183,6 +183,11 @@ def summarize(family, direction, size, runs, burst=32, queues=1):
     res["round_mpps"] = {r["round"]: r["windows"][-1]["rx_pps"] / 1e6
                          for r in runs if "round" in r and r["windows"]}
     res["host"] = [r.get("host") for r in runs]
+    # The host's mode by round, to split ratios within rounds by it
+    # (report.add_ratios).
+    res["round_host_ns"] = {r["round"]: r["host"]["bounce_ns"]
+                            for r in runs if "round" in r and r.get("host")
+                            and "bounce_ns" in r["host"]}
     bounces = [h["bounce_ns"] for h in res["host"] if h and "bounce_ns" in h]
     res["host_bounce_ns"] = statistics.median(bounces) if bounces else None
     res["cycles_per_pkt_sender"] = pooled_cycles(runs, "tx")

@@ -17,6 +17,12 @@ XEN_PEERS = ["vhost", "memif"]
 # A ratio whose rounds spread more than this (25th to 75th percentile
 # over the median) is marked '!': the host changed speed within a round.
 RATIO_SPREAD_MAX = 0.10
+# The host's two modes on these VMs: a cache line's round trip between the
+# benchmark's two CPUs (xen-host-probe) of about 110 ns or about 450 ns,
+# at which every transport that moves packets between them runs at other
+# speeds, and not all by the same factor. A round whose probe took less
+# than this ran in the fast mode.
+HOST_FAST_NS = 250
 
 
 def _key(r, family=None):
@@ -24,11 +30,37 @@ def _key(r, family=None):
             r.get("burst", 32), r.get("queues", 1))
 
 
+def _ratio_by_round(mine, peer):
+    a, b = mine.get("round_mpps") or {}, peer.get("round_mpps") or {}
+    return {k: a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k] > 0}
+
+
 def round_ratios(mine, peer):
     """Our Mpps over the peer's within each round both ran (interleaved
     method), in round order; empty for points measured on their own."""
-    a, b = mine.get("round_mpps") or {}, peer.get("round_mpps") or {}
-    return [a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k] > 0]
+    return list(_ratio_by_round(mine, peer).values())
+
+
+def host_mode(bounce_ns):
+    """"fast" or "slow": the host's mode from its probe (HOST_FAST_NS)."""
+    return "fast" if bounce_ns < HOST_FAST_NS else "slow"
+
+
+def ratios_by_mode(mine, peer):
+    """The ratios within rounds split by the host's mode in each round:
+    {mode: {"median", "p25", "p75", "rounds"}} over the rounds whose
+    probe gave a figure; empty when none did."""
+    hosts = mine.get("round_host_ns") or {}
+    split = {}
+    for rnd, ratio in _ratio_by_round(mine, peer).items():
+        if rnd in hosts:
+            split.setdefault(host_mode(hosts[rnd]), []).append(ratio)
+    out = {}
+    for mode, values in sorted(split.items()):
+        med, p25, p75 = spread(values)
+        out[mode] = {"median": med, "p25": p25, "p75": p75,
+                     "rounds": len(values)}
+    return out
 
 
 def spread(values):
@@ -44,7 +76,9 @@ def add_ratios(results):
     rows against each peer, for every row against null (the ceiling) when
     null was run. Interleaved, the median of the ratios within rounds,
     with ratio_<peer>_p25 and _p75 and ratio_<peer>_marked when they
-    spread more than RATIO_SPREAD_MAX; else the ratio of the medians."""
+    spread more than RATIO_SPREAD_MAX, and ratio_<peer>_by_mode the same
+    over the rounds of each host mode (ratios_by_mode); else the ratio of
+    the medians."""
     index = {_key(r): r for r in results}
     for r in results:
         peers = XEN_PEERS if r["transport"] == "xen" else []
@@ -55,7 +89,7 @@ def add_ratios(results):
             if peer not in peers:
                 r.pop(key, None)
                 continue
-            for k in ("_p25", "_p75", "_marked", "_rounds"):
+            for k in ("_p25", "_p75", "_marked", "_rounds", "_by_mode"):
                 r.pop(key + k, None)
             p = index.get(_key(r, peer))
             within = round_ratios(r, p) if p else []
@@ -64,6 +98,7 @@ def add_ratios(results):
                 r[key + "_rounds"] = within
                 r[key + "_marked"] = (r[key + "_p75"] - r[key + "_p25"] >
                                       RATIO_SPREAD_MAX * r[key])
+                r[key + "_by_mode"] = ratios_by_mode(r, p)
             elif p and p.get("mpps_median"):
                 r[key] = r["mpps_median"] / p["mpps_median"]
             else:
@@ -138,6 +173,36 @@ def table_rows(results, failures=(), unsupported=()):
     for f in failures:
         rows.append(filler(f, "FAILED"))
     return head, rows
+
+
+def mode_lines(results):
+    """A line per xen row whose rounds ran in both host modes: its ratio
+    within rounds to each peer over the rounds of each mode. Empty when no
+    row's did."""
+    out = []
+    for r in results:
+        if r["transport"] != "xen":
+            continue
+        parts = []
+        for peer in XEN_PEERS:
+            modes = r.get("ratio_%s_by_mode" % peer) or {}
+            if len(modes) < 2:
+                continue
+            parts.append("vs %s: %s" % (FAMILY_LABEL[peer], ", ".join(
+                "%s %.2fx %.2f-%.2f (%d rounds)" % (
+                    mode, m["median"], m["p25"], m["p75"], m["rounds"])
+                for mode, m in sorted(modes.items(),
+                                      key=lambda kv: kv[0] != "slow"))))
+        if parts:
+            out.append("  %s %s %dB %dq  %s" % (
+                r["label"], r["direction"], r["size"], r.get("queues", 1),
+                "; ".join(parts)))
+    if not out:
+        return []
+    return ["By the host's mode (a round whose probe took < %d ns ran "
+            "fast), where a point's" % HOST_FAST_NS,
+            "rounds ran in both: the ratio within rounds, median and "
+            "25th-75th percentile:"] + out
 
 
 def format_table(head, rows):
@@ -238,7 +303,9 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
 def print_table(results, failures, memory, unsupported=(), mode=None,
                 out=None):
     head, rows = table_rows(results, failures, unsupported)
-    text = format_table(head, rows) + [""] + legend_lines(
+    modes = mode_lines(results)
+    text = format_table(head, rows) + [""] + modes + (
+        [""] if modes else []) + legend_lines(
         results, failures, unsupported, memory.note, memory.hugepages, mode)
     print("\n".join(text), file=out, flush=True)
 

@@ -433,10 +433,13 @@ class TestHostProbe(unittest.TestCase):
         self.assertIn("error", r)
 
 
-def round_run(mpps, rnd):
-    """An interleaved round's run: one window of mpps."""
+def round_run(mpps, rnd, host_ns=None):
+    """An interleaved round's run: one window of mpps, after a host probe
+    of host_ns (none given: the probe failed)."""
     run = xen_f2b_run(mpps=(mpps,))
     run["round"] = rnd
+    run["host"] = ({"bounce_ns": host_ns, "copy_gbs": 9.0}
+                   if host_ns is not None else {"error": "no probe"})
     return run
 
 
@@ -449,13 +452,52 @@ class TestInterleaved(unittest.TestCase):
         self.assertEqual(measure.summarize(
             "xen", "f2b", 64, [xen_f2b_run()])["round_mpps"], {})
 
-    def results(self, xen, vhost):
+    def results(self, xen, vhost, hosts=()):
+        host = dict(enumerate(hosts, 1))
         res = [measure.summarize("xen", "f2b", 64, [
-                   round_run(m, i) for i, m in enumerate(xen, 1)]),
+                   round_run(m, i, host.get(i))
+                   for i, m in enumerate(xen, 1)]),
                measure.summarize("vhost", "f2b", 64, [
-                   round_run(m, i) for i, m in enumerate(vhost, 1)])]
+                   round_run(m, i, host.get(i))
+                   for i, m in enumerate(vhost, 1)])]
         report.add_ratios(res)
         return res
+
+    def test_ratios_split_by_the_hosts_mode(self):
+        # Rounds 2 and 4 ran in the fast mode, where xen is at 0.5x; round
+        # 5's probe failed: it counts in the ratio, in no mode.
+        xen, vhost = self.results([10.0, 5.0, 10.0, 5.0, 10.0],
+                                  [10.0, 10.0, 10.0, 10.0, 10.0],
+                                  [450.0, 110.0, 460.0, 120.0, None])
+        self.assertEqual(xen["round_host_ns"],
+                         {1: 450.0, 2: 110.0, 3: 460.0, 4: 120.0})
+        self.assertAlmostEqual(xen["ratio_vhost"], 1.0)
+        self.assertEqual(xen["ratio_vhost_by_mode"], {
+            "fast": {"median": 0.5, "p25": 0.5, "p75": 0.5, "rounds": 2},
+            "slow": {"median": 1.0, "p25": 1.0, "p75": 1.0, "rounds": 2}})
+        self.assertNotIn("ratio_vhost_by_mode", vhost)
+        self.assertEqual(report.mode_lines([xen, vhost])[2:], [
+            "  xen f2b 64B 1q  vs vhost-user: slow 1.00x 1.00-1.00 "
+            "(2 rounds), fast 0.50x 0.50-0.50 (2 rounds)"])
+        out = io.StringIO()
+        report.print_table([xen, vhost], [], FakeMemory(), out=out)
+        self.assertIn("By the host's mode", out.getvalue())
+
+    def test_one_mode_gives_no_split_line(self):
+        xen, vhost = self.results([10.0, 5.0], [10.0, 10.0], [450.0, 440.0])
+        self.assertEqual(list(xen["ratio_vhost_by_mode"]), ["slow"])
+        self.assertEqual(xen["ratio_vhost_by_mode"]["slow"]["rounds"], 2)
+        self.assertEqual(report.mode_lines([xen, vhost]), [])
+        out = io.StringIO()
+        report.print_table([xen, vhost], [], FakeMemory(), out=out)
+        self.assertNotIn("By the host's mode", out.getvalue())
+        xen, _ = self.results([10.0], [10.0])
+        self.assertEqual(xen["ratio_vhost_by_mode"], {})
+        # One CPU for both ends: no probe at all.
+        run = round_run(10.0, 1)
+        run["host"] = None
+        self.assertEqual(measure.summarize("xen", "f2b", 64, [run])[
+            "round_host_ns"], {})
 
     def test_ratios_within_rounds(self):
         # The host halves every transport's speed in alternate rounds:
