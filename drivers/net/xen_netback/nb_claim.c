@@ -30,6 +30,25 @@ nb_parse_domid(const char *s)
 	return v;
 }
 
+/*
+ * In a driver domain (a backend outside Dom0), libxl lets only Dom0 and
+ * the guest itself read /local/domain/<guest>/name: no vif can then be
+ * claimed by its guest's name, silently. Said once per guest (the last
+ * one said; the control and watch threads may race, to a repeated line).
+ */
+static void
+nb_name_denied(struct xa_handle *xa, domid_t domid, const char *path)
+{
+	static unsigned int last = DOMID_FIRST_RESERVED;
+
+	if (__atomic_exchange_n(&last, domid, __ATOMIC_RELAXED) == domid)
+		return;
+	NB_LOG(WARNING,
+	       "%s: not readable from domain %u (%s): a vif of domain %u cannot be claimed by its name; in a driver domain, libxl lets only Dom0 and the guest read it: claim by domid=, or have Dom0 grant read access (xenstore-chmod %s n0 r%u r%u)",
+	       path, xa_domid(xa), strerror(EACCES), domid, path, domid,
+	       xa_domid(xa));
+}
+
 char *
 nb_domain_name(struct xa_handle *xa, domid_t domid)
 {
@@ -39,6 +58,8 @@ nb_domain_name(struct xa_handle *xa, domid_t domid)
 
 	snprintf(path, sizeof(path), "/local/domain/%u/name", domid);
 	name = xa_xs_read(xa, XBT_NULL, path, &len);
+	if (name == NULL && errno == EACCES)
+		nb_name_denied(xa, domid, path);
 	/* A NUL inside would make it another, shorter name. */
 	if (name != NULL && strlen(name) != len) {
 		free(name);
