@@ -13,7 +13,8 @@
  *   nothing mapped, and the other guests' traffic goes on;
  * - a guest rebooted (a new domain id) gets a new port;
  * - devargs that cannot make ports are refused at probe;
- * - removing the watcher leaves its ports serving.
+ * - removing the watcher leaves its ports serving;
+ * - vifs=* serves a vif whose guest's name it cannot read.
  */
 
 #include <stdio.h>
@@ -177,6 +178,31 @@ test_removed_watcher_leaves_its_ports_serving(void)
 	CHECK(no_port_for(9));
 }
 
+/*
+ * vifs=* serves every vif of the backend directory without the guest's
+ * name, which a driver domain cannot read: here a guest that has none.
+ */
+static void
+test_every_vif_watcher_reads_no_name(void)
+{
+	char args[160];
+	int back, front;
+
+	/* The simulated toolstack names a guest: its name taken away. */
+	REQUIRE(xsim_vif_plug(pair_sim_instance(), 0, 10, 0,
+			      "00:16:3e:00:01:0a") == 0);
+	REQUIRE(xsim_domain_name(pair_sim_instance(), 10, NULL) == 0);
+	snprintf(args, sizeof(args), "vifs=*,provider=sim,sim=%s",
+		 pair_sim_instance());
+	REQUIRE(rte_vdev_init("net_xen_netback_every", args) == 0);
+	REQUIRE(guest_served(10, &back, &front));
+	CHECK(watched_vif_port(9, 5000) >= 0);
+	watched_frontend_close(10, front);
+	REQUIRE(xsim_vif_unplug(pair_sim_instance(), 0, 10, 0) == 0);
+	CHECK(watched_removal_handled(back));
+	CHECK(rte_vdev_uninit("net_xen_netback_every") == 0);
+}
+
 static int
 setup(const char *argv0)
 {
@@ -203,4 +229,5 @@ TEST_MAIN(setup, teardown)
 	RUN(test_rebooted_guest_gets_a_new_port);
 	RUN(test_watcher_devargs_are_checked_at_probe);
 	RUN(test_removed_watcher_leaves_its_ports_serving);
+	RUN(test_every_vif_watcher_reads_no_name);
 }

@@ -79,6 +79,9 @@ watched_frontend_close(domid_t domid, int port)
 
 	snprintf(name, sizeof(name), "net_xen_netfront_g%u", domid);
 	pair_destroy(name, port);
+	/* The port id is free for the next port. */
+	if (port >= 0)
+		memset(heard[port], 0, sizeof(heard[port]));
 }
 
 bool

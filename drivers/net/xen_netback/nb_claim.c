@@ -44,7 +44,7 @@ nb_name_denied(struct xa_handle *xa, domid_t domid, const char *path)
 	if (__atomic_exchange_n(&last, domid, __ATOMIC_RELAXED) == domid)
 		return;
 	NB_LOG(WARNING,
-	       "%s: not readable from domain %u (%s): a vif of domain %u cannot be claimed by its name; in a driver domain, libxl lets only Dom0 and the guest read it: claim by domid=, or have Dom0 grant read access (xenstore-chmod %s n0 r%u r%u)",
+	       "%s: not readable from domain %u (%s): a vif of domain %u cannot be claimed by its name; in a driver domain, libxl lets only Dom0 and the guest read it: claim by domid=, watch with vifs=* (every vif of this domain), or have Dom0 grant read access (xenstore-chmod %s n0 r%u r%u)",
 	       path, xa_domid(xa), strerror(EACCES), domid, path, domid,
 	       xa_domid(xa));
 }

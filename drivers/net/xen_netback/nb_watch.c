@@ -4,7 +4,8 @@
  * Every vif in one process: a netback vdev given vifs=<pattern> is no
  * port itself but watches its backend directory, as Linux's xen-netback
  * watches for the vifs the toolstack adds, and makes a port of each new
- * vif of a guest whose name matches the pattern (fnmatch(3)):
+ * vif of a guest whose name matches the pattern (fnmatch(3); "*": every
+ * vif, the name not read, as a driver domain needs):
  *
  *   net_xen_netback_vif<domid>.<handle>,domid=<domid>,handle=<handle>,
  *   on_removal=remove,<the watcher's other devargs>
@@ -107,11 +108,22 @@ nb_watch_parse_entry(const char *s, unsigned long min, unsigned long max)
 	return v;
 }
 
+/*
+ * Whether the guest @domid's name matches. "*" takes every vif of this
+ * domain's backend directory without reading the name, which a driver
+ * domain may not (nb_domain_name()): the toolstack put the vif there
+ * because its line names this domain as the backend.
+ */
 static bool
 nb_watch_name_matches(struct nb_watch *w, domid_t domid)
 {
-	char *name = nb_domain_name(w->xa, domid);
-	bool match = name != NULL && fnmatch(w->pattern, name, 0) == 0;
+	char *name;
+	bool match;
+
+	if (strcmp(w->pattern, "*") == 0)
+		return true;
+	name = nb_domain_name(w->xa, domid);
+	match = name != NULL && fnmatch(w->pattern, name, 0) == 0;
 
 	free(name);
 	return match;
