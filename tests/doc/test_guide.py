@@ -8,8 +8,8 @@
 #    file, where the guide's <placeholders> match anything, the file's own
 #    $expansions match anything (a bare one may stand for several options),
 #    the file may add words (its own options, redirections, wrappers), a
-#    --vdev word may add devargs, provider=xen stands for the simulator's
-#    provider=sim, and a program the file gets as an argument (its "usage:"
+#    --vdev word may add devargs, provider=xen stands for itself (a real-Xen
+#    scenario) or the simulator's provider=sim, and a program the file gets as an argument (its "usage:"
 #    line and name="$N") is that program;
 #  - every devarg key of both PMDs' param strings is documented;
 #  - the feature matrices use only DPDK 22.11's keys, with Y or P.
@@ -139,10 +139,11 @@ def same_word(g, f, aliases):
         f = aliases[f[1:]]
         return re.fullmatch(guide_regex(g), f) or \
             re.fullmatch(r'(.*/)?' + re.escape(f), g)
-    g = g.replace('provider=xen', 'provider=sim')
-    if re.fullmatch(guide_regex(g), f, re.S) or \
-            re.fullmatch(file_regex(f, aliases), g, re.S):
-        return True
+    # provider=xen: a real-Xen scenario's, or the simulator's provider=sim.
+    for g in dict.fromkeys((g, g.replace('provider=xen', 'provider=sim'))):
+        if re.fullmatch(guide_regex(g), f, re.S) or \
+                re.fullmatch(file_regex(f, aliases), g, re.S):
+            return True
     # A vdev: the file may add devargs (the simulator's instance...).
     if g.startswith('net_xen_') and ',' in g and ',' in f:
         gs, fs = g.split(','), f.split(',')
