@@ -12,6 +12,7 @@
 #                and iputils ping, iproute2 ip with two XDP programs (guest/xdp_icmp.c)
 #                (tests/xen/guest/domu-init.sh)
 #   domu-dpdk.cpio.gz busybox DomU with dpdk-testpmd and our netfront PMD instead
+#                (or a driver domain: our netback under xen-adaptive-fwd, xl devd)
 #                (tests/xen/guest/domu-dpdk-init.sh)
 #
 # Two cache levels under $XEN_DPDK_CACHE (default /var/cache/xen-dpdk-pmd), each keyed by a
@@ -142,6 +143,12 @@ mkdir -p "$E$pmds"; cp -L "$R$pmds/librte_mempool_ring.so" "$E$pmds/"
 install -d -m 755 "$E/opt/xen-dpdk-pmd"
 cp "$nf" "$E/opt/xen-dpdk-pmd/"; chmod 755 "$E/opt/xen-dpdk-pmd/${nf##*/}"
 with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
+# a driver domain (scenario 15): our netback under xen-adaptive-fwd, and xl
+# for 'xl devd'
+cp "$nb" "$fwd" "$E/opt/xen-dpdk-pmd/"
+chmod 755 "$E/opt/xen-dpdk-pmd/${nb##*/}" "$E/opt/xen-dpdk-pmd/${fwd##*/}"
+with_libs "$E" $(ldd "$nb" "$fwd" | awk '$3 ~ /librte|libxen/ {print $3}' | sort -u) \
+	/usr/lib/xen-4.17/bin/xl
 cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
 cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 

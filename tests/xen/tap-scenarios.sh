@@ -14,7 +14,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
-scenarios=${XEN_SCENARIOS:-1 10 7 2 9 5 5q 5m 5s 6 12 8 gm 11 13 14 4 4r 0}
+scenarios=${XEN_SCENARIOS:-1 10 7 2 9 5 5q 5m 5s 6 12 8 gm 11 13 14 15 4 4r 0}
 skip() {
 	echo "1..0 # SKIP $*"
 	printf '\n*** REAL-XEN SCENARIOS NOT RUN: %s ***\n\n' "$*" >&2

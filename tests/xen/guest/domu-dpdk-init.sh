@@ -19,6 +19,14 @@
 #   xdp.mcast=MAC        promiscuous mode off and the port's multicast list
 #                        MAC (testpmd's mcast_addr add, from --cmdline-file):
 #                        the netfront asks the backend to filter by it
+#   xdp.fwd=MODE         a driver domain instead (created with driver_domain=1):
+#                        xen-adaptive-fwd in MODE (icmpecho, io) on our netback's
+#                        watcher vifs=*, a port for each vif the toolstack gives
+#                        this domain; its lines on the console ("DOMU-FWD <line>",
+#                        the first rx-pps line only); no testpmd runs
+#   xdp.devd=1           'xl devd' first, as a driver domain needs: it runs the
+#                        vifs' hotplug scripts and removes the backend directory
+#                        of a vif the toolstack lets go ("DOMU-DEVD started")
 #   xdp.xstats=NAME[,NAME...] testpmd shows these xstats of the port with its
 #                        statistics, every 2 s instead of 10; after each run
 #                        "DOMU-XSTAT <mode> <name> last=N max=M" (the last
@@ -41,6 +49,21 @@ echo "DOMU-UP uptime=$(up) run=$(arg run)"
 for m in $(cat /lib/modules/order); do insmod /lib/modules/$m || echo "DOMU-INIT insmod $m failed"; done
 mount -t xenfs xenfs /proc/xen
 ls -l /dev/xen
+# Debian's xl without its version wrapper; xen-adaptive-fwd
+PATH=$PATH:/usr/lib/xen-4.17/bin:/opt/xen-dpdk-pmd
+if [ "$(arg devd)" = 1 ]; then
+	mkdir -p /var/run/xen /var/lib/xen /var/log/xen /var/lock
+	xl devd -F >/tmp/devd.log 2>&1 &
+	echo "DOMU-DEVD started"
+fi
+fwd=$(arg fwd)
+if [ -n "$fwd" ]; then
+	xen-adaptive-fwd --no-huge -m 256 --no-pci -l 0 --file-prefix dd \
+		-d /opt/xen-dpdk-pmd/librte_net_xen_netback.so --log-level=pmd.net.xen_netback:info \
+		--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --stats-period 1 \
+		</dev/null 2>&1 | awk '/^rx-pps/ && n++ { next } { print "DOMU-FWD " $0; fflush() }' &
+	while true; do sleep 3600; done
+fi
 txpkts=$(arg txpkts) q=$(arg queues) sg=$(arg static_grants) xs=$(arg xstats)
 mc=$(arg mcast)
 [ -z "$mc" ] || printf 'set promisc all off\nmcast_addr add 0 %s\n' "$mc" > /tmp/testpmd.cmds
