@@ -13,8 +13,11 @@
 #      makes a port of its new vif, every ping answered again, and the old
 #      vif's backend directory is gone (devd removed it for xl);
 #   3. xl destroy of the driver domain with the guest connected: Dom0 and
-#      the guest go on (what the guest's vif shows is reported), and the
-#      guest is destroyed at once after.
+#      the guest go on (what the guest's vif shows is reported);
+#   4. a new driver domain: xl network-detach of the dead vif and
+#      network-attach of a new one, which the new driver domain connects
+#      (xenbus states; the guest's init configures no address on it, so no
+#      ping checks the traffic there).
 # Times (xl create, ports up, destroy) are reported, at TCG speed.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-20}
@@ -78,8 +81,28 @@ note "xl destroy $DD rc=$rc after $(since $t)s; then $(vif_states $g2)"
 sleep 5
 xl list | grep -q "^$GU " || problem "$GU went with its driver domain"
 note "5 s later: $(vif_states $g2); xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }')"
+
+# 4. a new driver domain: xl does not move the guest's vif to it; the
+# operator detaches the dead one and attaches a new one
+t=$(up)
+create_guest $DD
+dd=$domid
+wait_guest $DD 'DOMU-FWD rx-pps'
+note "new driver domain (domain $dd) up after $(since $t)s; the guest's vif 0: $(vif_states $g2), backend-id $(xenstore-read /local/domain/$g2/device/vif/0/backend-id 2>&1)"
+t=$(up)
+timeout 60 xl network-detach $GU 0
+rc=$?
+note "xl network-detach $GU 0 rc=$rc after $(since $t)s"
+[ $rc = 0 ] || problem "xl network-detach of the dead driver domain's vif rc=$rc"
+t=$(up); timeout 60 xl network-attach $GU backend=$DD script=/bin/true mac=$MAC; rc=$?
+note "xl network-attach rc=$rc after $(since $t)s"
+[ $rc = 0 ] || problem "xl network-attach to the new driver domain rc=$rc"
+i=0; while [ $i -lt 30 ] && [ "$(vif_states $g2)" != "backend 4 frontend 4" ]; do sleep 1; i=$((i + 1)); done
+note "the guest's new vif: $(vif_states $g2) after ${i}s (backend-id $(xenstore-read /local/domain/$g2/device/vif/0/backend-id 2>&1))"
+[ "$(vif_states $g2)" = "backend 4 frontend 4" ] || problem "the new driver domain did not connect the guest's new vif"
+grep 'DOMU-FWD' $dcon | grep -E 'vif|Connected' | tail -4
 t=$(up); timeout 60 xl destroy $GU; rc=$?
 note "xl destroy $GU rc=$rc after $(since $t)s"
-[ $rc = 0 ] || problem "xl destroy $GU after its driver domain rc=$rc"
+[ $rc = 0 ] || problem "xl destroy $GU rc=$rc"
 [ -z "$problems" ] || fail "$problems"
-pass "a driver domain's netback (vifs=*, xl devd): $COUNT/$COUNT pings answered, and again after xl reboot (domain $g1 -> $g2); the driver domain destroyed under the guest, which went on; whole scenario $(since $t0)s"
+pass "a driver domain's netback (vifs=*, xl devd): $COUNT/$COUNT pings answered, and again after xl reboot (domain $g1 -> $g2); the driver domain destroyed under the guest, which went on; a new driver domain connected the vif xl network-attach gave it; whole scenario $(since $t0)s"
