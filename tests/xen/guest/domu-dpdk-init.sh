@@ -81,10 +81,12 @@ for run in $(arg run | tr ',' ' '); do
 	# an idle end reads the statistics once a second
 	p=$period; [ -z "$idle" ] || p=1
 	t0=$(up)
+	# --no-mlockall: as Dom0's testpmd (scenarios/lib.sh, start_backend)
 	dpdk-testpmd --no-huge -m 96 --no-pci --lcores 0@0,1@0 --file-prefix domu \
 		-d /opt/xen-dpdk-pmd/librte_net_xen_netfront.so --log-level=pmd.net.xen_netfront:info \
 		--vdev net_xen_netfront0,handle=0,provider=xen${q:+,queues=$q}${sg:+,static_grants=$sg} \
 		-- --forward-mode=$mode --txpkts=${txpkts:-64} --stats-period $p --total-num-mbufs=4096 \
+		--no-mlockall \
 		${q:+--rxq=$q --txq=$q} ${xs:+--display-xstats=$xs} \
 		${mc:+--cmdline-file=/tmp/testpmd.cmds} \
 		</dev/null >/tmp/testpmd.log 2>&1 &

@@ -17,7 +17,7 @@ ip link add xenbr0 type bridge && ip addr add 10.0.0.1/24 dev xenbr0 && ip link 
 cat > /tmp/$domu.cfg <<CFG
 name = "$domu"
 type = "pv"
-kernel = "/root/domu/vmlinuz"
+kernel = "/root/domu/vmlinux"
 ramdisk = "/root/domu/initrd.gz"
 extra = "console=hvc0 quiet xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.1 xdp.count=$COUNT xdp.interval=0.01 xdp.rtt=1 xdp.sizes=1000,1472 xdp.reload=2"
 memory = 128

@@ -21,7 +21,7 @@ mkcfg() { # name mac extra
 	cat <<CFG
 name = "$1"
 type = "pv"
-kernel = "/root/domu/vmlinuz"
+kernel = "/root/domu/vmlinux"
 ramdisk = "/root/domu/initrd.gz"
 extra = "console=hvc0 quiet $3"
 memory = 128
@@ -33,7 +33,7 @@ mkcfg $a 00:16:3e:00:00:03 "xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=0 xdp
 mkcfg $b 00:16:3e:00:00:02 "xdp.ip=10.0.0.2/24 xdp.peer=10.0.0.3 xdp.count=$COUNT xdp.interval=0.01 xdp.tcp=send:10.0.0.3:5000:$BYTES" > /tmp/$b.cfg
 for d in $a $b; do
 	t1=$(up)
-	note "sha256 vmlinuz $(sha256sum /root/domu/vmlinuz | cut -c1-16) initrd $(sha256sum /root/domu/initrd.gz | cut -c1-16)"
+	note "sha256 vmlinux $(sha256sum /root/domu/vmlinux | cut -c1-16) initrd $(sha256sum /root/domu/initrd.gz | cut -c1-16)"
 	timeout 120 xl -vvv create /tmp/$d.cfg > $S/xl-create-$d.log 2>&1; rc=$?
 	note "xl create $d rc=$rc took $(since $t1)s domid=$(xl domid $d 2>/dev/null)"
 	[ $rc = 0 ] || { grep -iE 'error|fail' $S/xl-create-$d.log | tail -10; fail "xl create $d rc=$rc"; }

@@ -56,7 +56,7 @@ rm -f $fifo; mkfifo $fifo || fail "mkfifo $fifo"
 set -- --no-huge -m 512 --no-pci -l 0,1 --file-prefix s10 \
 	-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info \
 	--vdev "$(ours_vdev $domu),stall_timeout_ms=$TIMEOUT" \
-	-- -i --forward-mode=icmpecho --total-num-mbufs=8192
+	-- -i --forward-mode=icmpecho --total-num-mbufs=8192 --no-mlockall
 note "stdbuf -oL dpdk-testpmd $*"
 stdbuf -oL dpdk-testpmd "$@" <$fifo >$S/testpmd.log 2>&1 &
 TESTPMD_PID=$!

@@ -132,7 +132,7 @@ guest_cfg() {
 	cat > /tmp/$1.cfg <<-CFG
 	name = "$1"
 	type = "pv"
-	kernel = "/root/domu/vmlinuz"
+	kernel = "/root/domu/vmlinux"
 	ramdisk = "/root/domu/$2"
 	extra = "console=hvc0 quiet $5"
 	memory = $3
@@ -180,6 +180,8 @@ dpdk_guest_up() {
 
 # start_backend <tag> <testpmd mode> <EAL args...>: dpdk-testpmd with our
 # netback plugin (the --vdev arguments are the caller's), up and forwarding;
+# --no-mlockall: locking (and so faulting in) EAL's 512 MB made a start
+# take 8.6-10.5 s in Dom0, against 3.8-4.4 s without, in one boot;
 # $BACKEND_APP_ARGS are added to testpmd's own arguments, and the lines of
 # $BACKEND_CMDS run as testpmd commands before it starts forwarding.
 start_backend() {
@@ -190,7 +192,7 @@ start_backend() {
 	start_testpmd $S/testpmd.log --no-huge -m 512 --no-pci -l 0,1 --file-prefix $tag \
 		-d $NETBACK_SO --log-level=pmd.net.xen_netback:info --log-level=lib.netif:info "$@" \
 		-- --forward-mode=$mode --stats-period 1 --total-num-mbufs=8192 --cmdline-file=/tmp/$tag-testpmd.cmd \
-		${BACKEND_APP_ARGS:-}
+		--no-mlockall ${BACKEND_APP_ARGS:-}
 	wait_up $S/testpmd.log 'Start automatic packet forwarding|Checking link statuses' $TESTPMD_PID \
 		"testpmd $mode" $t0
 }

@@ -19,7 +19,7 @@ note "32 MiB file made and summed in $(since $t)s: $ref"
 cat > /tmp/st-domu.cfg <<CFG
 name = "st-domu"
 type = "pv"
-kernel = "/root/domu/vmlinuz"
+kernel = "/root/domu/vmlinux"
 ramdisk = "/root/domu/initrd.gz"
 extra = "console=hvc0 quiet xdp.count=0"
 memory = 128
