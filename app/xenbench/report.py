@@ -31,14 +31,11 @@ def _key(r, family=None):
 
 
 def _ratio_by_round(mine, peer):
+    """Our Mpps over the peer's within each round both ran (interleaved
+    method), by round in round order; empty for points measured on their
+    own."""
     a, b = mine.get("round_mpps") or {}, peer.get("round_mpps") or {}
     return {k: a[k] / b[k] for k in sorted(set(a) & set(b)) if b[k] > 0}
-
-
-def round_ratios(mine, peer):
-    """Our Mpps over the peer's within each round both ran (interleaved
-    method), in round order; empty for points measured on their own."""
-    return list(_ratio_by_round(mine, peer).values())
 
 
 def host_mode(bounce_ns):
@@ -46,13 +43,13 @@ def host_mode(bounce_ns):
     return "fast" if bounce_ns < HOST_FAST_NS else "slow"
 
 
-def ratios_by_mode(mine, peer):
-    """The ratios within rounds split by the host's mode in each round:
-    {mode: {"median", "p25", "p75", "rounds"}} over the rounds whose
-    probe gave a figure; empty when none did."""
-    hosts = mine.get("round_host_ns") or {}
+def ratios_by_mode(by_round, hosts):
+    """The ratios within rounds (by_round: round -> ratio) split by the
+    host's mode in each round (hosts: round -> probe ns): {mode:
+    {"median", "p25", "p75", "rounds"}} over the rounds whose probe gave a
+    figure; empty when none did."""
     split = {}
-    for rnd, ratio in _ratio_by_round(mine, peer).items():
+    for rnd, ratio in by_round.items():
         if rnd in hosts:
             split.setdefault(host_mode(hosts[rnd]), []).append(ratio)
     out = {}
@@ -92,13 +89,15 @@ def add_ratios(results):
             for k in ("_p25", "_p75", "_marked", "_rounds", "_by_mode"):
                 r.pop(key + k, None)
             p = index.get(_key(r, peer))
-            within = round_ratios(r, p) if p else []
+            by_round = _ratio_by_round(r, p) if p else {}
+            within = list(by_round.values())
             if within:
                 r[key], r[key + "_p25"], r[key + "_p75"] = spread(within)
                 r[key + "_rounds"] = within
                 r[key + "_marked"] = (r[key + "_p75"] - r[key + "_p25"] >
                                       RATIO_SPREAD_MAX * r[key])
-                r[key + "_by_mode"] = ratios_by_mode(r, p)
+                r[key + "_by_mode"] = ratios_by_mode(
+                    by_round, r.get("round_host_ns") or {})
             elif p and p.get("mpps_median"):
                 r[key] = r["mpps_median"] / p["mpps_median"]
             else:

@@ -9,8 +9,8 @@
 #    $expansions match anything (a bare one may stand for several options),
 #    the file may add words (its own options, redirections, wrappers), a
 #    --vdev word may add devargs, provider=xen stands for itself (a real-Xen
-#    scenario) or the simulator's provider=sim, and a program the file gets as an argument (its "usage:"
-#    line and name="$N") is that program;
+#    scenario) or the simulator's provider=sim, and a program the file gets
+#    as an argument (its "usage:" line and name="$N") is that program;
 #  - every devarg key of both PMDs' param strings is documented;
 #  - the feature matrices use only DPDK 22.11's keys, with Y or P.
 #
