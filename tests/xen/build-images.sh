@@ -163,12 +163,12 @@ mkdir -p "$E$pmds"; cp -L "$R$pmds/librte_mempool_ring.so" "$E$pmds/"
 install -d -m 755 "$E/opt/xen-dpdk-pmd"
 cp "$nf" "$E/opt/xen-dpdk-pmd/"; chmod 755 "$E/opt/xen-dpdk-pmd/${nf##*/}"
 with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
-# a driver domain (scenario 15): our netback under xen-adaptive-fwd, and xl
-# for 'xl devd'
+# a driver domain (scenario 15): our netback under xen-adaptive-fwd, xl
+# for 'xl devd', and xenstore-read/-rm for the init's restart request
 cp "$nb" "$fwd" "$E/opt/xen-dpdk-pmd/"
 chmod 755 "$E/opt/xen-dpdk-pmd/${nb##*/}" "$E/opt/xen-dpdk-pmd/${fwd##*/}"
 with_libs "$E" $(ldd "$nb" "$fwd" | awk '$3 ~ /librte|libxen/ {print $3}' | sort -u) \
-	/usr/lib/xen-4.17/bin/xl
+	/usr/lib/xen-4.17/bin/xl /usr/bin/xenstore-read /usr/bin/xenstore-rm
 cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
 cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 

@@ -23,7 +23,9 @@
 #                        xen-adaptive-fwd in MODE (icmpecho, io) on our netback's
 #                        watcher vifs=*, a port for each vif the toolstack gives
 #                        this domain; its lines on the console ("DOMU-FWD <line>",
-#                        the first rx-pps line only); no testpmd runs
+#                        the first rx-pps line only); no testpmd runs. Dom0
+#                        writing "kill" to this domain's data/fwd in xenstore
+#                        kills it (SIGKILL) and starts a new one ("DOMU-FWD-KILLED")
 #   xdp.devd=1           'xl devd' first, as a driver domain needs: it runs the
 #                        vifs' hotplug scripts and removes the backend directory
 #                        of a vif the toolstack lets go ("DOMU-DEVD started")
@@ -58,11 +60,25 @@ if [ "$(arg devd)" = 1 ]; then
 fi
 fwd=$(arg fwd)
 if [ -n "$fwd" ]; then
-	xen-adaptive-fwd --no-huge -m 256 --no-pci -l 0 --file-prefix dd \
-		-d /opt/xen-dpdk-pmd/librte_net_xen_netback.so --log-level=pmd.net.xen_netback:info \
-		--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --stats-period 1 \
-		</dev/null 2>&1 | awk '/^rx-pps/ && n++ { next } { print "DOMU-FWD " $0; fflush() }' &
-	while true; do sleep 3600; done
+	start_fwd() {
+		xen-adaptive-fwd --no-huge -m 256 --no-pci -l 0 --file-prefix dd \
+			-d /opt/xen-dpdk-pmd/librte_net_xen_netback.so --log-level=pmd.net.xen_netback:info \
+			--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --stats-period 1 \
+			</dev/null 2>&1 | awk '/^rx-pps/ && n++ { next } { print "DOMU-FWD " $0; fflush() }' &
+	}
+	start_fwd
+	# "kill" written by Dom0 to this domain's data/fwd (xenstore): the
+	# forwarder killed with SIGKILL, as a crash would end it, and started
+	# again, which takes the vifs over (a backend restarted inside the
+	# driver domain)
+	while sleep 1; do
+		[ "$(xenstore-read data/fwd 2>/dev/null)" = kill ] || continue
+		xenstore-rm data/fwd
+		kill -KILL $(pidof xen-adaptive-fwd)
+		while pidof xen-adaptive-fwd >/dev/null; do sleep 0.2; done
+		echo "DOMU-FWD-KILLED uptime=$(up)"
+		start_fwd
+	done
 fi
 txpkts=$(arg txpkts) q=$(arg queues) sg=$(arg static_grants) xs=$(arg xstats)
 mc=$(arg mcast)

@@ -13,13 +13,19 @@
 #   1. guest A serves iperf3; guest B pings A, then runs iperf3 to A and
 #      from A (-R) for $SECS s each: every request answered once, both
 #      runs complete;
-#   2. xl reboot of B: B comes back under a new domain id, the watcher
+#   2. the backend process restarted inside the driver domain: killed
+#      (SIGKILL, as a crash ends it: nothing said on xenstore) and started
+#      again by the driver domain's init, asked through xenstore
+#      (data/fwd); both guests' vifs stay Connected, untold, and the new
+#      process takes them over;
+#   3. xl reboot of B: B comes back under a new domain id, the watcher
 #      makes a port of its new vif (port ids are reused: io pairs it with
-#      A's again), and B's pings and iperf3 runs go through again; the old
-#      vif's backend directory is gone (devd removed it for xl);
-#   3. xl destroy of the driver domain with both guests connected: Dom0 and
-#      the guests go on (what B's vif shows is reported);
-#   4. a new driver domain: xl network-detach of B's dead vif and
+#      A's, which the restarted process took over), and B's pings and
+#      iperf3 runs go through again; the old vif's backend directory is
+#      gone (devd removed it for xl);
+#   4. xl destroy of the driver domain with both guests connected: Dom0 and
+#      the guests go on (what their vifs show is reported);
+#   5. a new driver domain: xl network-detach of B's dead vif and
 #      network-attach of a new one, which the new driver domain connects
 #      (xenbus states; B's init configures no address on it, so no ping
 #      checks the traffic there).
@@ -97,7 +103,19 @@ g1=$domid
 note "guests $A (domain $ga), $B (domain $g1): $(vif_states $ga); $(vif_states $g1)"
 traffic first 1
 
-# 2. xl reboot of B: a new domain, a new vif, a new port paired with A's
+# 2. the forwarder killed in the driver domain and started again; the
+# vifs stay Connected on both ends while it is away
+from=$(($(wc -c < $dcon) + 1))
+t=$(up); xenstore-write /local/domain/$dd/data/fwd kill || fail "xenstore-write data/fwd"
+console_after $DD $from 'DOMU-FWD-KILLED'
+states="A: $(vif_states $ga), B: $(vif_states $g1)"
+console_after $DD $from 'DOMU-FWD rx-pps'
+note "forwarder killed and up again after $(since $t)s; right after the kill $states; now A: $(vif_states $ga), B: $(vif_states $g1)"
+[ "$states" = "A: backend 4 frontend 4, B: backend 4 frontend 4" ] ||
+	problem "the vifs left Connected while the forwarder was away ($states)"
+tail -c +$from $dcon | grep 'DOMU-FWD' | grep -E 'vif|port|InitWait|Connected|rror' | tail -6
+
+# 3. xl reboot of B: a new domain, a new vif, a new port paired with A's
 from=$(($(wc -c < $CONSOLE_DIR/guest-$B.log) + 1))
 t=$(up); xl reboot $B || fail "xl reboot $B"
 g2=$(wait_domid_change $B $g1) || fail "$B did not come back after xl reboot"
@@ -107,7 +125,7 @@ old=$(xenstore-read /local/domain/$dd/backend/vif/$g1/0/state 2>/dev/null) &&
 	problem "the rebooted guest's old vif is still in the driver domain (state $old)"
 grep 'DOMU-FWD' $dcon | grep -E 'vif|port|InitWait|Connected|removed|rror' | tail -12
 
-# 3. the driver domain destroyed under the connected guests
+# 4. the driver domain destroyed under the connected guests
 t=$(up); timeout 60 xl destroy $DD; rc=$?
 note "xl destroy $DD rc=$rc after $(since $t)s; then A: $(vif_states $ga), B: $(vif_states $g2)"
 [ $rc = 0 ] || problem "xl destroy $DD rc=$rc"
@@ -115,7 +133,7 @@ sleep 5
 for g in $A $B; do xl list | grep -q "^$g " || problem "$g went with its driver domain"; done
 note "5 s later: A: $(vif_states $ga), B: $(vif_states $g2); xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }')"
 
-# 4. a new driver domain: xl does not move a guest's vif to it; the
+# 5. a new driver domain: xl does not move a guest's vif to it; the
 # operator detaches the dead one and attaches a new one (B's here)
 # (its console goes on in the same file: waits for a line after the old
 # driver domain's)
@@ -143,4 +161,4 @@ for g in $B $A; do
 	[ $rc = 0 ] || problem "xl destroy $g rc=$rc"
 done
 [ -z "$problems" ] || fail "$problems"
-pass "a driver domain's netback (vifs=*, xl devd, io) between two guests: $COUNT/$COUNT pings answered, iperf3 $first_line; again after B's xl reboot (domain $g1 -> $g2): $reboot_line; the driver domain destroyed under the guests, which went on; a new driver domain connected the vif xl network-attach gave B; whole scenario $(since $t0)s"
+pass "a driver domain's netback (vifs=*, xl devd, io) between two guests: $COUNT/$COUNT pings answered, iperf3 $first_line; the forwarder killed and restarted in the driver domain, the vifs Connected throughout; again after B's xl reboot (domain $g1 -> $g2): $reboot_line; the driver domain destroyed under the guests, which went on; a new driver domain connected the vif xl network-attach gave B; whole scenario $(since $t0)s"
