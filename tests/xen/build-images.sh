@@ -99,7 +99,7 @@ zcat "$R/boot/xen-4.17-amd64.gz" >"$I.tmp/xen"
 cp "$R/boot/vmlinuz-$KV" "$I.tmp/vmlinuz"
 # The DomUs get the kernel's ELF file: libxenguest unpacks a PV guest's
 # bzImage (xz, 8 -> 66 MB) in Dom0 at each xl create, at emulation speed
-# (an xl create without a vif took 11.0-12.3 s with the bzImage, 6.5-8.5
+# (an xl create without a vif took 11.0-12.3 s with the bzImage, 5.1-8.2
 # s with the ELF, in one boot; CI's boot has 45 of them)
 python3 - "$I.tmp/vmlinuz" "$I.tmp/vmlinux" <<'PY'
 import lzma, struct, sys

@@ -99,7 +99,7 @@ pinged() {
 # bytes a packet the guest received (rx_avg) into $rx_avg
 sent() {
 	r=$(grep "DOMU-RESULT iperf-${4:-send}" $CONSOLE_DIR/guest-$1.log | sed -n "$3p")
-	mbits=$(echo "$r" | sed -n 's/.* rc=0 .*_\([0-9.]*\)_Mbits\/sec.*/\1/p')
+	mbits=$(iperf_mbits "$r")
 	rx_avg=$(echo "$r" | sed -n 's/.* rx_avg=\([0-9]*\).*/\1/p')
 	[ -n "$mbits" ] || { problem "$2: ${r:-no iperf3 result}"; mbits=-; }
 }

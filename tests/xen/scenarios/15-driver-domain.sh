@@ -49,13 +49,8 @@ dd_cpu() { xl list $DD 2>/dev/null | awk 'NR == 2 { print $NF }'; }
 # 400) for a line of the guest's console after that byte (xenconsoled
 # appends across a reboot)
 console_after() {
-	end=$(awk "BEGIN{print $(up) + ${XDP_DOMU_LIMIT:-400}}")
-	until tail -c +$2 $CONSOLE_DIR/guest-$1.log 2>/dev/null | grep -qE "$3"; do
-		if ! awk "BEGIN{exit !($(up) < $end)}"; then
-			tail -20 $CONSOLE_DIR/guest-$1.log; fail "$1: no '$3' within ${XDP_DOMU_LIMIT:-400} s"
-		fi
-		sleep 0.5
-	done
+	WAIT_FROM=$2 wait_for ${XDP_DOMU_LIMIT:-400} $CONSOLE_DIR/guest-$1.log "$3" || {
+		tail -20 $CONSOLE_DIR/guest-$1.log; fail "$1: no '$3' within ${XDP_DOMU_LIMIT:-400} s"; }
 }
 # traffic <label> <byte>: B's pings and iperf3 runs to A after that byte
 # of B's console, judged; the driver domain's CPU seconds over each run
@@ -73,7 +68,7 @@ traffic() {
 		problem "$1: $ANSWERED/$COUNT pings answered, $DUPS duplicates"
 	for dir in send recv; do
 		r=$(grep "DOMU-RESULT iperf-$dir" $S/guest-$B-$1.log | head -1)
-		m=$(echo "$r" | sed -n 's/.* rc=0 .*_\([0-9.]*\)_Mbits\/sec.*/\1/p')
+		m=$(iperf_mbits "$r")
 		[ -n "$m" ] || problem "$1: iperf3 $dir: ${r:-no result}"
 		eval "mbits_$dir=\${m:--}"
 	done

@@ -30,14 +30,15 @@ dpdk_vif_line() { grep '^vif *=' "$VIF_EXAMPLE" | sed "${1:+s/mac=[0-9a-f:]*/mac
 # xl hands out domain ids in sequence, a new one at every reboot.
 ours_vdev() { echo "net_xen_netback${2:-0},domain=$1,handle=0,provider=xen"; }
 
-# wait_for <seconds> <file> <extended regex> [pid]: 0 when a line matches;
-# 1 on timeout (measured in Dom0 uptime: under TCG a loop count is no clock)
-# or when the process [pid] has exited.
+# wait_for <seconds> <file> <extended regex> [pid]: 0 when a line matches
+# (at byte $WAIT_FROM or after, default 1: a console xenconsoled appends to
+# across a reboot); 1 on timeout (measured in Dom0 uptime: under TCG a loop
+# count is no clock) or when the process [pid] has exited.
 wait_for() {
 	end=$(awk "BEGIN{print $(up)+$1}"); f=$2; re=$3; pid=${4:-}
 	while :; do
-		grep -qE "$re" "$f" 2>/dev/null && return 0
-		[ -n "$pid" ] && ! kill -0 $pid 2>/dev/null && { grep -qE "$re" "$f" 2>/dev/null; return $?; }
+		tail -c +${WAIT_FROM:-1} "$f" 2>/dev/null | grep -qE "$re" && return 0
+		[ -n "$pid" ] && ! kill -0 $pid 2>/dev/null && { tail -c +${WAIT_FROM:-1} "$f" 2>/dev/null | grep -qE "$re"; return $?; }
 		now=$(up)
 		[ -n "$now" ] && awk "BEGIN{exit !($now >= $end)}" && return 1
 		sleep 0.5
@@ -104,6 +105,9 @@ stop_adaptive() {
 	ADAPTIVE_JSON=$(grep '^{' "$alog" | tail -1)
 }
 adaptive_field() { echo "$ADAPTIVE_JSON" | sed -n "s/.*\"$1\": *\([0-9.]*\).*/\1/p"; }
+# iperf_mbits <DOMU-RESULT iperf line>: the receiver's Mbit/s of a
+# completed run (rc=0), nothing otherwise
+iperf_mbits() { echo "$1" | sed -n 's/.* rc=0 .*_\([0-9.]*\)_Mbits\/sec.*/\1/p'; }
 # cpu_ticks <pid>: user + system time the process has used, in clock ticks
 # (all its threads: /proc/<pid>/stat of the leader counts the group)
 cpu_ticks() { awk '{print $14 + $15}' /proc/$1/stat 2>/dev/null || echo 0; }
