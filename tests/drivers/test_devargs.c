@@ -488,6 +488,12 @@ test_simulator_keys_need_provider_sim(void)
 		      "only applies to provider=sim"));
 	CHECK(refused(NF, "sim=x,provider=xen", "sim=",
 		      "only applies to provider=sim"));
+	CHECK(refused(NB, "domid=1,provider=xen,sim_domid=5",
+		      "sim_domid=", "only applies to provider=sim"));
+	CHECK(refused(NB, "domid=1,provider=sim,sim_domid=64", "sim_domid=64",
+		      "[0, 63]"));
+	CHECK(refused("net_xen_netback_w", "vifs=*,provider=sim,sim_domid=x",
+		      "sim_domid=x", "[0, 63]"));
 }
 
 /* A Xen domain (by /sys/hypervisor/type) without gntdev and gntalloc. */

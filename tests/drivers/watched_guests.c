@@ -79,9 +79,8 @@ watched_frontend_close(domid_t domid, int port)
 
 	snprintf(name, sizeof(name), "net_xen_netfront_g%u", domid);
 	pair_destroy(name, port);
-	/* The port id is free for the next port. */
 	if (port >= 0)
-		memset(heard[port], 0, sizeof(heard[port]));
+		watched_forget(port);
 }
 
 bool
@@ -117,7 +116,13 @@ watched_removal_handled(int port)
 	    rte_dev_remove(info.device) != 0 ||
 	    watched_events(port, RTE_ETH_EVENT_DESTROY) != 1)
 		return false;
+	watched_forget(port);
+	return true;
+}
+
+void
+watched_forget(uint16_t port)
+{
 	/* The port id is free for the next port. */
 	memset(heard[port], 0, sizeof(heard[port]));
-	return true;
 }

@@ -41,5 +41,7 @@ bool watched_guest_served(domid_t domid, struct rte_mempool *mp, int *back,
  * once it is gone and its id free.
  */
 bool watched_removal_handled(int port);
+/* The events heard by @port forgotten: a port the test removed itself. */
+void watched_forget(uint16_t port);
 
 #endif /* WATCHED_GUESTS_H */

@@ -67,6 +67,8 @@ struct nb_pair {
 /* The devargs of the netback's own. */
 struct nb_config {
 	domid_t frontend_domid;		/* 0: claim by @domain */
+	/* Simulator only: the domain the backend acts as (0: Dom0). */
+	domid_t sim_domid;
 	char domain[NB_DOMAIN_NAME_MAX + 1];
 	bool zero_copy;			/* lend static grants' pages */
 	/* tx_map_min=: lend guest packets this long from a mapping. */

@@ -40,6 +40,7 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 #define ARG_GSO_CONTIGUOUS "gso_contiguous"
 #define ARG_TX_MAP_MIN "tx_map_min"
 #define ARG_TX_MAP_HOLD "tx_map_hold_ms"
+#define ARG_SIM_DOMID "sim_domid"
 #define DEFAULT_FAIL_BACKOFF_MS 100
 #define MAX_FAIL_BACKOFF_MS 10000
 
@@ -57,6 +58,9 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
 #define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
+
+/* Domains the simulator lets a backend act as: Dom0 or a driver domain. */
+#define MAX_SIM_DOMID 63
 
 static int
 nb_arg_domid(const char *key, const char *value, void *opaque)
@@ -240,6 +244,21 @@ nb_arg_vifs(const char *key, const char *value, void *opaque)
 	return nb_guest_name(key, value, ((struct nb_port *)opaque)->cfg.vifs);
 }
 
+/*
+ * Simulator only: the backend acts as this domain, a driver domain unless
+ * 0, under the permissions libxl gives one (on Xen, the domain we run in).
+ */
+static int
+nb_arg_sim_domid(const char *key, const char *value, void *opaque)
+{
+	unsigned long v;
+
+	if (xn_devarg_uint(nb_logtype, key, value, 0, MAX_SIM_DOMID, &v) != 0)
+		return -EINVAL;
+	((struct nb_port *)opaque)->cfg.sim_domid = v;
+	return 0;
+}
+
 static const struct xn_devarg nb_args[] = {
 	{ ARG_DOMID, nb_arg_domid, false },
 	{ ARG_DOMAIN, nb_arg_domain, false },
@@ -255,6 +274,7 @@ static const struct xn_devarg nb_args[] = {
 	{ ARG_TX_MAP_MIN, nb_arg_tx_map_min, false },
 	{ ARG_TX_MAP_HOLD, nb_arg_tx_map_hold, false },
 	{ ARG_VIFS, nb_arg_vifs, false },
+	{ ARG_SIM_DOMID, nb_arg_sim_domid, true },
 };
 
 static void
@@ -283,6 +303,7 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args)
 	 * is the caller's (xsim_domain_name, xsim_vif_plug), and so is the
 	 * vif of a port that goes with it.
 	 */
+	args->sim_domid = p->cfg.sim_domid;
 	if (xn->cfg.provider == XA_PROVIDER_SIM && p->cfg.frontend_domid != 0 &&
 	    !p->cfg.remove_with_vif) {
 		args->sim_plug_vif = true;
@@ -603,6 +624,7 @@ nb_watcher_probe(struct rte_vdev_device *vdev, const struct rte_kvargs *kv)
 		xa_args = (struct xa_open_args){
 			.provider = scratch->xn.cfg.provider,
 			.sim_instance = scratch->xn.cfg.sim_instance,
+			.sim_domid = scratch->cfg.sim_domid,
 		};
 		ret = nb_watch_probe(vdev, scratch->cfg.vifs, args, &xa_args);
 	}
@@ -653,5 +675,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_xen_netback,
 	ARG_GSO_CONTIGUOUS "=<0|1> "
 	ARG_TX_MAP_MIN "=<0-65535> "
 	ARG_TX_MAP_HOLD "=<0-3600000> "
+	ARG_SIM_DOMID "=<0-63> "
 	XN_PARAM_STRING);
 /* clang-format on */
