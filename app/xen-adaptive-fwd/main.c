@@ -19,7 +19,12 @@
  * their interrupts and sleep in rte_epoll_wait() until one fires (N = 0:
  * never sleep, poll like testpmd). --idle-us T: the same once nothing
  * has arrived for T microseconds, whatever a round costs (it varies with
- * the queues, the CPU and what shares it); it replaces --idle-polls. It
+ * the queues, the CPU and what shares it); it replaces --idle-polls.
+ * --gso: every port that offers them takes and sends TCP segments of up
+ * to 64 KiB whole (Rx LRO, Tx TSO, checksum offloads), so that io
+ * forwards two guests' TCP as the kernel's bridge does, a segment a
+ * packet rather than its frames one by one; large segments forwarded to
+ * a port without TSO are that PMD's to refuse. It
  * prints a line per --stats-period
  * and, on SIGINT/SIGTERM or after --duration, one summary line of JSON:
  * packets, sleeps, wakeups, and the CPU seconds the process used, which
@@ -61,6 +66,7 @@ static struct {
 	unsigned int stats_period;	/* seconds, 0: none */
 	unsigned int duration;		/* seconds, 0: until signalled */
 	const char *timeline;		/* icmpecho's --timeline file */
+	bool gso;
 } opt = { .mode = MODE_IO, .idle_polls = 300, .stats_period = 1 };
 
 static volatile sig_atomic_t quit;
@@ -91,7 +97,7 @@ usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s [EAL options] -- [--mode io|rxonly|icmpecho]\n"
 		"       [--idle-polls N | --idle-us T] [--stats-period S]\n"
-		"       [--duration S] [--timeline FILE (icmpecho)]\n",
+		"       [--duration S] [--timeline FILE (icmpecho)] [--gso]\n",
 		prog);
 }
 
@@ -117,6 +123,7 @@ parse_args(int argc, char **argv)
 		{ "stats-period", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "timeline", required_argument, NULL, 't' },
+		{ "gso", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -151,6 +158,9 @@ parse_args(int argc, char **argv)
 			break;
 		case 't':
 			opt.timeline = optarg;
+			break;
+		case 'g':
+			opt.gso = true;
 			break;
 		default:
 			return -1;
@@ -432,7 +442,7 @@ main(int argc, char **argv)
 	if (mp == NULL)
 		rte_exit(EXIT_FAILURE, "cannot create the mbuf pool: %s\n",
 			 rte_strerror(rte_errno));
-	ret = ports_open(mp);
+	ret = ports_open(mp, opt.gso);
 	if (ret != 0)
 		rte_exit(EXIT_FAILURE, "cannot serve the ports: %s\n",
 			 strerror(-ret));

@@ -9,6 +9,7 @@
 #ifndef ADAPTIVE_FWD_PORTS_H
 #define ADAPTIVE_FWD_PORTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_epoll.h>
@@ -28,9 +29,10 @@ extern unsigned int nb_queues;
 /*
  * Serve every port there is with Rx interrupts in this thread's epoll
  * set, and every port announced later (RTE_ETH_EVENT_NEW) from a
- * ports_update() after its probe returned; 0, or -errno.
+ * ports_update() after its probe returned; 0, or -errno. With @gso,
+ * each with the large-segment and checksum offloads it offers enabled.
  */
-int ports_open(struct rte_mempool *mp);
+int ports_open(struct rte_mempool *mp, bool gso);
 /*
  * In the forwarding loop, between rounds: set up the ports announced
  * since the last call, and stop, close and detach those told removed

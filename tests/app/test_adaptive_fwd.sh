@@ -8,7 +8,8 @@
 # two netback ports whose two netfronts a testpmd in another process runs
 # in io mode with --tx-first, it passes packets both ways and still
 # sleeps once that testpmd is gone, whether its idle spell is counted in
-# polls (--idle-polls) or in time (--idle-us). Bad arguments (an unknown mode, a
+# polls (--idle-polls) or in time (--idle-us), and with --gso, which
+# serves both ports with their large-segment offloads. Bad arguments (an unknown mode, a
 # count that is not a number or too large, a stray operand, a --timeline
 # outside icmpecho or where it cannot be written) end it at once with the
 # usage or the reason, non-zero and without a summary. With a watcher and no
@@ -64,14 +65,14 @@ else
 	fail=1
 fi
 
-# forwarding <n> <idle option> <value>: io between two netback ports whose
-# two netfronts a testpmd in another process runs in io mode
+# forwarding <n> <idle option> <value> [--gso]: io between two netback
+# ports whose two netfronts a testpmd in another process runs in io mode
 forwarding() {
-	local n=$1 log="$work/fwd-$1.log"
+	local n=$1 log="$work/fwd-$1.log" gso=${4:-}
 
 	"$app" $(eal 0@1 fwd) --vdev "net_xen_netback0,$back,handle=0" \
 		--vdev "net_xen_netback1,$back,handle=1" -- --mode io \
-		"$2" "$3" --stats-period 1 >"$log" 2>&1 &
+		"$2" "$3" $gso --stats-period 1 >"$log" 2>&1 &
 	local fwd=$!
 	pids+=("$fwd")
 	"$testpmd" $(eal 0@0,1@0 guest) \
@@ -99,12 +100,13 @@ forwarding() {
 		awk '{ s += $6 } END { print s + 0 }')
 	echo "# sleeps in the last 3 s: $late_sleeps"
 	[ -n "$rx" ] && [ "$rx" -ge 1000 ] && [ "$tx" -ge 1000 ] &&
-		[ "$late_sleeps" -ge 1 ]
-	tap_result $? "$n" "it forwards while busy and sleeps once idle ($2)" \
+		[ "$late_sleeps" -ge 1 ] &&
+		{ [ -z "$gso" ] || [ "$(grep -c ': serving, 1 queues, GSO$' "$log")" = 2 ]; }
+	tap_result $? "$n" "it forwards while busy and sleeps once idle ($2 $3${gso:+ $gso})" \
 		"$log" "$work/guest-$n.log"
 }
 forwarding 3 --idle-polls 100
-forwarding 4 --idle-us 1000
+forwarding 4 --idle-us 1000 --gso
 
 # bad <expected stderr> <app args...>: refused before any port starts
 bad_ok=1

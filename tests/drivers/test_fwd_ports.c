@@ -114,7 +114,7 @@ test_port_announced_while_probed_is_served_after(void)
 static int
 setup(const char *argv0)
 {
-	return pair_setup(argv0) != 0 ? -1 : ports_open(test_pool);
+	return pair_setup(argv0) != 0 ? -1 : ports_open(test_pool, false);
 }
 
 static void
