@@ -24,13 +24,16 @@
 #                        watcher vifs=*, a port for each vif the toolstack gives
 #                        this domain; its lines on the console ("DOMU-FWD <line>";
 #                        of its rx-pps lines, one a second, the first so and the
-#                        others as "DOMU-PPS <line>"); no testpmd runs. Dom0
-#                        writing "kill" to this domain's data/fwd in xenstore
-#                        kills it (SIGKILL) and starts a new one ("DOMU-FWD-KILLED")
+#                        others as "DOMU-PPS <date +%s> <line>": Xen's wall
+#                        clock, which the guests' consoles share); no testpmd
+#                        runs. Dom0 writing "kill" to this domain's data/fwd in
+#                        xenstore kills it (SIGKILL) and starts a new one
+#                        ("DOMU-FWD-KILLED")
 #   xdp.knb=1            a driver domain on the kernel's netback instead: its vifs
-#                        in a bridge (xenbr0), and every second "DOMU-PPS rx-pps N
-#                        tx-pps M": the packets all vifs received from and sent
-#                        to their guests per second since the last line
+#                        in a bridge (xenbr0), and every second "DOMU-PPS <date
+#                        +%s> rx-pps N tx-pps M": the packets all vifs received
+#                        from and sent to their guests per second since the
+#                        last line
 #   xdp.devd=1           'xl devd' first, as a driver domain needs: it runs the
 #                        vifs' hotplug scripts and removes the backend directory
 #                        of a vif the toolstack lets go ("DOMU-DEVD started")
@@ -69,7 +72,8 @@ if [ -n "$fwd" ]; then
 		xen-adaptive-fwd --no-huge -m 256 --no-pci -l 0 --file-prefix dd \
 			-d /opt/xen-dpdk-pmd/librte_net_xen_netback.so --log-level=pmd.net.xen_netback:info \
 			--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --stats-period 1 \
-			</dev/null 2>&1 | awk '/^rx-pps/ && n++ { print "DOMU-PPS " $0; fflush(); next }
+			</dev/null 2>&1 | awk '/^rx-pps/ && n++ { "date +%s" | getline t; close("date +%s")
+					print "DOMU-PPS " t " " $0; fflush(); next }
 				{ print "DOMU-FWD " $0; fflush() }' &
 	}
 	start_fwd
@@ -116,7 +120,7 @@ if [ "$(arg knb)" = 1 ]; then
 		r=0 x=0
 		[ $rx1 -lt $rx ] || r=$(((rx1 - rx) * 100 / (t1 - t)))
 		[ $tx1 -lt $tx ] || x=$(((tx1 - tx) * 100 / (t1 - t)))
-		echo "DOMU-PPS rx-pps $r tx-pps $x"
+		echo "DOMU-PPS $(date +%s) rx-pps $r tx-pps $x"
 		t=$t1 rx=$rx1 tx=$tx1
 	done
 fi

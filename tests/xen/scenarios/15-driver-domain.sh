@@ -43,8 +43,9 @@
 # application that enables LRO or TSO, which xen-adaptive-fwd does not,
 # so the same bytes take ours more packets) printed during the run,
 # over the seconds with at least a tenth of the run's peak, the first
-# and last left out (lib.sh's median_rate). The pass line puts 1 (ours)
-# and 6 (the kernel's) side by side.
+# and last left out (lib.sh's median_rate); the run's and the lines'
+# times are Xen's wall clock, which every domain reads. The pass line
+# puts 1 (ours) and 6 (the kernel's) side by side.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-20}
 SECS=${XDP_IPERF_SECS:-5}
@@ -60,11 +61,13 @@ vif_states() {
 dd_cpu() { xl list $ddn 2>/dev/null | awk 'NR == 2 { print $NF }'; }
 # next_byte <file>: where what is appended to the file next will start
 next_byte() { echo $(($(cat $1 2>/dev/null | wc -c) + 1)); }
-# dd_pps <from byte> <to byte>: the median per-second rx-pps the driver
-# domain printed on its console ($dcon) between those bytes
+# dd_pps <B's console> send|recv: the median per-second rx-pps the driver
+# domain printed on its console ($dcon) during that iperf3 run of B's, by
+# the wall clock (in seconds) both stamp their lines with
 dd_pps() {
-	tail -c +$1 $dcon | head -c $(($2 - $1)) |
-		sed -n 's/.*DOMU-PPS rx-pps \([0-9]*\).*/\1/p' | median_rate
+	set -- $(sed -n "s/.*DOMU-IPERF-TIME $2 start=\([0-9]*\) end=\([0-9]*\).*/\1 \2/p" $1)
+	sed -n 's/.*DOMU-PPS \([0-9]*\) rx-pps \([0-9]*\).*/\1 \2/p' $dcon |
+		awk -v s=${1:-0} -v e=${2:-0} '$1 > s && $1 <= e { print $2 }' | median_rate
 }
 # console_after <guest> <byte> <regex>: waits (XDP_DOMU_LIMIT s, default
 # 400) for a line of the guest's console after that byte (xenconsoled
@@ -78,11 +81,11 @@ console_after() {
 # each run, all in $<label>_line
 traffic() {
 	console_after $B $2 'DOMU-RESULT ping'
-	c0=$(dd_cpu) o0=$(next_byte $dcon)
+	c0=$(dd_cpu)
 	console_after $B $2 'DOMU-RESULT iperf-send'
-	c1=$(dd_cpu) o1=$(next_byte $dcon)
+	c1=$(dd_cpu)
 	console_after $B $2 'DOMU-DONE'
-	c2=$(dd_cpu) o2=$(next_byte $dcon)
+	c2=$(dd_cpu)
 	tail -c +$2 $CONSOLE_DIR/guest-$B.log > $S/guest-$B-$1.log
 	rtt_summary $S/guest-$B-$1.log $COUNT
 	note "$1: $ANSWERED/$COUNT answered, $DUPS duplicates; rtt $RTT_LINE"
@@ -96,8 +99,8 @@ traffic() {
 	done
 	med=$(echo "$RTT_LINE" | sed -n 's/.*median \([0-9.]*\).*/\1/p')
 	line="ping $ANSWERED/$COUNT, rtt median ${med:--} ms;"
-	line="$line B->A $mbits_send Mbit/s, $(dd_pps $o0 $o1) pps, CPU $(awk "BEGIN{print $c1 - $c0}") s;"
-	line="$line A->B $mbits_recv Mbit/s, $(dd_pps $o1 $o2) pps, CPU $(awk "BEGIN{print $c2 - $c1}") s"
+	line="$line B->A $mbits_send Mbit/s, $(dd_pps $S/guest-$B-$1.log send) pps, CPU $(awk "BEGIN{print $c1 - $c0}") s;"
+	line="$line A->B $mbits_recv Mbit/s, $(dd_pps $S/guest-$B-$1.log recv) pps, CPU $(awk "BEGIN{print $c2 - $c1}") s"
 	note "$1 ($ddn, iperf3 runs of ${SECS} s; pps and CPU seconds the driver domain's): $line"
 	eval "${1}_line=\$line"
 }
