@@ -36,16 +36,17 @@
 #      same traffic as in 1, judged the same, with both vifs Connected.
 # Reported, never judged (TCG speed): times (xl create, ports up,
 # destroy), rtts, iperf3's Mbit/s each way, and for each run the driver
-# domain's CPU seconds (xl list's Time(s)) and packets per second: the
-# median of its per-second rx-pps lines (the packets its backend took
-# from both guests, data and acknowledgements, a GSO packet counting
-# once: the kernel's netback offers the guests GSO, ours only to an
-# application that enables LRO or TSO, which xen-adaptive-fwd does not,
-# so the same bytes take ours more packets) printed during the run,
-# over the seconds with at least a tenth of the run's peak, the first
-# and last left out (lib.sh's median_rate); the run's and the lines'
-# times are Xen's wall clock, which every domain reads. The pass line
-# puts 1 (ours) and 6 (the kernel's) side by side.
+# domain's CPU seconds (xl list's Time(s), read when Dom0 sees B's
+# result lines; they include the cost of its per-second pps line) and
+# packets per second: the median of its per-second rx-pps lines (the
+# packets its backend took from both guests, data and acknowledgements,
+# a GSO packet counting once: the kernel's netback offers the guests
+# GSO, ours only to an application that enables LRO or TSO, which
+# xen-adaptive-fwd does not, so the same bytes take ours more packets)
+# printed during the run, over the seconds with at least a tenth of the
+# run's peak, the first and last left out (lib.sh's median_rate); the
+# run's and the lines' times are Xen's wall clock, which every domain
+# reads. The pass line puts 1 (ours) and 6 (the kernel's) side by side.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-20}
 SECS=${XDP_IPERF_SECS:-5}
