@@ -13,7 +13,8 @@
 #                and iputils ping, iproute2 ip with two XDP programs (guest/xdp_icmp.c)
 #                (tests/xen/guest/domu-init.sh)
 #   domu-dpdk.cpio.gz busybox DomU with dpdk-testpmd and our netfront PMD instead
-#                (or a driver domain: our netback under xen-adaptive-fwd, xl devd)
+#                (or a driver domain: our netback under xen-adaptive-fwd, or the
+#                kernel's netback and a bridge; xl devd)
 #                (tests/xen/guest/domu-dpdk-init.sh)
 #
 # Two cache levels under $XEN_DPDK_CACHE (default /var/cache/xen-dpdk-pmd), each keyed by a
@@ -117,16 +118,23 @@ if not elf.startswith(b"\x7fELF"):
 open(sys.argv[2], "wb").write(elf)
 PY
 mods() { for m in "$@"; do chroot "$R" modprobe -S "$KV" --show-depends "$m" | awk '$1=="insmod"{print $2}'; done | sort -u; }
+# module_files <dir> <module>...: the modules' files and those they depend
+# on into <dir>, their names in load order in <dir>/order
+module_files() {
+	local d=$1 f; shift
+	mkdir -p "$d"
+	for f in $(for m in "$@"; do chroot "$R" modprobe -S "$KV" --show-depends "$m"; done |
+		awk '$1=="insmod" && !seen[$2]++ {print $2}'); do
+		cp "$R$f" "$d/"; echo "${f##*/}" >>"$d/order"
+	done
+}
 # busybox_root <dir> <init script> <module>...: a busybox root whose /init
 # insmods the given modules' files (in dependency order) from /lib/modules
 busybox_root() {
 	local d=$1 init=$2; shift 2
-	mkdir -p "$d"/{bin,proc,sys,dev,tmp,etc,lib/modules}
+	mkdir -p "$d"/{bin,proc,sys,dev,tmp,etc}
 	cp "$R/bin/busybox" "$d/bin/"
-	for f in $(for m in "$@"; do chroot "$R" modprobe -S "$KV" --show-depends "$m"; done |
-		awk '$1=="insmod" && !seen[$2]++ {print $2}'); do
-		cp "$R$f" "$d/lib/modules/"; echo "${f##*/}" >>"$d/lib/modules/order"
-	done
+	module_files "$d/lib/modules" "$@"
 	install -m 755 "$init" "$d/init"
 }
 # with_libs <dir> <file>...: copies the files and every library they load
@@ -164,11 +172,15 @@ install -d -m 755 "$E/opt/xen-dpdk-pmd"
 cp "$nf" "$E/opt/xen-dpdk-pmd/"; chmod 755 "$E/opt/xen-dpdk-pmd/${nf##*/}"
 with_libs "$E" $(ldd "$nf" | awk '$3 ~ /libxen/ {print $3}')
 # a driver domain (scenario 15): our netback under xen-adaptive-fwd, xl
-# for 'xl devd', and xenstore-read/-rm for the init's restart request
+# for 'xl devd', and xenstore-read/-rm for the init's restart request;
+# or the kernel's netback and a bridge (xdp.knb=1), whose modules only
+# that init loads (loaded in ours, the kernel's netback would take the
+# vifs too), and xenstore-write for the vifs' hotplug-status
 cp "$nb" "$fwd" "$E/opt/xen-dpdk-pmd/"
 chmod 755 "$E/opt/xen-dpdk-pmd/${nb##*/}" "$E/opt/xen-dpdk-pmd/${fwd##*/}"
 with_libs "$E" $(ldd "$nb" "$fwd" | awk '$3 ~ /librte|libxen/ {print $3}' | sort -u) \
-	/usr/lib/xen-4.17/bin/xl /usr/bin/xenstore-read /usr/bin/xenstore-rm
+	/usr/lib/xen-4.17/bin/xl /usr/bin/xenstore-read /usr/bin/xenstore-rm /usr/bin/xenstore-write
+module_files "$E/lib/modules/knb" xen-netback bridge
 cp -r "$R/etc/ld.so.conf" "$R/etc/ld.so.conf.d" "$E/etc/"; ldconfig -r "$E"
 cpio_gz "$E" >"$I.tmp/domu-dpdk.cpio.gz"
 

@@ -22,10 +22,18 @@
 #   xdp.fwd=MODE         a driver domain instead (created with driver_domain=1):
 #                        xen-adaptive-fwd in MODE (icmpecho, io) on our netback's
 #                        watcher vifs=*, a port for each vif the toolstack gives
-#                        this domain; its lines on the console ("DOMU-FWD <line>",
-#                        the first rx-pps line only); no testpmd runs. Dom0
-#                        writing "kill" to this domain's data/fwd in xenstore
-#                        kills it (SIGKILL) and starts a new one ("DOMU-FWD-KILLED")
+#                        this domain; its lines on the console ("DOMU-FWD <line>";
+#                        of its rx-pps lines, one a second, the first so and the
+#                        others as "DOMU-PPS <date +%s> <line>": Xen's wall
+#                        clock, which the guests' consoles share); no testpmd
+#                        runs. Dom0 writing "kill" to this domain's data/fwd in
+#                        xenstore kills it (SIGKILL) and starts a new one
+#                        ("DOMU-FWD-KILLED")
+#   xdp.knb=1            a driver domain on the kernel's netback instead: its vifs
+#                        in a bridge (xenbr0), and every second "DOMU-PPS <date
+#                        +%s> rx-pps N tx-pps M": the packets all vifs received
+#                        from and sent to their guests per second since the
+#                        last line
 #   xdp.devd=1           'xl devd' first, as a driver domain needs: it runs the
 #                        vifs' hotplug scripts and removes the backend directory
 #                        of a vif the toolstack lets go ("DOMU-DEVD started")
@@ -64,7 +72,9 @@ if [ -n "$fwd" ]; then
 		xen-adaptive-fwd --no-huge -m 256 --no-pci -l 0 --file-prefix dd \
 			-d /opt/xen-dpdk-pmd/librte_net_xen_netback.so --log-level=pmd.net.xen_netback:info \
 			--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --stats-period 1 \
-			</dev/null 2>&1 | awk '/^rx-pps/ && n++ { next } { print "DOMU-FWD " $0; fflush() }' &
+			</dev/null 2>&1 | awk '/^rx-pps/ && n++ { "date +%s" | getline t; close("date +%s")
+					print "DOMU-PPS " t " " $0; fflush(); next }
+				{ print "DOMU-FWD " $0; fflush() }' &
 	}
 	start_fwd
 	# "kill" written by Dom0 to this domain's data/fwd (xenstore): the
@@ -78,6 +88,40 @@ if [ -n "$fwd" ]; then
 		while pidof xen-adaptive-fwd >/dev/null; do sleep 0.2; done
 		echo "DOMU-FWD-KILLED uptime=$(up)"
 		start_fwd
+	done
+fi
+if [ "$(arg knb)" = 1 ]; then
+	for m in $(cat /lib/modules/knb/order); do
+		insmod /lib/modules/knb/$m || echo "DOMU-INIT insmod $m failed"; done
+	brctl addbr xenbr0; ip link set xenbr0 up
+	# The kernel's netback switches a vif to Connected only once its
+	# backend directory's hotplug-status reads "connected", which a
+	# hotplug script writes after plugging the vif (Xen's vif-bridge,
+	# run by xl devd). That script needs bash, which this image lacks,
+	# and this loop reads every vif each second anyway, for the pps
+	# line: it plugs each new vifD.N itself (devd runs the guests'
+	# script=/bin/true, as in our driver domain).
+	read t _ </proc/uptime; t=${t%.*}${t#*.} rx=0 tx=0
+	while sleep 1; do
+		read t1 _ </proc/uptime; t1=${t1%.*}${t1#*.} rx1=0 tx1=0
+		for p in /sys/class/net/vif*; do
+			[ -e $p ] || continue
+			v=${p##*/}; d=${v#vif}
+			if [ ! -e $p/brport ]; then
+				ip link set $v up; brctl addif xenbr0 $v
+				xenstore-write backend/vif/${d%.*}/${d#*.}/hotplug-status connected
+				echo "DOMU-KNB $v plugged uptime=$(up)"
+			fi
+			read n <$p/statistics/rx_packets; rx1=$((rx1 + n))
+			read n <$p/statistics/tx_packets; tx1=$((tx1 + n))
+		done
+		# per second over the hundredths since the last line; 0 when
+		# a vif went (its counts left the sums)
+		r=0 x=0
+		[ $rx1 -lt $rx ] || r=$(((rx1 - rx) * 100 / (t1 - t)))
+		[ $tx1 -lt $tx ] || x=$(((tx1 - tx) * 100 / (t1 - t)))
+		echo "DOMU-PPS $(date +%s) rx-pps $r tx-pps $x"
+		t=$t1 rx=$rx1 tx=$tx1
 	done
 fi
 txpkts=$(arg txpkts) q=$(arg queues) sg=$(arg static_grants) xs=$(arg xstats)

@@ -20,7 +20,10 @@
 #   xdp.reload=N         then N times: unbind/bind vif-0 from xen-netfront, 20 requests
 #   xdp.tcp=recv:PORT:BYTES | send:IP:PORT:BYTES   then a TCP transfer (busybox nc)
 #   xdp.iperf=IP:SECS[:DIR] then iperf3 to IP for SECS, guest sending, then
-#                        receiving (-R); only that way with DIR send or recv
+#                        receiving (-R); only that way with DIR send or recv;
+#                        each run's wall-clock start and end (date +%s: Xen's
+#                        wall clock, the same in every domain) in a line
+#                        "DOMU-IPERF-TIME <dir> start=S end=E"
 #   xdp.iperfd=SECS[:N]  then serves N iperf3 tests (default 1), one at a
 #                        time (iperf3 -s -1), waiting at most SECS for each
 #   xdp.pktgen=SECS:SIZE[:QUEUES] then the kernel's pktgen sends SIZE-byte UDP
@@ -227,7 +230,7 @@ if [ -n "$iperf" ]; then
 	case $secs in *:*) dirs=${secs#*:}; secs=${secs%%:*} ;; esac
 	for dir in $dirs; do
 		r=; [ $dir = recv ] && r=-R
-		c=$(counters)
+		c=$(counters) t=$(date +%s)
 		# bounded: a lost final exchange must not hang the guest; a
 		# server serving one test at a time may not listen yet
 		for try in 1 2 3 4 5; do
@@ -236,6 +239,7 @@ if [ -n "$iperf" ]; then
 			sleep 1
 		done
 		cat /tmp/iperf
+		echo "DOMU-IPERF-TIME $dir start=$t end=$(date +%s)"
 		echo "DOMU-RESULT iperf-$dir rc=$rc $(frames "$c") $(grep -E 'receiver$' /tmp/iperf | tr -s ' ' | tr ' ' '_')"
 	done
 fi

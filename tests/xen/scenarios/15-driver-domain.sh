@@ -28,14 +28,29 @@
 #   5. a new driver domain: xl network-detach of B's dead vif and
 #      network-attach of a new one, which the new driver domain connects
 #      (xenbus states; B's init configures no address on it, so no ping
-#      checks the traffic there).
+#      checks the traffic there);
+#   6. for comparison, in the same boot: the kernel's netback in a Linux
+#      driver domain (the same image, driver_domain=1, with xdp.knb=1:
+#      xen-netback, its vifs in a bridge, and xl devd), serving the same
+#      two guests (the same configs but for backend=s15-kdd) and the
+#      same traffic as in 1, judged the same, with both vifs Connected.
 # Reported, never judged (TCG speed): times (xl create, ports up,
-# destroy), rtts, iperf3's Mbit/s each way and the driver domain's CPU
-# seconds over each run (xl list's Time(s)).
+# destroy), rtts, iperf3's Mbit/s each way, and for each run the driver
+# domain's CPU seconds (xl list's Time(s), read when Dom0 sees B's
+# result lines; they include the cost of its per-second pps line) and
+# packets per second: the median of its per-second rx-pps lines (the
+# packets its backend took from both guests, data and acknowledgements,
+# a GSO packet counting once: the kernel's netback offers the guests
+# GSO, ours only to an application that enables LRO or TSO, which
+# xen-adaptive-fwd does not, so the same bytes take ours more packets)
+# printed during the run, over the seconds with at least a tenth of the
+# run's peak, the first and last left out (lib.sh's median_rate); the
+# run's and the lines' times are Xen's wall clock, which every domain
+# reads. The pass line puts 1 (ours) and 6 (the kernel's) side by side.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-20}
 SECS=${XDP_IPERF_SECS:-5}
-DD=s15-dd A=s15-a B=s15-b MAC_A=00:16:3e:00:00:15 MAC_B=00:16:3e:00:00:16
+DD=s15-dd KDD=s15-kdd A=s15-a B=s15-b MAC_A=00:16:3e:00:00:15 MAC_B=00:16:3e:00:00:16
 trap 'collect; cleanup' EXIT
 
 # vif_states <guest domid>: the backend's and the frontend's state of its vif 0
@@ -43,8 +58,18 @@ vif_states() {
 	echo "backend $(xenstore-read /local/domain/$dd/backend/vif/$1/0/state 2>/dev/null || echo gone)" \
 		"frontend $(xenstore-read /local/domain/$1/device/vif/0/state 2>/dev/null || echo gone)"
 }
-# dd_cpu: the driver domain's CPU seconds so far (xl list's Time(s))
-dd_cpu() { xl list $DD 2>/dev/null | awk 'NR == 2 { print $NF }'; }
+# dd_cpu: the driver domain's ($ddn's) CPU seconds so far (xl list's Time(s))
+dd_cpu() { xl list $ddn 2>/dev/null | awk 'NR == 2 { print $NF }'; }
+# next_byte <file>: where what is appended to the file next will start
+next_byte() { echo $(($(cat $1 2>/dev/null | wc -c) + 1)); }
+# dd_pps <B's console> send|recv: the median per-second rx-pps the driver
+# domain printed on its console ($dcon) during that iperf3 run of B's, by
+# the wall clock (in seconds) both stamp their lines with
+dd_pps() {
+	set -- $(sed -n "s/.*DOMU-IPERF-TIME $2 start=\([0-9]*\) end=\([0-9]*\).*/\1 \2/p" $1)
+	sed -n 's/.*DOMU-PPS \([0-9]*\) rx-pps \([0-9]*\).*/\1 \2/p' $dcon |
+		awk -v s=${1:-0} -v e=${2:-0} '$1 > s && $1 <= e { print $2 }' | median_rate
+}
 # console_after <guest> <byte> <regex>: waits (XDP_DOMU_LIMIT s, default
 # 400) for a line of the guest's console after that byte (xenconsoled
 # appends across a reboot)
@@ -53,7 +78,8 @@ console_after() {
 		tail -20 $CONSOLE_DIR/guest-$1.log; fail "$1: no '$3' within ${XDP_DOMU_LIMIT:-400} s"; }
 }
 # traffic <label> <byte>: B's pings and iperf3 runs to A after that byte
-# of B's console, judged; the driver domain's CPU seconds over each run
+# of B's console, judged; the driver domain's CPU seconds and pps over
+# each run, all in $<label>_line
 traffic() {
 	console_after $B $2 'DOMU-RESULT ping'
 	c0=$(dd_cpu)
@@ -72,31 +98,53 @@ traffic() {
 		[ -n "$m" ] || problem "$1: iperf3 $dir: ${r:-no result}"
 		eval "mbits_$dir=\${m:--}"
 	done
-	note "$1: iperf3 B->A $mbits_send Mbit/s, A->B $mbits_recv Mbit/s; driver domain CPU $(awk "BEGIN{print $c1 - $c0}") s and $(awk "BEGIN{print $c2 - $c1}") s over the two runs (${SECS} s each)"
-	eval "${1}_line=\"B->A \$mbits_send, A->B \$mbits_recv Mbit/s\""
+	med=$(echo "$RTT_LINE" | sed -n 's/.*median \([0-9.]*\).*/\1/p')
+	line="ping $ANSWERED/$COUNT, rtt median ${med:--} ms;"
+	line="$line B->A $mbits_send Mbit/s, $(dd_pps $S/guest-$B-$1.log send) pps, CPU $(awk "BEGIN{print $c1 - $c0}") s;"
+	line="$line A->B $mbits_recv Mbit/s, $(dd_pps $S/guest-$B-$1.log recv) pps, CPU $(awk "BEGIN{print $c2 - $c1}") s"
+	note "$1 ($ddn, iperf3 runs of ${SECS} s; pps and CPU seconds the driver domain's): $line"
+	eval "${1}_line=\$line"
+}
+# guests <driver domain>: A, which serves iperf3, and B, which pings A and
+# runs iperf3 to it, their vifs served by that driver domain (A's first:
+# port 0 in ours); their domain ids in $ga and $gb, and in $from the byte
+# of B's console where this B's lines start
+guests() {
+	from=$(next_byte $CONSOLE_DIR/guest-$A.log)
+	guest_cfg $A initrd.gz 128 "vif = [ 'backend=$1,script=/bin/true,mac=$MAC_A' ]" \
+		"xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 300)):4"
+	create_guest $A
+	ga=$domid
+	console_after $A $from DOMU-IPERFD
+	from=$(next_byte $CONSOLE_DIR/guest-$B.log)
+	guest_cfg $B initrd.gz 128 "vif = [ 'backend=$1,script=/bin/true,mac=$MAC_B' ]" \
+		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=$COUNT xdp.interval=0.2 xdp.rtt=1 xdp.iperf=10.0.0.2:$SECS"
+	create_guest $B
+	gb=$domid
+	note "guests $A (domain $ga), $B (domain $gb): $(vif_states $ga); $(vif_states $gb)"
+}
+# destroy <domain>...: xl destroy of each, bounded, rc judged
+destroy() {
+	for g in "$@"; do
+		t=$(up); timeout 60 xl destroy $g; rc=$?
+		note "xl destroy $g rc=$rc after $(since $t)s"
+		[ $rc = 0 ] || problem "xl destroy $g rc=$rc"
+	done
 }
 
 t0=$(up)
 guest_cfg $DD initrd-dpdk.gz 512 "driver_domain = 1" "xdp.devd=1 xdp.fwd=io"
 create_guest $DD
-dd=$domid
+dd=$domid ddn=$DD
 wait_guest $DD 'DOMU-FWD rx-pps'
 dcon=$con
 note "driver domain $DD (domain $dd): xl devd and xen-adaptive-fwd up $(since $t0)s after its xl create"
 
 # 1. A serves, B pings and sends to it and receives from it, through the
-# driver domain (A's vif first: port 0)
-guest_cfg $A initrd.gz 128 "vif = [ 'backend=$DD,script=/bin/true,mac=$MAC_A' ]" \
-	"xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 300)):4"
-create_guest $A
-ga=$domid
-wait_guest $A DOMU-IPERFD
-guest_cfg $B initrd.gz 128 "vif = [ 'backend=$DD,script=/bin/true,mac=$MAC_B' ]" \
-	"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=$COUNT xdp.interval=0.2 xdp.rtt=1 xdp.iperf=10.0.0.2:$SECS"
-create_guest $B
-g1=$domid
-note "guests $A (domain $ga), $B (domain $g1): $(vif_states $ga); $(vif_states $g1)"
-traffic first 1
+# driver domain
+guests $DD
+g1=$gb
+traffic first $from
 
 # 2. the forwarder killed in the driver domain and started again; the
 # vifs stay Connected on both ends while it is away
@@ -150,10 +198,25 @@ i=0; while [ $i -lt 30 ] && [ "$(vif_states $g2)" != "backend 4 frontend 4" ]; d
 note "B's new vif: $(vif_states $g2) after ${i}s (backend-id $(xenstore-read /local/domain/$g2/device/vif/0/backend-id 2>&1))"
 [ "$(vif_states $g2)" = "backend 4 frontend 4" ] || problem "the new driver domain did not connect B's new vif"
 grep 'DOMU-FWD' $dcon | grep -E 'vif|Connected' | tail -4
-for g in $B $A; do
-	t=$(up); timeout 60 xl destroy $g; rc=$?
-	note "xl destroy $g rc=$rc after $(since $t)s"
-	[ $rc = 0 ] || problem "xl destroy $g rc=$rc"
-done
+destroy $B $A $DD
+
+# 6. the kernel's netback in a Linux driver domain, the same guests and
+# traffic as in 1
+t=$(up)
+guest_cfg $KDD initrd-dpdk.gz 512 "driver_domain = 1" "xdp.devd=1 xdp.knb=1"
+create_guest $KDD
+dd=$domid ddn=$KDD
+wait_guest $KDD 'DOMU-PPS'
+dcon=$con
+note "kernel driver domain $KDD (domain $dd): xl devd, xen-netback and its bridge up $(since $t)s after its xl create"
+guests $KDD
+traffic kernel $from
+states="A: $(vif_states $ga), B: $(vif_states $gb)"
+note "kernel driver domain: $states"
+[ "$states" = "A: backend 4 frontend 4, B: backend 4 frontend 4" ] ||
+	problem "the kernel driver domain's vifs not Connected ($states)"
+grep 'DOMU-KNB' $dcon
+note "side by side: ours (1) $first_line | the kernel's (6) $kernel_line"
+destroy $B $A $KDD
 [ -z "$problems" ] || fail "$problems"
-pass "a driver domain's netback (vifs=*, xl devd, io) between two guests: $COUNT/$COUNT pings answered, iperf3 $first_line; the forwarder killed and restarted in the driver domain, the vifs Connected throughout; again after B's xl reboot (domain $g1 -> $g2): $reboot_line; the driver domain destroyed under the guests, which went on; a new driver domain connected the vif xl network-attach gave B; whole scenario $(since $t0)s"
+pass "a driver domain's netback (vifs=*, xl devd, io) between two guests: $first_line; the forwarder killed and restarted in the driver domain, the vifs Connected throughout; again after B's xl reboot (domain $g1 -> $g2): $reboot_line; the driver domain destroyed under the guests, which went on; a new driver domain connected the vif xl network-attach gave B; the kernel's netback in a Linux driver domain, the same guests and traffic: $kernel_line; whole scenario $(since $t0)s"
