@@ -20,7 +20,7 @@
 #                        MAC (testpmd's mcast_addr add, from --cmdline-file):
 #                        the netfront asks the backend to filter by it
 #   xdp.fwd=MODE         a driver domain instead (created with driver_domain=1):
-#                        xen-adaptive-fwd in MODE (icmpecho, io) on our netback's
+#                        xen-adaptive-fwd --gso in MODE (icmpecho, io) on our netback's
 #                        watcher vifs=*, a port for each vif the toolstack gives
 #                        this domain; its lines on the console ("DOMU-FWD <line>";
 #                        of its rx-pps lines, one a second, the first so and the
@@ -71,7 +71,7 @@ if [ -n "$fwd" ]; then
 	start_fwd() {
 		xen-adaptive-fwd --no-huge -m 256 --no-pci -l 0 --file-prefix dd \
 			-d /opt/xen-dpdk-pmd/librte_net_xen_netback.so --log-level=pmd.net.xen_netback:info \
-			--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --stats-period 1 \
+			--vdev 'net_xen_netback_dd,vifs=*,provider=xen' -- --mode $fwd --gso --stats-period 1 \
 			</dev/null 2>&1 | awk '/^rx-pps/ && n++ { "date +%s" | getline t; close("date +%s")
 					print "DOMU-PPS " t " " $0; fflush(); next }
 				{ print "DOMU-FWD " $0; fflush() }' &

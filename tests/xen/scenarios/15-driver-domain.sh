@@ -2,7 +2,7 @@
 #
 # Scenario 15: our netback in a driver domain, a DomU that serves other
 # guests' vifs instead of Dom0. The driver domain (the DPDK image, created
-# with driver_domain=1) runs 'xl devd' and xen-adaptive-fwd --mode io on
+# with driver_domain=1) runs 'xl devd' and xen-adaptive-fwd --mode io --gso on
 # our netback's watcher vifs=*: it cannot read other guests' names (libxl
 # lets only Dom0 and the guest read /local/domain/<id>/name), so it takes
 # every vif the toolstack puts in its backend directory, and io forwards
@@ -40,13 +40,14 @@
 # result lines; they include the cost of its per-second pps line) and
 # packets per second: the median of its per-second rx-pps lines (the
 # packets its backend took from both guests, data and acknowledgements,
-# a GSO packet counting once: the kernel's netback offers the guests
-# GSO, ours only to an application that enables LRO or TSO, which
-# xen-adaptive-fwd does not, so the same bytes take ours more packets)
+# a GSO packet counting once: both offer the guests GSO, ours as
+# xen-adaptive-fwd --gso enables LRO and TSO)
 # printed during the run, over the seconds with at least a tenth of the
 # run's peak, the first and last left out (lib.sh's median_rate); the
 # run's and the lines' times are Xen's wall clock, which every domain
-# reads. The pass line puts 1 (ours) and 6 (the kernel's) side by side.
+# reads; and the maptrack frames each driver domain holds with both
+# guests connected (Xen's 'g' debug key). The pass line puts 1 (ours) and
+# 6 (the kernel's) side by side.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-20}
 SECS=${XDP_IPERF_SECS:-5}
@@ -123,6 +124,18 @@ guests() {
 	gb=$domid
 	note "guests $A (domain $ga), $B (domain $gb): $(vif_states $ga); $(vif_states $gb)"
 }
+# grants <label>: what the driver domain ($dd) holds of Xen's grant
+# table limits with the two guests connected, from Xen's 'g' debug key:
+# its maptrack frames (each tracks 256 of its mappings of guests' pages)
+# against their maximum, reported
+grants() {
+	xl dmesg -c >/dev/null
+	xl debug-keys g
+	sleep 1
+	g=$(xl dmesg | awk -v d="grant-table for remote d$dd " \
+		'index($0, d) { f = 1; next } f { sub(/^.*\] +/, ""); print; exit }')
+	note "$1 ($ddn, domain $dd) with both guests connected, Xen's 'g' key: ${g:-no line for d$dd}"
+}
 # destroy <domain>...: xl destroy of each, bounded, rc judged
 destroy() {
 	for g in "$@"; do
@@ -145,6 +158,7 @@ note "driver domain $DD (domain $dd): xl devd and xen-adaptive-fwd up $(since $t
 guests $DD
 g1=$gb
 traffic first $from
+grants "ours"
 
 # 2. the forwarder killed in the driver domain and started again; the
 # vifs stay Connected on both ends while it is away
@@ -211,6 +225,7 @@ dcon=$con
 note "kernel driver domain $KDD (domain $dd): xl devd, xen-netback and its bridge up $(since $t)s after its xl create"
 guests $KDD
 traffic kernel $from
+grants "the kernel's"
 states="A: $(vif_states $ga), B: $(vif_states $gb)"
 note "kernel driver domain: $states"
 [ "$states" = "A: backend 4 frontend 4, B: backend 4 frontend 4" ] ||
