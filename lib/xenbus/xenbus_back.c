@@ -139,6 +139,16 @@ xenbus_back_write_features(struct xa_handle *h, const char *dir,
 	return xa_xs_printf(h, XBT_NULL, path, "%u", max_queues);
 }
 
+bool
+xenbus_back_offered_gso(struct xa_handle *h, const char *dir)
+{
+	char path[XENBUS_PATH_MAX];
+	unsigned long v;
+
+	snprintf(path, sizeof(path), "%s/feature-gso-tcpv4", dir);
+	return xa_xs_read_uint(h, XBT_NULL, path, &v) && v == 1;
+}
+
 static bool
 read_key(struct xa_handle *h, const char *dir, const char *key,
 	 unsigned long max, unsigned long *val)

@@ -37,6 +37,12 @@ enum xenbus_back_action xenbus_back_next(enum xenbus_state be,
 bool xenbus_back_write_features(struct xa_handle *h, const char *dir,
 				unsigned int max_queues, bool gso);
 
+/*
+ * Whether @dir offers GSO packets, as xenbus_back_write_features() wrote
+ * it (both TCP versions alike); false when the key is missing.
+ */
+bool xenbus_back_offered_gso(struct xa_handle *h, const char *dir);
+
 /* The rings and event channels of one queue pair. */
 struct xenbus_back_queue {
 	grant_ref_t tx_ring_ref;

@@ -678,6 +678,40 @@ test_gso_after_lro_is_switched_off_is_dropped(void)
 	close_pair();
 }
 
+/*
+ * A backend restarted under a connected frontend (on_close=detach, then a
+ * port that takes the vif over before its application configures it, as
+ * a watcher's does) keeps to the GSO its directory offered when the
+ * frontend connected: the frontend's large segments still arrive whole.
+ */
+static void
+test_restarted_backend_keeps_the_gso_its_peer_negotiated(void)
+{
+	char args[192];
+	uint16_t port;
+	struct rte_mbuf *m;
+
+	open_pair_args("restart", &offloading, ",on_close=detach", &offloading,
+		       "");
+	pair_destroy(BACK, back);
+	snprintf(args, sizeof(args),
+		 "domid=1,provider=sim,sim=%s,on_close=detach,on_removal=remove",
+		 inst);
+	REQUIRE(rte_vdev_init(BACK, args) == 0);
+	REQUIRE(rte_eth_dev_get_port_by_name(BACK, &port) == 0);
+	back = port;
+	/* Long enough to connect again before the application configures. */
+	rte_delay_ms(300);
+	REQUIRE(pair_start(back, test_pool, 1, &offloading) == 0);
+	REQUIRE(pair_wait_link(back, true, 10000));
+	m = cross(front, back, tso_frame(30000));
+	CHECK(m != NULL && payload_intact(m, 30000) &&
+	      (m->ol_flags & RTE_MBUF_F_RX_LRO));
+	rte_pktmbuf_free(m);
+	CHECK(pair_xstat(back, "rx_q0_drop_bad_gso") == 0);
+	close_pair();
+}
+
 TEST_MAIN(pair_setup, pair_teardown)
 {
 	RUN(test_gso_is_offered_to_applications_that_take_large_segments);
@@ -688,4 +722,5 @@ TEST_MAIN(pair_setup, pair_teardown)
 	RUN(test_large_segment_is_chained_by_default);
 	RUN(test_large_segment_waits_for_a_buffer);
 	RUN(test_gso_after_lro_is_switched_off_is_dropped);
+	RUN(test_restarted_backend_keeps_the_gso_its_peer_negotiated);
 }

@@ -250,9 +250,14 @@ test_backend_offers_gso_when_asked(void)
 	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, true));
 	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
 	CHECK(be.gso_tcpv4 && be.gso_tcpv6 && be.csum_ipv6);
+	/* What a restarted backend finds its predecessor offered. */
+	CHECK(xenbus_back_offered_gso(xs, BE_DIR));
 	REQUIRE(xenbus_back_write_features(xs, BE_DIR, 1, false));
 	CHECK(xenbus_front_read_backend(xs, BE_DIR, &be, &why));
 	CHECK(!be.gso_tcpv4 && !be.gso_tcpv6 && be.csum_ipv6);
+	CHECK(!xenbus_back_offered_gso(xs, BE_DIR));
+	REQUIRE(xa_xs_rm(xs, XBT_NULL, BE_DIR "/feature-gso-tcpv4"));
+	CHECK(!xenbus_back_offered_gso(xs, BE_DIR));
 }
 
 /* The frontend's offload keys, as the backend reads them back. */
