@@ -47,6 +47,10 @@
 #                        ICMP, N requests (none may come back) and an
 #                        arping (ARP passes); none, N requests
 #   xdp.count=0          skips the arping and ping
+#   xdp.reattach=N       after DOMU-DONE, each time eth0 goes and comes back
+#                        (xl network-detach, then network-attach: a new vif
+#                        0), its address again and N pings to xdp.peer (0:
+#                        the address alone), "DOMU-REATTACH" lines
 # Every line it prints goes to hvc0, which xenconsoled logs in Dom0; the
 # harness waits for "DOMU-DONE" and reads the "DOMU-RESULT" lines.
 /bin/busybox --install -s /bin
@@ -314,4 +318,15 @@ echo "DOMU-STAT csum_errors=$(cat /proc/net/snmp /proc/net/netstat | awk '
 	{ p = $1; i = 0; for (f = 2; f <= NF; f++) if ($f == "InCsumErrors") i = f }
 	END { print n + 0 }')"
 echo "DOMU-DONE uptime=$(up)"
+# xdp.reattach=N: a vif given again after its backend went (scenario 15)
+ra=$(arg reattach)
+while [ -n "$ra" ]; do
+	while [ -e /sys/class/net/eth0 ]; do sleep 0.5; done
+	echo "DOMU-REATTACH eth0 gone uptime=$(up)"
+	while [ ! -e /sys/class/net/eth0 ]; do sleep 0.5; done
+	ip addr add $ip dev eth0; ip link set eth0 up
+	i=0; while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done
+	echo "DOMU-REATTACH eth0 back uptime=$(up) carrier=$(cat /sys/class/net/eth0/carrier 2>/dev/null) mac=$(cat /sys/class/net/eth0/address)"
+	[ "$ra" = 0 ] || pingrun reattach -c $ra -i 0.2 -W 5
+done
 while true; do sleep 3600; done

@@ -25,10 +25,9 @@
 #      gone (devd removed it for xl);
 #   4. xl destroy of the driver domain with both guests connected: Dom0 and
 #      the guests go on (what their vifs show is reported);
-#   5. a new driver domain: xl network-detach of B's dead vif and
-#      network-attach of a new one, which the new driver domain connects
-#      (xenbus states; B's init configures no address on it, so no ping
-#      checks the traffic there);
+#   5. a new driver domain: xl network-detach of each guest's dead vif
+#      and network-attach of a new one, which the new driver domain
+#      connects, and B's pings to A over the new vifs all answered;
 #   6. for comparison, in the same boot: the kernel's netback in a Linux
 #      driver domain (the same image, driver_domain=1, with xdp.knb=1:
 #      xen-netback, its vifs in a bridge, and xl devd), serving the same
@@ -50,6 +49,7 @@
 # 6 (the kernel's) side by side.
 . /host/scenarios/lib.sh
 COUNT=${XDP_PING_COUNT:-20}
+REATTACH_COUNT=10
 SECS=${XDP_IPERF_SECS:-5}
 DD=s15-dd KDD=s15-kdd A=s15-a B=s15-b MAC_A=00:16:3e:00:00:15 MAC_B=00:16:3e:00:00:16
 trap 'collect; cleanup' EXIT
@@ -113,13 +113,13 @@ traffic() {
 guests() {
 	from=$(next_byte $CONSOLE_DIR/guest-$A.log)
 	guest_cfg $A initrd.gz 128 "vif = [ 'backend=$1,script=/bin/true,mac=$MAC_A' ]" \
-		"xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 300)):4"
+		"xdp.ip=10.0.0.2/24 xdp.count=0 xdp.iperfd=$((SECS + 300)):4 xdp.reattach=0"
 	create_guest $A
 	ga=$domid
 	console_after $A $from DOMU-IPERFD
 	from=$(next_byte $CONSOLE_DIR/guest-$B.log)
 	guest_cfg $B initrd.gz 128 "vif = [ 'backend=$1,script=/bin/true,mac=$MAC_B' ]" \
-		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=$COUNT xdp.interval=0.2 xdp.rtt=1 xdp.iperf=10.0.0.2:$SECS"
+		"xdp.ip=10.0.0.3/24 xdp.peer=10.0.0.2 xdp.count=$COUNT xdp.interval=0.2 xdp.rtt=1 xdp.iperf=10.0.0.2:$SECS xdp.reattach=$REATTACH_COUNT"
 	create_guest $B
 	gb=$domid
 	note "guests $A (domain $ga), $B (domain $gb): $(vif_states $ga); $(vif_states $gb)"
@@ -191,27 +191,40 @@ for g in $A $B; do xl list | grep -q "^$g " || problem "$g went with its driver 
 note "5 s later: A: $(vif_states $ga), B: $(vif_states $g2); xl list: $(xl list | awk 'NR > 1 { printf "%s ", $1 }')"
 
 # 5. a new driver domain: xl does not move a guest's vif to it; the
-# operator detaches the dead one and attaches a new one (B's here)
+# operator detaches each guest's dead vif and attaches a new one (A's
+# first: port 0 again), which the new driver domain connects; B's init
+# addresses its new eth0 and pings A over them (xdp.reattach)
 # (its console goes on in the same file: waits for a line after the old
 # driver domain's)
-from=$(($(wc -c < $dcon) + 1))
+from=$(next_byte $dcon)
 t=$(up)
 create_guest $DD
 dd=$domid
 console_after $DD $from 'DOMU-FWD rx-pps'
 note "new driver domain (domain $dd) up after $(since $t)s; B's vif 0: $(vif_states $g2), backend-id $(xenstore-read /local/domain/$g2/device/vif/0/backend-id 2>&1)"
-t=$(up)
-timeout 60 xl network-detach $B 0
-rc=$?
-note "xl network-detach $B 0 rc=$rc after $(since $t)s"
-[ $rc = 0 ] || problem "xl network-detach of the dead driver domain's vif rc=$rc"
-t=$(up); timeout 60 xl network-attach $B backend=$DD script=/bin/true mac=$MAC_B; rc=$?
-note "xl network-attach rc=$rc after $(since $t)s"
-[ $rc = 0 ] || problem "xl network-attach to the new driver domain rc=$rc"
-i=0; while [ $i -lt 30 ] && [ "$(vif_states $g2)" != "backend 4 frontend 4" ]; do sleep 1; i=$((i + 1)); done
-note "B's new vif: $(vif_states $g2) after ${i}s (backend-id $(xenstore-read /local/domain/$g2/device/vif/0/backend-id 2>&1))"
-[ "$(vif_states $g2)" = "backend 4 frontend 4" ] || problem "the new driver domain did not connect B's new vif"
+console_after $A 1 'DOMU-DONE'
+fromb=$(next_byte $CONSOLE_DIR/guest-$B.log)
+for g in $A $B; do
+	case $g in $A) id=$ga mac=$MAC_A ;; *) id=$g2 mac=$MAC_B ;; esac
+	t=$(up)
+	timeout 60 xl network-detach $g 0
+	rc=$?
+	note "xl network-detach $g 0 rc=$rc after $(since $t)s"
+	[ $rc = 0 ] || problem "xl network-detach of $g's dead driver domain's vif rc=$rc"
+	t=$(up); timeout 60 xl network-attach $g backend=$DD script=/bin/true mac=$mac; rc=$?
+	note "xl network-attach $g rc=$rc after $(since $t)s"
+	[ $rc = 0 ] || problem "xl network-attach of $g to the new driver domain rc=$rc"
+	i=0; while [ $i -lt 30 ] && [ "$(vif_states $id)" != "backend 4 frontend 4" ]; do sleep 1; i=$((i + 1)); done
+	note "$g's new vif: $(vif_states $id) after ${i}s (backend-id $(xenstore-read /local/domain/$id/device/vif/0/backend-id 2>&1))"
+	[ "$(vif_states $id)" = "backend 4 frontend 4" ] || problem "the new driver domain did not connect $g's new vif"
+done
 grep 'DOMU-FWD' $dcon | grep -E 'vif|Connected' | tail -4
+console_after $B $fromb 'DOMU-RESULT reattach'
+r=$(tail -c +$fromb $CONSOLE_DIR/guest-$B.log | grep -E 'DOMU-REATTACH|DOMU-RESULT reattach')
+echo "$r"
+note "over the new vifs: $(echo "$r" | grep 'DOMU-RESULT reattach')"
+echo "$r" | grep -q "DOMU-RESULT reattach rc=0 transmitted=$REATTACH_COUNT received=$REATTACH_COUNT " ||
+	problem "B's pings to A over the re-attached vifs: $(echo "$r" | grep 'DOMU-RESULT reattach')"
 destroy $B $A $DD
 
 # 6. the kernel's netback in a Linux driver domain, the same guests and
@@ -234,4 +247,4 @@ grep 'DOMU-KNB' $dcon
 note "side by side: ours (1) $first_line | the kernel's (6) $kernel_line"
 destroy $B $A $KDD
 [ -z "$problems" ] || fail "$problems"
-pass "a driver domain's netback (vifs=*, xl devd, io) between two guests: $first_line; the forwarder killed and restarted in the driver domain, the vifs Connected throughout; again after B's xl reboot (domain $g1 -> $g2): $reboot_line; the driver domain destroyed under the guests, which went on; a new driver domain connected the vif xl network-attach gave B; the kernel's netback in a Linux driver domain, the same guests and traffic: $kernel_line; whole scenario $(since $t0)s"
+pass "a driver domain's netback (vifs=*, xl devd, io) between two guests: $first_line; the forwarder killed and restarted in the driver domain, the vifs Connected throughout; again after B's xl reboot (domain $g1 -> $g2): $reboot_line; the driver domain destroyed under the guests, which went on; a new driver domain connected the vifs xl network-attach gave A and B, and B's $REATTACH_COUNT pings to A over them were answered; the kernel's netback in a Linux driver domain, the same guests and traffic: $kernel_line; whole scenario $(since $t0)s"
