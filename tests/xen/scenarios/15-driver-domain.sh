@@ -145,13 +145,20 @@ destroy() {
 	done
 }
 
+# driver_domain <name> <init args> <ready regex> <what>: the driver
+# domain created and up (its id in $dd, its console in $dcon)
+driver_domain() {
+	t=$(up)
+	guest_cfg $1 initrd-dpdk.gz 512 "driver_domain = 1" "$2"
+	create_guest $1
+	dd=$domid ddn=$1
+	wait_guest $1 "$3"
+	dcon=$con
+	note "driver domain $1 (domain $dd): $4 up $(since $t)s after its xl create"
+}
+
 t0=$(up)
-guest_cfg $DD initrd-dpdk.gz 512 "driver_domain = 1" "xdp.devd=1 xdp.fwd=io"
-create_guest $DD
-dd=$domid ddn=$DD
-wait_guest $DD 'DOMU-FWD rx-pps'
-dcon=$con
-note "driver domain $DD (domain $dd): xl devd and xen-adaptive-fwd up $(since $t0)s after its xl create"
+driver_domain $DD "xdp.devd=1 xdp.fwd=io" 'DOMU-FWD rx-pps' "xl devd and xen-adaptive-fwd"
 
 # 1. A serves, B pings and sends to it and receives from it, through the
 # driver domain
@@ -229,13 +236,7 @@ destroy $B $A $DD
 
 # 6. the kernel's netback in a Linux driver domain, the same guests and
 # traffic as in 1
-t=$(up)
-guest_cfg $KDD initrd-dpdk.gz 512 "driver_domain = 1" "xdp.devd=1 xdp.knb=1"
-create_guest $KDD
-dd=$domid ddn=$KDD
-wait_guest $KDD 'DOMU-PPS'
-dcon=$con
-note "kernel driver domain $KDD (domain $dd): xl devd, xen-netback and its bridge up $(since $t)s after its xl create"
+driver_domain $KDD "xdp.devd=1 xdp.knb=1" 'DOMU-PPS' "xl devd, the kernel's netback and its bridge"
 guests $KDD
 traffic kernel $from
 grants "the kernel's"
