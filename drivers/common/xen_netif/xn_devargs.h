@@ -30,6 +30,9 @@
 #define XN_ARG_GSO "gso"
 #define XN_ARG_OL_FLAGS "ol_flags"
 
+/* The highest domain id a port may act as on the simulator (its sim_domid). */
+#define XN_SIM_DOMID_MAX 63
+
 /* The shared keys as RTE_PMD_REGISTER_PARAM_STRING lists them. */
 #define XN_PARAM_STRING \
 	XN_ARG_HANDLE "=<0-65535> " \

@@ -59,9 +59,6 @@ RTE_LOG_REGISTER_DEFAULT(nb_logtype, NOTICE);
 /* Domain ids a guest can have: DOMID_FIRST_RESERVED is Xen's own. */
 #define MAX_GUEST_DOMID (DOMID_FIRST_RESERVED - 1)
 
-/* Domains the simulator lets a backend act as: Dom0 or a driver domain. */
-#define MAX_SIM_DOMID 63
-
 static int
 nb_arg_domid(const char *key, const char *value, void *opaque)
 {
@@ -253,7 +250,8 @@ nb_arg_sim_domid(const char *key, const char *value, void *opaque)
 {
 	unsigned long v;
 
-	if (xn_devarg_uint(nb_logtype, key, value, 0, MAX_SIM_DOMID, &v) != 0)
+	if (xn_devarg_uint(nb_logtype, key, value, 0, XN_SIM_DOMID_MAX, &v) !=
+	    0)
 		return -EINVAL;
 	((struct nb_port *)opaque)->cfg.sim_domid = v;
 	return 0;
@@ -292,6 +290,7 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args)
 {
 	struct nb_port *p = nb_port(xn);
 
+	args->sim_domid = p->cfg.sim_domid;
 	if ((p->cfg.frontend_domid != 0) == (p->cfg.domain[0] != '\0')) {
 		NB_LOG(ERR, "the guest is required, once: %s=<its domain id> or %s=<its name>",
 		       ARG_DOMID, ARG_DOMAIN);
@@ -303,7 +302,6 @@ nb_configure(struct xn_port *xn, struct xa_open_args *args)
 	 * is the caller's (xsim_domain_name, xsim_vif_plug), and so is the
 	 * vif of a port that goes with it.
 	 */
-	args->sim_domid = p->cfg.sim_domid;
 	if (xn->cfg.provider == XA_PROVIDER_SIM && p->cfg.frontend_domid != 0 &&
 	    !p->cfg.remove_with_vif) {
 		args->sim_plug_vif = true;

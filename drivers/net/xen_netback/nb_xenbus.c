@@ -402,20 +402,6 @@ nb_write_features(struct nb_port *p)
 		       strerror(errno));
 }
 
-/*
- * A frontend that connected to the backend before us (a restarted
- * application takes the vif over where it stands) read the features when
- * it connected, and uses what our directory offered then, as that backend
- * left it: our application's offloads now may say otherwise, and have
- * not even been configured when a watcher's port takes the vif over. No
- * key (a frontend that never saw an InitWait): no GSO.
- */
-static void
-nb_read_offered_gso(struct nb_port *p)
-{
-	p->gso_offered = xenbus_back_offered_gso(p->xn.xa, p->be_dir);
-}
-
 void
 nb_xenbus_update(struct xn_port *xn)
 {
@@ -455,10 +441,20 @@ nb_xenbus_update(struct xn_port *xn)
 		nb_set_state(p, XenbusStateInitWait);
 		break;
 	case XENBUS_BACK_CONNECT:
+		/*
+		 * A frontend that connected to the backend before us (a
+		 * restarted application takes the vif over where it stands)
+		 * read the features then, and uses what our directory offered
+		 * as that backend left it: our application's offloads may say
+		 * otherwise, and are not even configured when a watcher's port
+		 * takes the vif over. No key (a frontend that never saw an
+		 * InitWait): no GSO.
+		 */
 		if (p->state == XenbusStateInitWait)
 			nb_write_features(p);
 		else
-			nb_read_offered_gso(p);
+			p->gso_offered =
+				xenbus_back_offered_gso(p->xn.xa, p->be_dir);
 		if (nb_connect_frontend(p)) {
 			nb_set_state(p, XenbusStateConnected);
 			nb_backoff_connected(p);

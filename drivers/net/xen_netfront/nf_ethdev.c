@@ -25,7 +25,6 @@ RTE_LOG_REGISTER_DEFAULT(nf_logtype, NOTICE);
 
 /* Domains the simulator lets a frontend act as. */
 #define NF_SIM_DOMID_MIN 1
-#define NF_SIM_DOMID_MAX 63
 
 /* The smallest mbuf data room worth chaining packets into. */
 #define NF_MIN_RX_BUFSIZE 64
@@ -37,7 +36,7 @@ nf_arg_domid(const char *key, const char *value, void *opaque)
 	unsigned long v;
 
 	if (xn_devarg_uint(nf_logtype, key, value, NF_SIM_DOMID_MIN,
-			   NF_SIM_DOMID_MAX, &v) != 0)
+			   XN_SIM_DOMID_MAX, &v) != 0)
 		return -EINVAL;
 	ad->cfg.domid = v;
 	return 0;

@@ -129,10 +129,7 @@ guests() {
 # its maptrack frames (each tracks 256 of its mappings of guests' pages)
 # against their maximum, reported
 grants() {
-	xl dmesg -c >/dev/null
-	xl debug-keys g
-	sleep 1
-	g=$(xl dmesg | awk -v d="grant-table for remote d$dd " \
+	g=$(gkey_dump | awk -v d="grant-table for remote d$dd " \
 		'index($0, d) { f = 1; next } f { sub(/^.*\] +/, ""); print; exit }')
 	note "$1 ($ddn, domain $dd) with both guests connected, Xen's 'g' key: ${g:-no line for d$dd}"
 }

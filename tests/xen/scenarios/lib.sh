@@ -386,13 +386,15 @@ dom0_pktgen_stop() {
 
 # gntdev mappings of the backend process: 2 per connected ring pair
 backend_maps() { grep -c /dev/xen/gntdev /proc/$TESTPMD_PID/maps; }
+# gkey_dump: Xen's grant-table dump (the 'g' debug key) alone, the console
+# ring cleared before and after
+gkey_dump() { xl dmesg -c > /dev/null; xl debug-keys g; sleep 1; xl dmesg -c; }
 # active_grants <domid|all>: grant entries of domain <domid> (of any guest
 # with "all") that Xen reports as in use by another domain, leaving out the
 # reserved ones (0-7: xenconsoled and xenstored map 0 and 1). Xen's dump is
 # left in $S/grants-d<domid>.txt.
 active_grants() {
-	xl dmesg -c > /dev/null; xl debug-keys g; sleep 1
-	xl dmesg -c | tee $S/grants-d$1.txt | awk -v d="grant-table for remote d$1 " -v all=$([ "$1" = all ] && echo 1) '
+	gkey_dump | tee $S/grants-d$1.txt | awk -v d="grant-table for remote d$1 " -v all=$([ "$1" = all ] && echo 1) '
 		index($0, "grant-table for remote") { on = all ? !index($0, "remote d0 ") : index($0, d) > 0; next }
 		index($0, "gnttab_usage_print_all") { on = 0 }
 		on && /\[0x[0-9a-f]+\]/ && !/\[0x0*[0-7]\]/ { n++ } END { print n + 0 }'
