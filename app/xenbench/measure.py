@@ -136,6 +136,13 @@ def pooled_cycles(runs, role):
     return statistics.median(cyc) if cyc else None
 
 
+def _round_bounce(runs, key):
+    """Round -> the bounce_ns of the probe under key in each run that has
+    one."""
+    return {r["round"]: r[key]["bounce_ns"] for r in runs
+            if "round" in r and r.get(key) and "bounce_ns" in r[key]}
+
+
 def summarize(family, direction, size, runs, burst=32, queues=1):
     """One point's result from its runs (each with fresh processes):
     their measured windows are pooled."""
@@ -183,11 +190,12 @@ def summarize(family, direction, size, runs, burst=32, queues=1):
     res["round_mpps"] = {r["round"]: r["windows"][-1]["rx_pps"] / 1e6
                          for r in runs if "round" in r and r["windows"]}
     res["host"] = [r.get("host") for r in runs]
-    # The host's mode by round, to split ratios within rounds by it
+    res["host_after"] = [r.get("host_after") for r in runs]
+    # The host's mode by round, before the round's windows at this size
+    # and after them, to split ratios within rounds by it
     # (report.add_ratios).
-    res["round_host_ns"] = {r["round"]: r["host"]["bounce_ns"]
-                            for r in runs if "round" in r and r.get("host")
-                            and "bounce_ns" in r["host"]}
+    res["round_host_ns"] = _round_bounce(runs, "host")
+    res["round_host_after_ns"] = _round_bounce(runs, "host_after")
     bounces = [h["bounce_ns"] for h in res["host"] if h and "bounce_ns" in h]
     res["host_bounce_ns"] = statistics.median(bounces) if bounces else None
     res["cycles_per_pkt_sender"] = pooled_cycles(runs, "tx")

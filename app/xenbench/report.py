@@ -20,9 +20,11 @@ RATIO_SPREAD_MAX = 0.10
 # The host's two modes on these VMs: a cache line's round trip between the
 # benchmark's two CPUs (xen-host-probe) of about 110 ns or about 450 ns,
 # at which every transport that moves packets between them runs at other
-# speeds, and not all by the same factor. A round whose probe took less
-# than this ran in the fast mode.
+# speeds, and not all by the same factor. A round whose probes before and
+# after its windows took less than this ran in the fast mode.
 HOST_FAST_NS = 250
+# The order of the modes in the table's lines.
+MODE_ORDER = {"slow": 0, "fast": 1, "changed": 2}
 
 
 def _key(r, family=None):
@@ -43,15 +45,22 @@ def host_mode(bounce_ns):
     return "fast" if bounce_ns < HOST_FAST_NS else "slow"
 
 
-def ratios_by_mode(by_round, hosts):
+def ratios_by_mode(by_round, hosts, hosts_after=None):
     """The ratios within rounds (by_round: round -> ratio) split by the
-    host's mode in each round (hosts: round -> probe ns): {mode:
-    {"median", "p25", "p75", "rounds"}} over the rounds whose probe gave a
-    figure; empty when none did."""
+    host's mode in each round (hosts: round -> probe ns before the round's
+    windows, hosts_after: after them): {mode: {"median", "p25", "p75",
+    "rounds"}} over the rounds whose probe gave a figure, mode "changed"
+    for a round whose probes after and before disagree (its transports'
+    windows may have run in different modes); empty when none did."""
     split = {}
+    after = hosts_after or {}
     for rnd, ratio in by_round.items():
-        if rnd in hosts:
-            split.setdefault(host_mode(hosts[rnd]), []).append(ratio)
+        if rnd not in hosts:
+            continue
+        mode = host_mode(hosts[rnd])
+        if rnd in after and host_mode(after[rnd]) != mode:
+            mode = "changed"
+        split.setdefault(mode, []).append(ratio)
     out = {}
     for mode, values in sorted(split.items()):
         med, p25, p75 = spread(values)
@@ -97,7 +106,8 @@ def add_ratios(results):
                 r[key + "_marked"] = (r[key + "_p75"] - r[key + "_p25"] >
                                       RATIO_SPREAD_MAX * r[key])
                 r[key + "_by_mode"] = ratios_by_mode(
-                    by_round, r.get("round_host_ns") or {})
+                    by_round, r.get("round_host_ns") or {},
+                    r.get("round_host_after_ns"))
             elif p and p.get("mpps_median"):
                 r[key] = r["mpps_median"] / p["mpps_median"]
             else:
@@ -191,17 +201,18 @@ def mode_lines(results):
                 "%s %.2fx %.2f-%.2f (%d rounds)" % (
                     mode, m["median"], m["p25"], m["p75"], m["rounds"])
                 for mode, m in sorted(modes.items(),
-                                      key=lambda kv: kv[0] != "slow"))))
+                                      key=lambda kv: MODE_ORDER[kv[0]]))))
         if parts:
             out.append("  %s %s %dB %dq  %s" % (
                 r["label"], r["direction"], r["size"], r.get("queues", 1),
                 "; ".join(parts)))
     if not out:
         return []
-    return ["By the host's mode (a round whose probe took < %d ns ran "
-            "fast), where a point's" % HOST_FAST_NS,
-            "rounds ran in both: the ratio within rounds, median and "
-            "25th-75th percentile:"] + out
+    return ["By the host's mode (a round whose probes before and after "
+            "its windows took < %d ns" % HOST_FAST_NS,
+            "ran fast; 'changed': they disagree), where a point's rounds "
+            "ran in more than one: the",
+            "ratio within rounds, median and 25th-75th percentile:"] + out
 
 
 def format_table(head, rows):
@@ -260,8 +271,8 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
         "resets a port's counters",
         "  when its peer disconnects; the receiver is stopped first).",
         "host ns: a cache line's round trip between the two CPUs, timed "
-        "just before the",
-        "  point's runs while no testpmd ran (app xen-host-probe; median "
+        "before the point's",
+        "  windows while no testpmd forwarded (app xen-host-probe; median "
         "over the runs): the host's",
         "  mode. These VMs move packets between two CPUs at one of two "
         "speeds; compare rows",

@@ -7,7 +7,7 @@ per transport. Every transport's pair of testpmd is started once, at the
 prompt (-i) with forwarding stopped: an idle pair costs no CPU. Then come
 rounds; in each round every transport forwards in turn for one window,
 in an order rotated from round to round, and the host's mode is probed
-before it (host_probe). A window: "start" on the receiver, then on the
+before the windows of each size and after them (host_probe). A window: "start" on the receiver, then on the
 sender; --round-warm seconds; the counters ("show port stats", with the
 xstats); --round-window seconds; the counters again; "stop" on the
 sender, then on the receiver (their cycles/packet lines). Round 0 warms
@@ -251,8 +251,11 @@ def run_group(bench, points, rep, numbers, warm, seconds, on_window=None,
                 stop_pairs(bench, pairs)
                 pairs = start_pairs(bench, points, rep, deadline, failed)
                 cold = set(pairs) if fresh else set()
-            host = bench.probe_host()
+            # The host's mode before each size's windows and after them:
+            # it can change within a round, every few seconds.
+            host = bench.probe_host() if r else None
             for size in sizes:
+                done = []
                 for f in rotated(fams, r):
                     pt = by.get((f, size))
                     if pt is None or f not in pairs:
@@ -274,8 +277,13 @@ def run_group(bench, points, rep, numbers, warm, seconds, on_window=None,
                     run["round"] = r
                     run["host"] = host
                     runs[pt].append(run)
+                    done.append(run)
                     if on_window:
                         on_window(pt, r, run)
+                if done:
+                    host = bench.probe_host()
+                    for run in done:
+                        run["host_after"] = host
     finally:
         stop_pairs(bench, pairs)
     return runs, failed

@@ -62,8 +62,11 @@ for fam in ("xen", "vhost", "memif"):
         print("# %s %s: %.2f Mpps, rounds %s" % (fam, d, r["mpps_median"],
                                                r["round_mpps"]))
         if interleaved and (sorted(r["round_mpps"]) != ["1", "2"] or
-                            len(r["host"]) != 2):
-            print("# %s %s: not two rounds, each probed" % (fam, d))
+                            len(r["host"]) != 2 or
+                            len(r["host_after"]) != 2 or
+                            not all(r["host_after"])):
+            print("# %s %s: not two rounds, each probed before and after"
+                  % (fam, d))
             ok = False
         if interleaved and len(set(r["commands"])) != 4:
             print("# %s %s: not a pair of its own each round: %r" % (

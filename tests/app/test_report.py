@@ -433,13 +433,21 @@ class TestHostProbe(unittest.TestCase):
         self.assertIn("error", r)
 
 
-def round_run(mpps, rnd, host_ns=None):
+def probe(host_ns):
+    """A host probe's figures (None: the probe failed)."""
+    return ({"bounce_ns": host_ns, "copy_gbs": 9.0}
+            if host_ns is not None else {"error": "no probe"})
+
+
+def round_run(mpps, rnd, host_ns=None, after_ns=()):
     """An interleaved round's run: one window of mpps, after a host probe
-    of host_ns (none given: the probe failed)."""
+    of host_ns and before one of after_ns (None: the probe failed; no
+    after_ns: not probed after, as before this was done)."""
     run = xen_f2b_run(mpps=(mpps,))
     run["round"] = rnd
-    run["host"] = ({"bounce_ns": host_ns, "copy_gbs": 9.0}
-                   if host_ns is not None else {"error": "no probe"})
+    run["host"] = probe(host_ns)
+    if after_ns != ():
+        run["host_after"] = probe(after_ns)
     return run
 
 
@@ -452,13 +460,14 @@ class TestInterleaved(unittest.TestCase):
         self.assertEqual(measure.summarize(
             "xen", "f2b", 64, [xen_f2b_run()])["round_mpps"], {})
 
-    def results(self, xen, vhost, hosts=()):
+    def results(self, xen, vhost, hosts=(), hosts_after=()):
         host = dict(enumerate(hosts, 1))
+        after = dict(enumerate(hosts_after, 1))
         res = [measure.summarize("xen", "f2b", 64, [
-                   round_run(m, i, host.get(i))
+                   round_run(m, i, host.get(i), after.get(i, ()))
                    for i, m in enumerate(xen, 1)]),
                measure.summarize("vhost", "f2b", 64, [
-                   round_run(m, i, host.get(i))
+                   round_run(m, i, host.get(i), after.get(i, ()))
                    for i, m in enumerate(vhost, 1)])]
         report.add_ratios(res)
         return res
@@ -476,12 +485,35 @@ class TestInterleaved(unittest.TestCase):
             "fast": {"median": 0.5, "p25": 0.5, "p75": 0.5, "rounds": 2},
             "slow": {"median": 1.0, "p25": 1.0, "p75": 1.0, "rounds": 2}})
         self.assertNotIn("ratio_vhost_by_mode", vhost)
-        self.assertEqual(report.mode_lines([xen, vhost])[2:], [
+        self.assertEqual(report.mode_lines([xen, vhost])[3:], [
             "  xen f2b 64B 1q  vs vhost-user: slow 1.00x 1.00-1.00 "
             "(2 rounds), fast 0.50x 0.50-0.50 (2 rounds)"])
         out = io.StringIO()
         report.print_table([xen, vhost], [], FakeMemory(), out=out)
         self.assertIn("By the host's mode", out.getvalue())
+
+    def test_a_round_whose_probes_disagree_is_set_apart(self):
+        # Round 2 was probed fast before its windows and slow after them:
+        # its 0.5x may compare xen in one mode with vhost-user in the
+        # other, so it counts in the ratio but in neither mode. Round 3's
+        # probe after its windows failed: its probe before decides.
+        xen, vhost = self.results([10.0, 5.0, 10.0, 10.0],
+                                  [10.0, 10.0, 10.0, 10.0],
+                                  [450.0, 110.0, 460.0, 440.0],
+                                  [440.0, 470.0, None, 450.0])
+        self.assertEqual(xen["round_host_after_ns"],
+                         {1: 440.0, 2: 470.0, 4: 450.0})
+        self.assertEqual(xen["host_after"][2], {"error": "no probe"})
+        self.assertAlmostEqual(xen["ratio_vhost"], 1.0)
+        self.assertEqual(xen["ratio_vhost_by_mode"], {
+            "changed": {"median": 0.5, "p25": 0.5, "p75": 0.5, "rounds": 1},
+            "slow": {"median": 1.0, "p25": 1.0, "p75": 1.0, "rounds": 3}})
+        self.assertEqual(report.mode_lines([xen, vhost])[3:], [
+            "  xen f2b 64B 1q  vs vhost-user: slow 1.00x 1.00-1.00 "
+            "(3 rounds), changed 0.50x 0.50-0.50 (1 rounds)"])
+        # Fast before and after: fast.
+        xen, _ = self.results([5.0], [10.0], [110.0], [120.0])
+        self.assertEqual(list(xen["ratio_vhost_by_mode"]), ["fast"])
 
     def test_one_mode_gives_no_split_line(self):
         xen, vhost = self.results([10.0, 5.0], [10.0, 10.0], [450.0, 440.0])
