@@ -7,11 +7,12 @@ per transport. Every transport's pair of testpmd is started once, at the
 prompt (-i) with forwarding stopped: an idle pair costs no CPU. Then come
 rounds; in each round every transport forwards in turn for one window,
 in an order rotated from round to round, and the host's mode is probed
-before the windows of each size and after them (host_probe). A window: "start" on the receiver, then on the
-sender; --round-warm seconds; the counters ("show port stats", with the
-xstats); --round-window seconds; the counters again; "stop" on the
-sender, then on the receiver (their cycles/packet lines). Round 0 warms
-the pairs up (a netfront still connecting, caches) and is not counted.
+before the windows of each size and after them (host_probe). A window:
+"start" on the receiver, then on the sender; --round-warm seconds; the
+counters ("show port stats", with the xstats); --round-window seconds;
+the counters again; "stop" on the sender, then on the receiver (their
+cycles/packet lines). Round 0 warms the pairs up (a netfront still
+connecting, caches) and is not counted.
 
 With fresh pairs (--full's default), every round starts every pair anew
 and stops it at its end, each pair's first window a short warm-up not
