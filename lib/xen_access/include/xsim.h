@@ -16,6 +16,7 @@
 #define XSIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <xen/xen.h>
@@ -23,6 +24,18 @@
 
 /* Remove the instance's shared memory (handles already open keep it). */
 int xsim_instance_destroy(const char *instance);
+
+/*
+ * Name an instance private to this process: "<prefix>-<pid>-<ns>", the
+ * pid and the monotonic clock's nanoseconds, into @buf of @size bytes.
+ * Of the pid alone, the name would be a dead process's whose pid this one
+ * has now, and its instance may still be there (a process killed before
+ * xsim_instance_destroy()): the first open would find that store, its
+ * guests and vifs, not an empty one. Returns 0, or -1 with errno
+ * ENAMETOOLONG (@buf too small) or EINVAL (not a valid instance name)
+ * and @buf empty.
+ */
+int xsim_instance_name_private(char *buf, size_t size, const char *prefix);
 
 /*
  * The toolstack's part of "xl create" with a vif, as libxl does it: the

@@ -5,13 +5,15 @@
  * creating or attaching the named shared memory /dev/shm/xsim-<instance>,
  * its versioned header, the process-shared robust mutex that serializes
  * control operations, the datagrams that carry doorbells between handles,
- * and xsim_instance_destroy(). It knows the layout but none of the rules
- * the layers above keep in it: what a new segment must hold besides its
- * header comes from the creator's boot function.
+ * xsim_instance_destroy() and the names of private instances. It knows the
+ * layout but none of the rules the layers above keep in it: what a new
+ * segment must hold besides its header comes from the creator's boot
+ * function.
  */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +272,21 @@ xsim_instance_destroy(const char *instance)
 			at->unlinked = true;
 	pthread_mutex_unlock(&xsim_attach_lock);
 	return shm_unlink(shm_name);
+}
+
+int
+xsim_instance_name_private(char *buf, size_t size, const char *prefix)
+{
+	int len = snprintf(buf, size, "%s-%d-%" PRIu64, prefix, (int)getpid(),
+			   xsim_now_ns());
+	bool fits = len >= 0 && (size_t)len < size;
+
+	if (fits && xa_sim_instance_valid(buf))
+		return 0;
+	errno = fits ? EINVAL : ENAMETOOLONG;
+	if (size > 0)
+		buf[0] = '\0';
+	return -1;
 }
 
 void
