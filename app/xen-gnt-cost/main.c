@@ -178,8 +178,9 @@ open_sim(struct setup *s)
 		.sim_instance = s->sim_instance,
 	};
 
-	snprintf(s->sim_instance, sizeof(s->sim_instance), "gnt-cost-%d",
-		 (int)getpid());
+	if (xsim_instance_name_private(s->sim_instance, sizeof(s->sim_instance),
+				       "gnt-cost") != 0)
+		return -1;
 	s->mapper = xa_open(&args);
 	args.sim_domid = 1;
 	s->sharer = s->mapper != NULL ? xa_open(&args) : NULL;

@@ -107,7 +107,7 @@ static struct {
 	unsigned int mem_mb;
 } opt = { RTE_MAX_ETHPORTS, 25, 150, 512 };
 
-static char inst[48];
+static char inst[XA_SIM_INSTANCE_MAX + 1];
 
 static uint64_t
 now_ns(void)
@@ -928,7 +928,8 @@ main(int argc, char **argv)
 	}
 	if (opt.guests < 1 || opt.guests > RTE_MAX_ETHPORTS || optind != argc)
 		usage(argv[0]);
-	snprintf(inst, sizeof(inst), "xscale%d", (int)getpid());
+	if (xsim_instance_name_private(inst, sizeof(inst), "xscale") != 0)
+		return 2;
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)

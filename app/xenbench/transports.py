@@ -5,6 +5,7 @@ starts first, the system plugins it needs and what it cannot do."""
 import collections
 import os
 import re
+import time
 
 FAMILIES = ["xen", "vhost", "memif", "null"]
 DEFAULT_FAMILIES = ["xen", "vhost", "memif"]
@@ -107,10 +108,14 @@ def socket_path(tmpdir, family, n):
 
 def ends(family, n, tmpdir, plugin, queues=1, tag=None):
     """The two ends of run n of a family. plugin(so) gives the path of
-    one of our plugins; tag names the simulator instance."""
+    one of our plugins; tag begins the simulator instance's name. The
+    clock ends it: of the pid alone, it would be a killed run's whose pid
+    this one has now, and its instance, guests and all, may still be in
+    /dev/shm."""
     sock = socket_path(tmpdir, family, n)
     if family == "xen":
-        inst = "%s-%d" % (tag or "xb%d" % os.getpid(), n)
+        inst = "%s-%d-%d" % (tag or "xb%d" % os.getpid(), n,
+                             time.monotonic_ns())
         common = "domid=1,handle=0,provider=sim,sim=%s,queues=%d" % (
             inst, queues)
         front = End("netfront", "net_xen_netfront0," + common,

@@ -17,7 +17,7 @@ echo "1..3"
 "$scale" --guests 3 --duration 2 --churn-ms 200 >"$work/out" 2>"$work/err"
 rc=$?
 sed 's/^/# /' "$work/out"
-pid=$(sed -n 's/.*simulator instance xscale\([0-9]*\).*/\1/p' "$work/out")
+inst=$(sed -n 's/.*simulator instance \(xscale-[0-9]*-[0-9]*\)$/\1/p' "$work/out")
 fail=0
 if [ "$rc" = 0 ] && grep -q "^RESULT: ok" "$work/out"; then
 	echo "ok 1 - xen-scale exits 0: every packet intact, every guest both ways"
@@ -46,11 +46,11 @@ else
 	fail=1
 fi
 
-if [ -n "$pid" ] && ! ls /dev/shm/xsim-xscale$pid >/dev/null 2>&1 &&
-	! pgrep -f "file-prefix xscale$pid-" >/dev/null; then
+if [ -n "$inst" ] && ! ls "/dev/shm/xsim-$inst" >/dev/null 2>&1 &&
+	! pgrep -f "file-prefix $inst-" >/dev/null; then
 	echo "ok 3 - no simulator instance or process left behind"
 else
-	echo "not ok 3 - no simulator instance or process left behind (instance xscale${pid:-?})"
+	echo "not ok 3 - no simulator instance or process left behind (instance ${inst:-not printed})"
 	fail=1
 fi
 exit $fail

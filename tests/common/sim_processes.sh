@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Sourced by the test scripts that run DPDK processes over a simulator
-# instance of their own. Sets $inst (the instance, "<tag>-<pid>"),
+# instance of their own. Sets $inst (the instance, "<tag>-<pid>-<ns>": of
+# the pid alone it could be a killed test's, guests and all, whose pid
+# this one has now; xsim_instance_name_private() in C),
 # $plugins (a private copy of the two PMD plugins, for EAL's -d), $work (a
 # scratch directory) and the array $pids, where the script adds the
 # processes it starts in the background; on exit they are killed and all
@@ -10,7 +12,7 @@
 # test_ovs_dpdk).
 #
 # usage: . tests/common/sim_processes.sh <tag> <build dir>
-inst="$1-$$"
+inst="$1-$$-$(date +%s%N)"
 plugins=$("$(dirname "${BASH_SOURCE[0]}")/../../devtools/plugin-dir.sh" "$2") ||
 	exit 1
 work=$(mktemp -d)

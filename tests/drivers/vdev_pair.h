@@ -34,7 +34,10 @@
 #define PAIR_MIN_LEN 60
 #define PAIR_MAX_LEN 9000
 
-/* A unique simulator instance name for this process. */
+/*
+ * This process's simulator instance: a name no other process of this boot
+ * had (xsim_instance_name_private()), so never a killed test's store.
+ */
 const char *pair_sim_instance(void);
 
 /*

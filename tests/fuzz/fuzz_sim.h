@@ -11,12 +11,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "xa.h"
 #include "xsim.h"
 
-static char fuzz_sim_instance[32];
+static char fuzz_sim_instance[XA_SIM_INSTANCE_MAX + 1];
 
 static void
 fuzz_sim_remove(void)
@@ -24,15 +23,21 @@ fuzz_sim_remove(void)
 	xsim_instance_destroy(fuzz_sim_instance);
 }
 
-/* Open "fuzz-@tag-<pid>" as domains 0 and @guest; aborts on failure. */
+/*
+ * Open a private instance ("fuzz-@tag-<pid>-<ns>") as domains 0 and
+ * @guest; aborts on failure.
+ */
 static inline void
 fuzz_sim_open(const char *tag, domid_t guest, struct xa_handle **dom0,
 	      struct xa_handle **domu)
 {
 	struct xa_open_args args = { .provider = XA_PROVIDER_SIM };
+	char prefix[32];
 
-	snprintf(fuzz_sim_instance, sizeof(fuzz_sim_instance), "fuzz-%s-%d",
-		 tag, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "fuzz-%s", tag);
+	if (xsim_instance_name_private(fuzz_sim_instance,
+				       sizeof(fuzz_sim_instance), prefix) != 0)
+		abort();
 	args.sim_instance = fuzz_sim_instance;
 	*dom0 = xa_open(&args);
 	args.sim_domid = guest;

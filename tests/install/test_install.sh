@@ -20,7 +20,7 @@ if [ "$(id -u)" = 0 ]; then
 else
 	stage=$(mktemp -d "$HOME/.xen-dpdk-pmd-install.XXXXXX")
 fi
-inst="install-$$"
+inst="install-$$-$(date +%s%N)"	# never a killed run's (sim_processes.sh)
 trap 'rm -rf "$stage" "/dev/shm/xsim-$inst"' EXIT
 chmod 700 "$stage"
 

@@ -2,10 +2,11 @@
 
 /*
  * What the simulator's tests share: a private instance per test program
- * (named after the program and its pid, destroyed at the end: TEST_MAIN's
- * hooks xsim_test_setup and xsim_test_teardown), opening a handle as a
- * domain of it, and the fixture most cases start from, one handle for
- * each of three domains (RUN_WITH(xsim_peers, fn), see test.h).
+ * (xsim_instance_name_private() after the program's name, destroyed at
+ * the end: TEST_MAIN's hooks xsim_test_setup and xsim_test_teardown),
+ * opening a handle as a domain of it, and the fixture most cases start
+ * from, one handle for each of three domains (RUN_WITH(xsim_peers, fn),
+ * see test.h).
  */
 
 #ifndef XSIM_TEST_H
@@ -13,12 +14,11 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "xa.h"
 #include "xsim.h"
 
-static char xsim_test_instance[64];
+static char xsim_test_instance[XA_SIM_INSTANCE_MAX + 1];
 
 /* TEST_MAIN setup: name the instance; its first opener creates it. */
 static inline int
@@ -26,9 +26,9 @@ xsim_test_setup(const char *argv0)
 {
 	const char *slash = strrchr(argv0, '/');
 
-	snprintf(xsim_test_instance, sizeof(xsim_test_instance), "%s-%d",
-		 slash != NULL ? slash + 1 : argv0, (int)getpid());
-	return xa_sim_instance_valid(xsim_test_instance) ? 0 : -1;
+	return xsim_instance_name_private(xsim_test_instance,
+					  sizeof(xsim_test_instance),
+					  slash != NULL ? slash + 1 : argv0);
 }
 
 /* TEST_MAIN teardown: remove the instance's shared memory. */
