@@ -33,6 +33,34 @@
 #include "xsim.h"
 
 /* Probe @name with @args; true if it failed and the log has @needles. */
+/*
+ * The instances are written "sim=test-<tag>" here, for reading; each probe
+ * makes them this run's, "sim=<pair_sim_instance()>-<tag>": a fixed name
+ * would open the store a killed run left under it.
+ */
+static int
+probe(const char *name, const char *args)
+{
+	static const char fixed[] = "sim=test-";
+	const char *at = strstr(args, fixed);
+	char own[512];
+
+	if (at == NULL)
+		return rte_vdev_init(name, args);
+	snprintf(own, sizeof(own), "%.*ssim=%s-%s", (int)(at - args), args,
+		 pair_sim_instance(), at + strlen(fixed));
+	return rte_vdev_init(name, own);
+}
+
+static void
+sim_destroy(const char *tag)
+{
+	char inst[XA_SIM_INSTANCE_MAX + 1];
+
+	snprintf(inst, sizeof(inst), "%s-%s", pair_sim_instance(), tag);
+	xsim_instance_destroy(inst);
+}
+
 static bool
 refused(const char *name, const char *args, const char *needle1,
 	const char *needle2)
@@ -42,7 +70,7 @@ refused(const char *name, const char *args, const char *needle1,
 	const char *log;
 
 	start = test_log_mark();
-	failed = rte_vdev_init(name, args) != 0;
+	failed = probe(name, args) != 0;
 	log = test_log_since(start);
 	if (!failed) {
 		fprintf(stderr, "%s,%s was accepted\n", name, args);
@@ -178,7 +206,7 @@ refuses_bad_batching_args(const char *name, const char *base)
 static bool
 accepted(const char *name, const char *args)
 {
-	if (rte_vdev_init(name, args) != 0) {
+	if (probe(name, args) != 0) {
 		fprintf(stderr, "%s,%s was refused\n", name, args);
 		return false;
 	}
@@ -404,7 +432,7 @@ test_batch_bounds_and_grouping_are_accepted(void)
 	/* Grouping registered the flag applications look up. */
 	CHECK(rte_mbuf_dynflag_lookup("xen_netif_dynflag_single_ethertype",
 				      NULL) >= 0);
-	xsim_instance_destroy("test-args");
+	sim_destroy("args");
 }
 
 static void
@@ -421,7 +449,7 @@ test_netback_refuses_mbufs_too_small_for_64k_frames(void)
 	big = rte_pktmbuf_pool_create("big", 512, 0, 0,
 				      RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	REQUIRE(small != NULL && big != NULL);
-	REQUIRE(rte_vdev_init(NB, "domid=5,provider=sim,sim=test-pool") == 0);
+	REQUIRE(probe(NB, "domid=5,provider=sim,sim=test-pool") == 0);
 	REQUIRE(rte_eth_dev_get_port_by_name(NB, &port) == 0);
 	REQUIRE(rte_eth_dev_configure(port, 1, 1, &conf) == 0);
 	start = test_log_mark();
@@ -433,7 +461,7 @@ test_netback_refuses_mbufs_too_small_for_64k_frames(void)
 				     big) == 0);
 	rte_eth_dev_close(port);
 	rte_vdev_uninit(NB);
-	xsim_instance_destroy("test-pool");
+	sim_destroy("pool");
 	rte_mempool_free(small);
 	rte_mempool_free(big);
 }
@@ -465,7 +493,7 @@ test_numbers_are_decimal_without_sign_or_leading_zeros(void)
 	CHECK(refused(NB, "domid=0x1,provider=sim", "domid=0x1", "decimal"));
 	CHECK(refused(NB, "domid=01,provider=sim", "domid=01", "decimal"));
 	CHECK(refused(NF, "domid=01,provider=sim", "domid=01", "decimal"));
-	xsim_instance_destroy("test-args");
+	sim_destroy("args");
 }
 
 static void
@@ -515,7 +543,7 @@ test_xen_domain_without_a_device_fails_probe_naming_it(struct fake_root *r)
 	/* Asked for, the simulator serves in a Xen domain all the same. */
 	CHECK(accepted(NB, "domid=1,provider=sim,sim=test-provider"));
 	CHECK(accepted(NF, "provider=sim,sim=test-provider"));
-	xsim_instance_destroy("test-provider");
+	sim_destroy("provider");
 }
 
 static void
@@ -561,7 +589,7 @@ test_provider_is_logged_at_notice(struct fake_root *r)
 	CHECK(logs_provider_at_notice(
 		NB, "domid=1,provider=sim,sim=test-provider",
 		"net_xen_netback0: provider sim (asked for)"));
-	xsim_instance_destroy("test-provider");
+	sim_destroy("provider");
 }
 
 /* Probe @name, configure 2 queue pairs and set up all but Tx queue 1. */
@@ -576,14 +604,15 @@ start_with_tx_queue_1_missing(const char *name, const char *args,
 		mp = rte_pktmbuf_pool_create("start", 1024, 0, 0,
 					     RTE_MBUF_DEFAULT_BUF_SIZE,
 					     SOCKET_ID_ANY);
-	return mp != NULL && rte_vdev_init(name, args) == 0 &&
-	       rte_eth_dev_get_port_by_name(name, port) == 0 &&
-	       rte_eth_dev_configure(*port, 2, 2, &conf) == 0 &&
-	       rte_eth_rx_queue_setup(*port, 0, 256, SOCKET_ID_ANY, NULL,
-				      mp) == 0 &&
-	       rte_eth_rx_queue_setup(*port, 1, 256, SOCKET_ID_ANY, NULL,
-				      mp) == 0 &&
-	       rte_eth_tx_queue_setup(*port, 0, 256, SOCKET_ID_ANY, NULL) == 0;
+	if (mp == NULL || probe(name, args) != 0 ||
+	    rte_eth_dev_get_port_by_name(name, port) != 0 ||
+	    rte_eth_dev_configure(*port, 2, 2, &conf) != 0)
+		return false;
+	for (uint16_t q = 0; q < 2; q++)
+		if (rte_eth_rx_queue_setup(*port, q, 256, SOCKET_ID_ANY, NULL,
+					   mp) != 0)
+			return false;
+	return rte_eth_tx_queue_setup(*port, 0, 256, SOCKET_ID_ANY, NULL) == 0;
 }
 
 /* Both Rx queues and the first @nb_tx Tx queues are in @state. */
@@ -631,7 +660,7 @@ test_start_waits_for_every_queue_to_be_set_up(void)
 		rte_eth_dev_close(port);
 		rte_vdev_uninit(names[n]);
 	}
-	xsim_instance_destroy("test-start");
+	sim_destroy("start");
 }
 
 static int

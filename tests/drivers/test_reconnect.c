@@ -178,16 +178,17 @@ test_detached_backend_restarts_unnoticed(void)
 static void
 test_port_removed_before_configure_is_released(void)
 {
-	char a[128];
+	char a[128], inst[XA_SIM_INSTANCE_MAX + 1];
 
 	snprintf(a, sizeof(a), "domid=3,provider=sim,sim=%s",
 		 pair_sim_instance());
 	REQUIRE(rte_vdev_init("net_xen_netback9", a) == 0);
 	CHECK(rte_vdev_uninit("net_xen_netback9") == 0);
-	REQUIRE(rte_vdev_init("net_xen_netfront9", "domid=3,handle=0,"
-			      "provider=sim,sim=test-unconfigured") == 0);
+	snprintf(inst, sizeof(inst), "%s-unconfigured", pair_sim_instance());
+	snprintf(a, sizeof(a), "domid=3,handle=0,provider=sim,sim=%s", inst);
+	REQUIRE(rte_vdev_init("net_xen_netfront9", a) == 0);
 	CHECK(rte_vdev_uninit("net_xen_netfront9") == 0);
-	xsim_instance_destroy("test-unconfigured");
+	xsim_instance_destroy(inst);
 }
 
 /* Both ends connected, the backend's link changes counted. */
