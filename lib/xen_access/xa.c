@@ -6,7 +6,6 @@
  * provider works; which one a port gets is xa_detect.c's.
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,20 +32,6 @@ xa_provider_parse(const char *name, enum xa_provider *provider)
 	else
 		return -1;
 	return 0;
-}
-
-bool
-xa_sim_instance_valid(const char *name)
-{
-	size_t i, len = strlen(name);
-
-	if (len == 0 || len > XA_SIM_INSTANCE_MAX)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)name[i]) && name[i] != '-' &&
-		    name[i] != '_')
-			return false;
-	return true;
 }
 
 struct xa_handle *

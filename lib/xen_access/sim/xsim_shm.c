@@ -5,12 +5,14 @@
  * creating or attaching the named shared memory /dev/shm/xsim-<instance>,
  * its versioned header, the process-shared robust mutex that serializes
  * control operations, the datagrams that carry doorbells between handles,
- * xsim_instance_destroy() and the names of private instances. It knows the
- * layout but none of the rules the layers above keep in it: what a new
- * segment must hold besides its header comes from the creator's boot
+ * xsim_instance_destroy(), the rule for instance names (xa.h's
+ * xa_sim_instance_valid()) and the names of private instances. It knows
+ * the layout but none of the rules the layers above keep in it: what a
+ * new segment must hold besides its header comes from the creator's boot
  * function.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -272,6 +274,20 @@ xsim_instance_destroy(const char *instance)
 			at->unlinked = true;
 	pthread_mutex_unlock(&xsim_attach_lock);
 	return shm_unlink(shm_name);
+}
+
+bool
+xa_sim_instance_valid(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len == 0 || len > XA_SIM_INSTANCE_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '-' &&
+		    name[i] != '_')
+			return false;
+	return true;
 }
 
 int
