@@ -32,7 +32,6 @@
 #include "xen_access/fake_root.h"
 #include "xsim.h"
 
-/* Probe @name with @args; true if it failed and the log has @needles. */
 /*
  * The instances are written "sim=test-<tag>" here, for reading; each probe
  * makes them this run's, "sim=<pair_sim_instance()>-<tag>": a fixed name
@@ -61,6 +60,7 @@ sim_destroy(const char *tag)
 	xsim_instance_destroy(inst);
 }
 
+/* Probe @name with @args; true if it failed and the log has @needles. */
 static bool
 refused(const char *name, const char *args, const char *needle1,
 	const char *needle2)
