@@ -502,6 +502,7 @@ def main(argv):
             r["transport"], r["direction"], r["size"], r["burst"],
             r["queues"])))
     report.add_ratios(results)
+    report.add_cycle_ratios(results)
     if results or failures or unsupported:
         report.print_table(results, failures, memory, unsupported,
                            args.mode)

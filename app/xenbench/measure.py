@@ -136,6 +136,31 @@ def pooled_cycles(runs, role):
     return statistics.median(cyc) if cyc else None
 
 
+def run_cycles_per_packet(run, role):
+    """One end's cycles per packet in one run (run_cycles), or testpmd's
+    own figure where its line has no totals; None if neither is usable."""
+    got = run_cycles(run, role)
+    if got:
+        return got[0] / got[1]
+    c = (run.get("cycles") or {}).get(role)
+    if c and c.get("cycles") is None and c.get("cycles_per_packet", 0) > 0:
+        return c["cycles_per_packet"]
+    return None
+
+
+def round_cycles(runs, role):
+    """Round -> one end's cycles per packet in that round's window (the
+    interleaved method's runs), for ratios within rounds
+    (report.add_cycle_ratios); rounds without a usable count left out."""
+    out = {}
+    for r in runs:
+        if "round" in r:
+            c = run_cycles_per_packet(r, role)
+            if c is not None:
+                out[r["round"]] = c
+    return out
+
+
 def _round_bounce(runs, key):
     """Round -> the bounce_ns of the probe under key in each run that has
     one."""
@@ -200,6 +225,8 @@ def summarize(family, direction, size, runs, burst=32, queues=1):
     res["host_bounce_ns"] = statistics.median(bounces) if bounces else None
     res["cycles_per_pkt_sender"] = pooled_cycles(runs, "tx")
     res["cycles_per_pkt_receiver"] = pooled_cycles(runs, "rx")
+    res["round_cycles"] = {role: round_cycles(runs, role)
+                           for role in ("tx", "rx")}
     pooled = pool_counters(runs)
     notif_tx = per_packet(pooled, "tx", "notifications_sent")
     notif_rx = per_packet(pooled, "rx", "notifications_sent")

@@ -114,6 +114,80 @@ def add_ratios(results):
                 r[key] = None
 
 
+def _cycle_ratios(mine, peers):
+    """One end's cycles per packet over the peers' within rounds
+    (measure.round_cycles: role -> round -> cycles), for each peer and for
+    the better one of each round (the fewer cycles):
+    {role: {peer or "better": {"median", "p25", "p75", "rounds"}}}, a
+    role or peer left out where no round has both counts."""
+    out = {}
+    for role in ("tx", "rx"):
+        ours = (mine.get("round_cycles") or {}).get(role) or {}
+        theirs = {p["transport"]: (p.get("round_cycles") or {}).get(role)
+                  or {} for p in peers}
+        by_peer = {}
+        for name, cyc in theirs.items():
+            by_peer[name] = [ours[k] / cyc[k] for k in sorted(ours)
+                             if cyc.get(k, 0) > 0]
+        # Only rounds in which every peer has a count: the one missing
+        # may have been the better.
+        by_peer["better"] = [
+            ours[k] / min(c[k] for c in theirs.values())
+            for k in sorted(ours)
+            if all(c.get(k, 0) > 0 for c in theirs.values())]
+        got = {}
+        for name, values in by_peer.items():
+            if values:
+                med, p25, p75 = spread(values)
+                got[name] = {"median": med, "p25": p25, "p75": p75,
+                             "rounds": values}
+        if got:
+            out[role] = got
+    return out
+
+
+def add_cycle_ratios(results):
+    """cycle_ratios on our rows (interleaved method): our cycles per
+    packet at each end over vhost-user's and memif's in the same round
+    (_cycle_ratios). They drift with the host's mode as Mpps do, so they
+    are compared within rounds too."""
+    index = {_key(r): r for r in results}
+    for r in results:
+        r.pop("cycle_ratios", None)
+        if r["transport"] != "xen":
+            continue
+        peers = [index[_key(r, p)] for p in XEN_PEERS
+                 if _key(r, p) in index]
+        ratios = _cycle_ratios(r, peers) if peers else {}
+        if ratios:
+            r["cycle_ratios"] = ratios
+
+
+def cycle_lines(results):
+    """A line per xen row with cycle ratios (add_cycle_ratios): each end's
+    against the better peer of each round. Empty when none has any."""
+    out = []
+    for r in results:
+        parts = []
+        for role, name in (("rx", "receiver"), ("tx", "sender")):
+            b = (r.get("cycle_ratios") or {}).get(role, {}).get("better")
+            if b:
+                parts.append("%s %.2fx %.2f-%.2f" % (
+                    name, b["median"], b["p25"], b["p75"]))
+        if parts:
+            out.append("  %s %s %dB %dq  %s" % (
+                r["label"], r["direction"], r["size"], r.get("queues", 1),
+                ", ".join(parts)))
+    if not out:
+        return []
+    return ["Cycles per packet within rounds: xen's at each end over the "
+            "better peer's (vhost-user",
+            "or memif, whichever took fewer in that round; below 1.00x "
+            "xen took fewer), median",
+            "and 25th-75th percentile over the rounds (each peer's in the "
+            "JSON, cycle_ratios):"] + out
+
+
 def _num(v, fmt):
     return fmt % v if v is not None else "-"
 
@@ -313,9 +387,10 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
 def print_table(results, failures, memory, unsupported=(), mode=None,
                 out=None):
     head, rows = table_rows(results, failures, unsupported)
-    modes = mode_lines(results)
-    text = format_table(head, rows) + [""] + modes + (
-        [""] if modes else []) + legend_lines(
+    extra = []
+    for lines in (mode_lines(results), cycle_lines(results)):
+        extra += lines + ([""] if lines else [])
+    text = format_table(head, rows) + [""] + extra + legend_lines(
         results, failures, unsupported, memory.note, memory.hugepages, mode)
     print("\n".join(text), file=out, flush=True)
 

@@ -451,6 +451,22 @@ def round_run(mpps, rnd, host_ns=None, after_ns=()):
     return run
 
 
+def cycle_runs(pairs, sender, receiver):
+    """Interleaved runs over rounds 1.., each round's window with the
+    (receiver, sender) cycles per packet of pairs; None: testpmd printed
+    no count in that round."""
+    out = []
+    for i, cyc in enumerate(pairs, 1):
+        run = round_run(10.0, i)
+        run["sender"], run["receiver"] = sender, receiver
+        for role, c in zip(("rx", "tx"), cyc or (None, None)):
+            run["cycles"][role] = None if c is None else {
+                "cycles_per_packet": c, "cycles": c * 10 ** 6,
+                "mode": "io", "packets": 10 ** 6, "mhz": 2100}
+        out.append(run)
+    return out
+
+
 class TestInterleaved(unittest.TestCase):
     def test_mpps_by_round(self):
         r = measure.summarize("xen", "f2b", 64,
@@ -565,6 +581,74 @@ class TestInterleaved(unittest.TestCase):
         xen, _ = self.results([10.0, 12.0], [20.0])
         self.assertEqual(xen["ratio_vhost_rounds"], [0.5])
         self.assertAlmostEqual(xen["ratio_vhost_p25"], 0.5)
+
+    def cycle_results(self, xen, vhost, memif):
+        """Our row and two peers' (cycle_runs)."""
+        res = [measure.summarize("xen", "f2b", 64,
+                                 cycle_runs(xen, "netfront", "netback")),
+               measure.summarize("vhost", "f2b", 64, cycle_runs(
+                   vhost, "virtio-user", "vhost")),
+               measure.summarize("memif", "f2b", 64, cycle_runs(
+                   memif, "memif-client", "memif-server"))]
+        report.add_ratios(res)
+        report.add_cycle_ratios(res)
+        return res
+
+    def test_cycles_by_round(self):
+        xen = measure.summarize("xen", "f2b", 64, cycle_runs(
+            [(100, 50), (120, 60), None], "netfront", "netback"))
+        self.assertEqual(xen["round_cycles"],
+                         {"rx": {1: 100.0, 2: 120.0},
+                          "tx": {1: 50.0, 2: 60.0}})
+        # Measured on its own: no rounds.
+        self.assertEqual(measure.summarize("xen", "f2b", 64, [
+            xen_f2b_run()])["round_cycles"], {"rx": {}, "tx": {}})
+
+    def test_cycle_ratios_within_rounds(self):
+        # The host slows every transport down by half in round 2: within
+        # each round xen's receiver takes 0.9x the better peer's cycles
+        # (memif in round 1, vhost-user in rounds 2 and 3).
+        xen, vhost, memif = self.cycle_results(
+            [(90, 40), (180, 80), (90, 40)],
+            [(120, 50), (200, 100), (100, 50)],
+            [(100, 80), (220, 160), (110, 80)])
+        rx = xen["cycle_ratios"]["rx"]
+        self.assertEqual([round(x, 3) for x in rx["better"]["rounds"]],
+                         [0.9, 0.9, 0.9])
+        self.assertAlmostEqual(rx["vhost"]["median"], 0.9)
+        self.assertEqual([round(x, 3) for x in rx["memif"]["rounds"]],
+                         [0.9, 0.818, 0.818])
+        tx = xen["cycle_ratios"]["tx"]["better"]
+        self.assertAlmostEqual(tx["median"], 0.8)
+        self.assertNotIn("cycle_ratios", vhost)
+        self.assertNotIn("cycle_ratios", memif)
+        self.assertEqual(report.cycle_lines([xen, vhost, memif])[3:], [
+            "  xen f2b 64B 1q  receiver 0.90x 0.90-0.90, "
+            "sender 0.80x 0.80-0.80"])
+        out = io.StringIO()
+        report.print_table([xen, vhost, memif], [], FakeMemory(), out=out)
+        self.assertIn("Cycles per packet within rounds", out.getvalue())
+
+    def test_a_round_a_peer_has_no_count_is_not_against_the_better(self):
+        # Round 2: memif printed no count, and it might have been the
+        # better: that round is left out against the better, not against
+        # vhost-user.
+        xen, _, _ = self.cycle_results([(90, 40), (90, 40)],
+                                       [(100, 50), (100, 50)],
+                                       [(95, 60), None])
+        rx = xen["cycle_ratios"]["rx"]
+        self.assertEqual(len(rx["vhost"]["rounds"]), 2)
+        self.assertEqual(len(rx["memif"]["rounds"]), 1)
+        self.assertEqual([round(x, 3) for x in rx["better"]["rounds"]],
+                         [0.947])
+
+    def test_no_cycle_ratios_without_counts(self):
+        xen, vhost, memif = self.cycle_results([None], [None], [None])
+        self.assertNotIn("cycle_ratios", xen)
+        self.assertEqual(report.cycle_lines([xen, vhost, memif]), [])
+        out = io.StringIO()
+        report.print_table([xen, vhost, memif], [], FakeMemory(), out=out)
+        self.assertNotIn("Cycles per packet within rounds", out.getvalue())
 
     def test_rotation(self):
         self.assertEqual(rounds.rotated(["a", "b", "c"], 0), ["a", "b", "c"])
