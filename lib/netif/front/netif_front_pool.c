@@ -26,15 +26,39 @@
  * walk of a stale stack reads the next fields of mbufs handed out
  * meanwhile, NULL or another mbuf, and stops at n or at NULL.
  *
- * The pool has no per-lcore cache: an mbuf freed into another lcore's
+ * The mempool has no cache of DPDK's: an mbuf freed into another lcore's
  * cache never reaches the driver, and no thread may flush another's
- * cache, so after close the stack would never be full. Without a cache a
- * free costs one swap (once per bulk with rte_pktmbuf_free_bulk()), and
- * no page strands in a cache: the ring's refill takes its mbufs in one
- * take per push. For testpmd, which frees each received packet alone, a
- * free cost 67 instructions and two locked ones with the ring of free
- * mbufs and the atomic count of those out this stack replaced, and 36 and
- * one with it (callgrind, b2f 64 B).
+ * cache, so after close the stack would never be full. It has stashes
+ * of its own instead, one per lcore, which the close can empty. For
+ * testpmd, which frees each received packet alone, a free cost 67
+ * instructions and two locked ones with the ring of free mbufs and the
+ * atomic count of those out the stack replaced, and 36 and one locked
+ * (the swap) with the stack alone (callgrind, b2f 64 B); a stash takes
+ * no locked one.
+ *
+ * An lcore's put goes to its stash, and when that is full the stash goes
+ * to the stack in one swap; its take takes from its stash first. The
+ * receiving lcore's frees are thus taken again by its next refill, as
+ * from a DPDK cache. A thread with no lcore id uses the stack. While the
+ * pool is open, only a stash's lcore touches it. The close must empty
+ * every stash before it can tell that the pool is full: as Linux's
+ * percpu_ref turns into one atomic count when it is killed, the close
+ * sets closing, after which puts and takes keep off the stashes, then
+ * empties them. An lcore marks its stash busy, then reads closing; the
+ * close sets closing, then reads busy. Each could read the other's flag
+ * before its own store is seen (x86 may take a load before an older
+ * store) unless both have a full barrier between the two. The close's
+ * membarrier(2) puts one in every thread on the system that runs at that
+ * moment (a thread that does not has one from its switch), so that the
+ * lcores need none of their own: either the close sees the stash busy
+ * and waits for its lcore to leave it, or the lcore sees closing and
+ * leaves the stash alone. The barrier is MEMBARRIER_CMD_GLOBAL's, which
+ * reaches other processes too: a secondary process's lcore puts into the
+ * stash of its own lcore id (DPDK's caches too want the processes' lcores
+ * distinct). Without membarrier(2), lcores do not stash. While the port
+ * runs, the stashes of lcores that free but do not take keep at most
+ * NETIF_FRONT_POOL_STASH mbufs each out of the ring's reach, as DPDK's
+ * caches do.
  *
  * Polling rte_mempool_in_use_count() from an alarm was the other way; it
  * cannot tell a free still inside the mempool's code from one done, and it
@@ -42,13 +66,27 @@
  */
 
 #include <errno.h>
+#include <linux/membarrier.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 
 #include "netif_front_pool.h"
+
+/* Whether the kernel has the barrier the close needs to empty stashes. */
+static bool
+stash_fence_supported(void)
+{
+	long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+
+	return cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL);
+}
 
 static void
 pool_destroy(struct netif_front_pool *p)
@@ -93,11 +131,13 @@ pool_ops_alloc(struct rte_mempool *mp)
 	return 0;
 }
 
-/* On the thread that frees: the last mbuf back may free the whole. */
-static int
-pool_ops_enqueue(struct rte_mempool *mp, void *const *obj, unsigned int n)
+/*
+ * Put the @n mbufs of @obj on the stack; the last mbuf back to a closed
+ * pool frees it, and nothing of @p may be touched after that.
+ */
+static void
+stack_put(struct netif_front_pool *p, void *const *obj, unsigned int n)
 {
-	struct netif_front_pool *p = mp->pool_config;
 	/* Read before the swap, after which another put may free @p. */
 	uint32_t nb_pages = p->nb_pages;
 	union netif_front_pool_stack old, new;
@@ -105,7 +145,7 @@ pool_ops_enqueue(struct rte_mempool *mp, void *const *obj, unsigned int n)
 	unsigned int i;
 
 	if (n == 0)
-		return 0;
+		return;
 	for (i = 0; i + 1 < n; i++)
 		__atomic_store_n(&((struct rte_mbuf *)obj[i])->next, obj[i + 1],
 				 __ATOMIC_RELAXED);
@@ -120,17 +160,19 @@ pool_ops_enqueue(struct rte_mempool *mp, void *const *obj, unsigned int n)
 	} while (!stack_swap(p, &old, &new));
 	if ((new.state &NETIF_FRONT_POOL_CLOSED) && new.count == nb_pages)
 		pool_destroy(p);
-	return 0;
 }
 
+/* Take @n mbufs off the stack into @obj; -ENOBUFS if it has fewer. */
 static int
-pool_ops_dequeue(struct rte_mempool *mp, void **obj, unsigned int n)
+stack_take(struct netif_front_pool *p, void **obj, unsigned int n)
 {
-	struct netif_front_pool *p = mp->pool_config;
-	union netif_front_pool_stack old = stack_read(p), new;
+	union netif_front_pool_stack old, new;
 	struct rte_mbuf *m;
 	unsigned int i;
 
+	if (n == 0)
+		return 0;
+	old = stack_read(p);
 	for (;;) {
 		if (old.count < n || (old.state & NETIF_FRONT_POOL_CLOSED))
 			return -ENOBUFS;
@@ -164,12 +206,132 @@ pool_ops_dequeue(struct rte_mempool *mp, void **obj, unsigned int n)
 	return 0;
 }
 
+/*
+ * The calling lcore's stash, marked busy, or NULL if it has none or the
+ * pool is closing (see the top of this file).
+ */
+static inline struct netif_front_pool_stash *
+stash_enter(struct netif_front_pool *p)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct netif_front_pool_stash *st;
+
+	if (!p->stashes || lcore >= RTE_MAX_LCORE)
+		return NULL;
+	st = &p->stash[lcore];
+	__atomic_store_n(&st->busy, 1, __ATOMIC_RELAXED);
+	/* The close's membarrier(2) orders the two for the CPU. */
+	rte_compiler_barrier();
+	if (__atomic_load_n(&p->closing, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&st->busy, 0, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	return st;
+}
+
+/* Publish what the lcore did to @st: the close may empty it now. */
+static inline void
+stash_leave(struct netif_front_pool_stash *st)
+{
+	__atomic_store_n(&st->busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * A put that does not fit the stash @st (NULL: none to use): the stash
+ * goes to the stack first, and the mbufs too if they do not fit it then.
+ */
+static __rte_noinline int
+pool_put_spill(struct netif_front_pool *p, struct netif_front_pool_stash *st,
+	       void *const *obj, unsigned int n)
+{
+	unsigned int i;
+
+	if (st == NULL) {
+		stack_put(p, obj, n);
+		return 0;
+	}
+	/* Not closed while the stash is busy: these puts free nothing. */
+	stack_put(p, (void *const *)st->objs, st->len);
+	if (n > NETIF_FRONT_POOL_STASH) {
+		stack_put(p, obj, n);
+		n = 0;
+	}
+	for (i = 0; i < n; i++)
+		st->objs[i] = obj[i];
+	__atomic_store_n(&st->len, n, __ATOMIC_RELAXED);
+	stash_leave(st);
+	return 0;
+}
+
+/* On the thread that frees: the last mbuf back may free the whole. */
+static int
+pool_ops_enqueue(struct rte_mempool *mp, void *const *obj, unsigned int n)
+{
+	struct netif_front_pool *p = mp->pool_config;
+	struct netif_front_pool_stash *st = stash_enter(p);
+	unsigned int i;
+	uint32_t len;
+
+	if (unlikely(st == NULL || st->len + n > NETIF_FRONT_POOL_STASH))
+		return pool_put_spill(p, st, obj, n);
+	/* Most puts are of one mbuf: no call to memcpy() for it. */
+	len = st->len;
+	for (i = 0; i < n; i++)
+		st->objs[len++] = obj[i];
+	/* Atomic only for pool_free_count(), which reads it meanwhile. */
+	__atomic_store_n(&st->len, len, __ATOMIC_RELAXED);
+	stash_leave(st);
+	return 0;
+}
+
+static int
+pool_ops_dequeue(struct rte_mempool *mp, void **obj, unsigned int n)
+{
+	struct netif_front_pool *p = mp->pool_config;
+	struct netif_front_pool_stash *st = stash_enter(p);
+	unsigned int from_stack, i;
+	uint32_t len;
+
+	if (st == NULL)
+		return stack_take(p, obj, n);
+	len = st->len;
+	from_stack = n > len ? n - len : 0;
+	if (stack_take(p, obj, from_stack) != 0) {
+		stash_leave(st);
+		return -ENOBUFS;
+	}
+	/* The stash's last, which its lcore put last: the warmest. */
+	for (i = from_stack; i < n; i++)
+		obj[i] = st->objs[--len];
+	__atomic_store_n(&st->len, len, __ATOMIC_RELAXED);
+	stash_leave(st);
+	return 0;
+}
+
+/* Mbufs in @p now: its stack's and its stashes'. */
+static uint32_t
+pool_free_count(const struct netif_front_pool *p)
+{
+	uint32_t n = __atomic_load_n(&p->stack.count, __ATOMIC_RELAXED);
+	unsigned int i;
+
+	if (p->stashes)
+		for (i = 0; i < RTE_MAX_LCORE; i++)
+			n += __atomic_load_n(&p->stash[i].len,
+					     __ATOMIC_RELAXED);
+	return n;
+}
+
 static unsigned int
 pool_ops_get_count(const struct rte_mempool *mp)
 {
-	const struct netif_front_pool *p = mp->pool_config;
+	return pool_free_count(mp->pool_config);
+}
 
-	return __atomic_load_n(&p->stack.count, __ATOMIC_RELAXED);
+uint32_t
+netif_front_pool_out(const struct netif_front_pool *p)
+{
+	return p == NULL ? 0 : p->nb_pages - pool_free_count(p);
 }
 
 static const struct rte_mempool_ops pool_ops = {
@@ -291,7 +453,37 @@ netif_front_pool_create(const char *name, struct xa_handle *xa,
 		errno = rte_errno = err;
 		return NULL;
 	}
+	/* Only now: the populate's puts had to go to the stack. */
+	p->stashes = stash_fence_supported();
 	return p;
+}
+
+/*
+ * Keep every lcore off its stash from now on, and put what the stashes
+ * hold on the stack (see the top of this file).
+ */
+static void
+stashes_empty(struct netif_front_pool *p)
+{
+	unsigned int i;
+
+	__atomic_store_n(&p->closing, 1, __ATOMIC_SEQ_CST);
+	/*
+	 * It cannot fail once the query found it. Were it to, the stashes
+	 * would stay as they are, and the pool with them (never full): a
+	 * leak, never an mbuf given twice.
+	 */
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) != 0)
+		return;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		struct netif_front_pool_stash *st = &p->stash[i];
+
+		while (__atomic_load_n(&st->busy, __ATOMIC_ACQUIRE))
+			rte_pause();
+		/* Not closed yet: this put frees nothing. */
+		stack_put(p, (void *const *)st->objs, st->len);
+		__atomic_store_n(&st->len, 0, __ATOMIC_RELAXED);
+	}
 }
 
 void
@@ -310,6 +502,8 @@ netif_front_pool_free(struct netif_front_pool *p)
 
 	if (p == NULL)
 		return 0;
+	if (p->stashes)
+		stashes_empty(p);
 	/* Read before the swap, after which a put may free @p. */
 	nb_pages = p->nb_pages;
 	old = stack_read(p);

@@ -48,6 +48,20 @@ union netif_front_pool_stack {
 /* The owner has dropped its reference (netif_front_pool_free()). */
 #define NETIF_FRONT_POOL_CLOSED 1u
 
+/* The most free mbufs one thread keeps to itself: a burst's. */
+#define NETIF_FRONT_POOL_STASH 32
+
+/*
+ * The free mbufs an lcore's frees put, which its takes take first: no
+ * atomic operation, since only that lcore changes them while the pool is
+ * open; the owner's close empties them (netif_front_pool.c).
+ */
+struct netif_front_pool_stash {
+	uint32_t busy; /* its lcore is in a put or a take */
+	uint32_t len;
+	struct rte_mbuf *objs[NETIF_FRONT_POOL_STASH];
+} __rte_cache_aligned;
+
 struct netif_front_pool {
 	/* The pool is freed when it holds every mbuf, closed. */
 	union netif_front_pool_stack stack;
@@ -59,6 +73,13 @@ struct netif_front_pool {
 	domid_t backend;		/* the domain the pages are granted to */
 	uint8_t *base;			/* page i at base + i * 4096 */
 	uint32_t nb_pages;
+	/*
+	 * Read by every put and take, so not on the stack's line, which
+	 * other lcores' swaps take away.
+	 */
+	bool stashes;	  /* lcores stash (the close can order them) */
+	uint32_t closing; /* set by the owner's close: keep off the stashes */
+	struct netif_front_pool_stash stash[RTE_MAX_LCORE];
 	grant_ref_t refs[];		/* the grant of page i */
 };
 
@@ -89,14 +110,11 @@ unsigned int netif_front_pool_free(struct netif_front_pool *p);
 void netif_front_pool_on_last(struct netif_front_pool *p, void (*fn)(void *arg),
 			      void *arg);
 
-/* Mbufs of @p out of it now, while the owner holds its reference. */
-static inline uint32_t
-netif_front_pool_out(const struct netif_front_pool *p)
-{
-	return p == NULL ? 0 :
-			   p->nb_pages - __atomic_load_n(&p->stack.count,
-							 __ATOMIC_RELAXED);
-}
+/*
+ * Mbufs of @p out of it now, while the owner holds its reference; read
+ * while lcores put and take, off by what they move meanwhile.
+ */
+uint32_t netif_front_pool_out(const struct netif_front_pool *p);
 
 /* Whether @m is a direct segment of @p (its buffer one of the pages). */
 static inline bool
