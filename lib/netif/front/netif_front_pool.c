@@ -58,7 +58,9 @@
  * distinct). Without membarrier(2), lcores do not stash. While the port
  * runs, the stashes of lcores that free but do not take keep at most
  * NETIF_FRONT_POOL_STASH mbufs each out of the ring's reach, as DPDK's
- * caches do.
+ * caches do. An lcore's put and a take of 32 cost 12 ns an mbuf on the
+ * stack, 3.3 in its stash and 1.9 in DPDK's mempool with a cache (app
+ * xen-pool-cost, in one run).
  *
  * Polling rte_mempool_in_use_count() from an alarm was the other way; it
  * cannot tell a free still inside the mempool's code from one done, and it
