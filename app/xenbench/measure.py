@@ -128,24 +128,24 @@ def pooled_cycles(runs, role):
     got = [x for x in (run_cycles(r, role) for r in runs) if x]
     if got:
         return sum(c for c, _ in got) / sum(n for _, n in got)
-    # A line without the totals (another testpmd version).
-    cyc = [r["cycles"][role]["cycles_per_packet"] for r in runs
-           if (r.get("cycles") or {}).get(role) and
-           r["cycles"][role].get("cycles") is None and
-           r["cycles"][role]["cycles_per_packet"] > 0]
+    cyc = [c for c in (printed_cycles(r, role) for r in runs) if c]
     return statistics.median(cyc) if cyc else None
 
 
-def run_cycles_per_packet(run, role):
-    """One end's cycles per packet in one run (run_cycles), or testpmd's
-    own figure where its line has no totals; None if neither is usable."""
-    got = run_cycles(run, role)
-    if got:
-        return got[0] / got[1]
+def printed_cycles(run, role):
+    """testpmd's own cycles/packet figure of one end in one run, where its
+    line has no totals (another testpmd version); else None."""
     c = (run.get("cycles") or {}).get(role)
     if c and c.get("cycles") is None and c.get("cycles_per_packet", 0) > 0:
         return c["cycles_per_packet"]
     return None
+
+
+def run_cycles_per_packet(run, role):
+    """One end's cycles per packet in one run (run_cycles), or testpmd's
+    own figure (printed_cycles); None if neither is usable."""
+    got = run_cycles(run, role)
+    return got[0] / got[1] if got else printed_cycles(run, role)
 
 
 def round_cycles(runs, role):

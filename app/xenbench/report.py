@@ -175,9 +175,7 @@ def cycle_lines(results):
                 parts.append("%s %.2fx %.2f-%.2f" % (
                     name, b["median"], b["p25"], b["p75"]))
         if parts:
-            out.append("  %s %s %dB %dq  %s" % (
-                r["label"], r["direction"], r["size"], r.get("queues", 1),
-                ", ".join(parts)))
+            out.append("  %s  %s" % (_row_label(r), ", ".join(parts)))
     if not out:
         return []
     return ["Cycles per packet within rounds: xen's at each end over the "
@@ -186,6 +184,12 @@ def cycle_lines(results):
             "xen took fewer), median",
             "and 25th-75th percentile over the rounds (each peer's in the "
             "JSON, cycle_ratios):"] + out
+
+
+def _row_label(r):
+    """A xen row as the lines under the table name it."""
+    return "%s %s %dB %dq" % (r["label"], r["direction"], r["size"],
+                              r.get("queues", 1))
 
 
 def _num(v, fmt):
@@ -277,9 +281,7 @@ def mode_lines(results):
                 for mode, m in sorted(modes.items(),
                                       key=lambda kv: MODE_ORDER[kv[0]]))))
         if parts:
-            out.append("  %s %s %dB %dq  %s" % (
-                r["label"], r["direction"], r["size"], r.get("queues", 1),
-                "; ".join(parts)))
+            out.append("  %s  %s" % (_row_label(r), "; ".join(parts)))
     if not out:
         return []
     return ["By the host's mode (a round whose probes before and after "
