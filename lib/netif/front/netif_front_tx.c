@@ -144,24 +144,54 @@ tx_gso_extra(struct netif_front_tx *tx, const struct netif_offload *off)
 	};
 }
 
+/* How many ids ahead of the one taken tx_prefetch_page() asks for. */
+#define TX_PREFETCH_AHEAD 4
+
 /*
- * Ask for the first lines of the page of the next id taken, for writing:
- * the backend read them last (its copy of a short frame, or the head of
- * one it lends), so the next copy's stores would wait for them to come
- * back from its CPU. A read prefetch would fetch them shared, and the
- * stores still wait (512-byte frames, sender cycles a packet: 167 with
- * none, 183-201 read, 135-150 for writing; hence -mprfchw).
+ * Ask for the first lines of the page of the id @ahead ids after the next
+ * one taken, for writing: the backend read them last (its copy of a short
+ * frame, or the head of one it lends), so the next copy's stores would
+ * wait for them to come back from its CPU. A read prefetch would fetch
+ * them shared, and the stores still wait (512-byte frames, sender cycles
+ * a packet: 167 with none, 183-201 read, 135-150 for writing; hence
+ * -mprfchw).
  */
 static __rte_always_inline void
-tx_prefetch_next(const struct netif_front_tx *tx)
+tx_prefetch_page(const struct netif_front_tx *tx, unsigned int ahead)
 {
 	const uint8_t *page;
 
-	if (unlikely(tx->nb_free == 0))
+	if (unlikely(tx->nb_free <= ahead))
 		return;
-	page = SLOT_PAGE(tx->pages, tx->free_ids[tx->nb_free - 1]);
+	page = SLOT_PAGE(tx->pages, tx->free_ids[tx->nb_free - 1 - ahead]);
 	rte_prefetch0_write(page);
 	rte_prefetch0_write(page + RTE_CACHE_LINE_SIZE);
+}
+
+/*
+ * Before a burst of up to @n packets: the pages of its first ids and the
+ * ring lines its requests go to, which the backend last wrote (its
+ * answers), all asked for at once instead of each as it is reached
+ * (64-byte frames: 1.07x the packets a second, sender cycles 0.94x,
+ * within rounds, against the next id's page alone).
+ */
+static void
+tx_prefetch_burst(const struct netif_front_tx *tx, unsigned int n)
+{
+	/* Requests closer together than a line: each line gets one. */
+	const unsigned int step =
+		RTE_CACHE_LINE_SIZE / sizeof(netif_tx_request_t);
+	RING_IDX first = tx->ring.req_prod_pvt;
+	unsigned int k;
+
+	for (k = 0; k < TX_PREFETCH_AHEAD; k++)
+		tx_prefetch_page(tx, k);
+	n = RTE_MIN(n, RING_FREE_REQUESTS(&tx->ring));
+	if (n == 0)
+		return;
+	for (k = 0; k < n; k += step)
+		rte_prefetch0_write(RING_GET_REQUEST(&tx->ring, first + k));
+	rte_prefetch0_write(RING_GET_REQUEST(&tx->ring, first + n - 1));
 }
 
 /*
@@ -174,7 +204,7 @@ tx_pkt2request(struct netif_front_tx *tx, struct rte_mbuf *m, uint16_t flags)
 	uint16_t id = tx->free_ids[--tx->nb_free];
 	netif_tx_request_t *req;
 
-	tx_prefetch_next(tx);
+	tx_prefetch_page(tx, TX_PREFETCH_AHEAD - 1);
 	netif_memcpy(SLOT_PAGE(tx->pages, id), rte_pktmbuf_mtod(m, void *),
 		     m->data_len);
 	tx->id_state[id] = TX_ID_HEAD;
@@ -223,7 +253,7 @@ tx_pkt2requests(struct netif_front_tx *tx, struct rte_mbuf *m,
 			.size = s == 0 ? m->pkt_len : chunk,
 		};
 
-		tx_prefetch_next(tx);
+		tx_prefetch_page(tx, 0);
 		tx_copy_from_chain(SLOT_PAGE(tx->pages, id), chunk, &seg, &pos);
 		tx->id_state[id] = s == 0 ? TX_ID_HEAD : TX_ID_FRAG;
 		*RING_GET_REQUEST(&tx->ring, tx->ring.req_prod_pvt) = req;
@@ -419,6 +449,7 @@ netif_front_tx_enqueue(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 		return 0;
 	/* Ids and ring slots free for one-request packets. */
 	room = RTE_MIN(tx->nb_free, RING_FREE_REQUESTS(&tx->ring));
+	tx_prefetch_burst(tx, nb_pkts);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		enum tx_fate fate;
