@@ -2,13 +2,14 @@
 
 /*
  * The frontend's half of the netif data path. Two whole operations are what
- * a frontend PMD calls per burst: netif_front_tx_send() (answers in, then
- * packets out, published once) and netif_front_rx_pull() (packets in, their
- * slots posted again, published once); each says whether the backend asked
- * to be notified. Underneath are pure conversions on rings in ordinary
- * memory: mbuf chains -> TX requests, TX responses -> free request ids,
- * free RX slots -> RX requests, RX responses -> mbuf chains. Nothing here
- * calls the hypervisor: the caller shares the ring pages and the buffer
+ * a frontend PMD calls per burst: netif_front_tx_send() (answers in when
+ * the burst needs their ids, packets out, published once) and
+ * netif_front_rx_pull() (packets in, their slots posted again, published
+ * once); each says whether the backend asked to be notified. Underneath
+ * are pure conversions on rings in ordinary memory: mbuf chains -> TX
+ * requests, TX responses -> free request ids, free RX slots -> RX
+ * requests, RX responses -> mbuf chains. Nothing here calls the
+ * hypervisor: the caller shares the ring pages and the buffer
  * pages, and rings the doorbell these functions ask for.
  *
  * Buffers are persistent: one granted page per TX request id and one per RX
@@ -75,6 +76,7 @@ struct netif_front_tx {
 	 */
 	struct netif_front_pool *zc;
 	struct rte_mbuf *held[NETIF_TX_RING_SIZE];
+	uint16_t nb_held;		/* of @held, not NULL */
 	RING_IDX pushed;		/* last req_prod we published */
 	uint16_t nb_free;
 	uint16_t free_ids[NETIF_TX_RING_SIZE];
@@ -210,9 +212,12 @@ uint16_t netif_front_rx_receive(struct netif_front_rx *rx,
 unsigned int netif_front_rx_push(struct netif_front_rx *rx, bool *notify);
 
 /*
- * Collect the answers, turn up to @nb_pkts packets into requests and
- * publish them once: netif_front_tx_collect(), _enqueue() and _push().
- * Returns the packets consumed; *doorbell says whether to notify.
+ * Turn up to @nb_pkts packets into requests and publish them once:
+ * netif_front_tx_enqueue() and _push(), after netif_front_tx_collect()
+ * when the burst needs the ids answers free, is empty, or the ring holds
+ * the application's mbufs (zero copy): answers otherwise wait in the
+ * ring, as many at most as it holds. Returns the packets consumed;
+ * *doorbell says whether to notify.
  */
 uint16_t netif_front_tx_send(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 			     uint16_t nb_pkts, enum netif_doorbell *doorbell);
