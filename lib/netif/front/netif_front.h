@@ -2,8 +2,8 @@
 
 /*
  * The frontend's half of the netif data path. Two whole operations are what
- * a frontend PMD calls per burst: netif_front_tx_send() (answers in when
- * the burst needs their ids, packets out, published once) and
+ * a frontend PMD calls per burst: netif_front_tx_send() (answers in once
+ * half the ids are out, packets out, published once) and
  * netif_front_rx_pull() (packets in, their slots posted again, published
  * once); each says whether the backend asked to be notified. Underneath
  * are pure conversions on rings in ordinary memory: mbuf chains -> TX
@@ -214,9 +214,9 @@ unsigned int netif_front_rx_push(struct netif_front_rx *rx, bool *notify);
 /*
  * Turn up to @nb_pkts packets into requests and publish them once:
  * netif_front_tx_enqueue() and _push(), after netif_front_tx_collect()
- * when the burst needs the ids answers free, is empty, or the ring holds
- * the application's mbufs (zero copy): answers otherwise wait in the
- * ring, as many at most as it holds. Returns the packets consumed;
+ * once half the ids are in flight, or when the burst needs the ids answers
+ * free, is empty, or the ring holds the application's mbufs (zero copy):
+ * answers otherwise wait in the ring. Returns the packets consumed;
  * *doorbell says whether to notify.
  */
 uint16_t netif_front_tx_send(struct netif_front_tx *tx, struct rte_mbuf **pkts,

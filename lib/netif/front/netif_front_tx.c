@@ -432,6 +432,9 @@ tx_pkt(struct netif_front_tx *tx, struct rte_mbuf *m)
 	return TX_COPIED;
 }
 
+/* Ids in flight from which a send reads the answers first. */
+#define TX_COLLECT_IN_FLIGHT (NETIF_TX_RING_SIZE / 2)
+
 /* Copied packets netif_front_tx_enqueue() frees at a time. */
 #define NETIF_FRONT_TX_FREE_BULK 64
 
@@ -541,15 +544,19 @@ netif_front_tx_send(struct netif_front_tx *tx, struct rte_mbuf **pkts,
 	bool notify;
 
 	/*
-	 * Answers first when the burst needs the ids they free: reading them
-	 * takes the ring's lines from the backend's CPU, fewer times when
-	 * more of them have been answered (64-byte frames: 1.10x the packets
-	 * a second, sender cycles 0.90x, within rounds). At every burst
-	 * while the ring holds the application's mbufs, which may be all it
-	 * has to send (zero copy), and at an empty burst: DPDK applications
-	 * send one to get their mbufs back.
+	 * Answers first once half the ids are in flight, or when the burst
+	 * needs the ids they free: reading them takes the ring's lines from
+	 * the backend's CPU, fewer times when more of them have been
+	 * answered (64-byte frames: 1.10x the packets a second, sender
+	 * cycles 0.90x, within rounds), and half the ids keep the pages
+	 * written in the caches (1518-byte frames: with all of them, 0.95x
+	 * the packets a second; with half, 1.08x that). At every burst while
+	 * the ring holds the application's mbufs, which may be all it has to
+	 * send (zero copy), and at an empty burst: DPDK applications send one
+	 * to get their mbufs back.
 	 */
 	if (nb_pkts == 0 || tx->nb_held > 0 ||
+	    netif_front_tx_in_flight(tx) >= TX_COLLECT_IN_FLIGHT ||
 	    RTE_MIN(tx->nb_free, RING_FREE_REQUESTS(&tx->ring)) < nb_pkts)
 		netif_front_tx_collect(tx);
 	nb = netif_front_tx_enqueue(tx, pkts, nb_pkts);

@@ -317,38 +317,46 @@ tx_responses_out_of_order_return_ids(void)
 }
 
 /*
- * A send reads the backend's answers only when its burst needs the ids
- * they free: until then they wait in the ring, and none is lost.
+ * A send reads the backend's answers once half the ids are in flight, or
+ * when its burst needs the ids they free: until then they wait in the
+ * ring, and none is lost.
  */
 static void
-tx_send_collects_when_the_burst_needs_room(void)
+tx_send_collects_when_half_the_ids_are_out(void)
 {
+	const unsigned int half = NETIF_TX_RING_SIZE / 2;
 	struct rte_mbuf *pkts[NETIF_TX_RING_SIZE];
-	unsigned int i, n = NETIF_TX_RING_SIZE - 3;
-	netif_tx_request_t reqs[4];
+	netif_tx_request_t reqs[NETIF_TX_RING_SIZE];
 	enum netif_doorbell bell;
+	unsigned int i;
 
 	tx_setup();
 	for (i = 0; i < 3; i++)
 		pkts[i] = make_pkt(60, 2048, i);
 	CHECK(netif_front_tx_send(&T.tx, pkts, 3, &bell) == 3);
-	CHECK(be_tx_take(reqs, 4) == 3);
+	CHECK(be_tx_take(reqs, 3) == 3);
 	for (i = 0; i < 3; i++)
 		be_tx_respond(reqs[i].id, NETIF_RSP_OKAY);
-	/* Room for the whole burst: the answers stay where they are. */
-	for (i = 0; i < n; i++)
+	/* Fewer than half in flight, room for the burst: they wait. */
+	for (i = 0; i < half - 3; i++)
 		pkts[i] = make_pkt(60, 2048, i);
-	CHECK(netif_front_tx_send(&T.tx, pkts, n, &bell) == n);
-	CHECK(T.tx.ring.rsp_cons == 0 && T.tx.nb_free == 0);
-	/* This burst needs the ids they free. */
+	CHECK(netif_front_tx_send(&T.tx, pkts, half - 3, &bell) == half - 3);
+	CHECK(T.tx.ring.rsp_cons == 0 && T.tx.nb_free == half);
+	/* Half in flight: read first. */
 	pkts[0] = make_pkt(60, 2048, 0);
 	CHECK(netif_front_tx_send(&T.tx, pkts, 1, &bell) == 1);
-	CHECK(T.tx.ring.rsp_cons == 3 && T.tx.nb_free == 2);
+	CHECK(T.tx.ring.rsp_cons == 3 && T.tx.nb_free == half + 2);
+	/* Fewer than half, but a burst larger than the room left. */
+	CHECK(be_tx_take(reqs, half) == half - 2);
+	be_tx_respond(reqs[0].id, NETIF_RSP_OKAY);
+	for (i = 0; i < half + 3; i++)
+		pkts[i] = make_pkt(60, 2048, i);
+	CHECK(netif_front_tx_send(&T.tx, pkts, half + 3, &bell) == half + 3);
+	CHECK(T.tx.ring.rsp_cons == 4 && T.tx.nb_free == 0);
 	/* An empty burst reads every answer there is. */
-	CHECK(be_tx_take(reqs, 4) == 4);
-	be_tx_respond(reqs[3].id, NETIF_RSP_OKAY);
+	be_tx_respond(reqs[1].id, NETIF_RSP_OKAY);
 	CHECK(netif_front_tx_send(&T.tx, pkts, 0, &bell) == 0);
-	CHECK(T.tx.ring.rsp_cons == 4 && T.tx.nb_free == 3);
+	CHECK(T.tx.ring.rsp_cons == 5 && T.tx.nb_free == 1);
 	CHECK(T.tx.error == NULL);
 }
 
@@ -1053,7 +1061,7 @@ TEST_MAIN(setup, teardown)
 	RUN(tx_largest_frame_takes_16_slots);
 	RUN(tx_too_long_frame_is_refused_and_counted);
 	RUN(tx_responses_out_of_order_return_ids);
-	RUN(tx_send_collects_when_the_burst_needs_room);
+	RUN(tx_send_collects_when_half_the_ids_are_out);
 	RUN(tx_error_response_counts_once_per_packet);
 	RUN(tx_null_response_is_skipped);
 	RUN(tx_tso_request_becomes_a_gso_extra);
