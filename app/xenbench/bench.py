@@ -63,21 +63,32 @@ class Bench:
         self.build_dir = os.path.abspath(args.build_dir)
         self.cpus = args.cpus
         self.tmpdir = tempfile.mkdtemp(prefix="xen-bench-")
-        self.plugin_dir = None
         self.running = []
         self.serial = 0
-        if any(f == "xen" for f, _ in args.transports) and \
-                world_writable_parent(os.path.join(self.build_dir,
-                                                   transports.NETBACK_SO)):
-            # EAL would refuse them here: use private copies.
-            self.plugin_dir = subprocess.check_output(
-                [os.path.join(TOP, "devtools", "plugin-dir.sh"),
-                 self.build_dir], text=True).strip()
+        fams = {f for f, _ in args.transports}
+        # Our plugins' directory, by family: the build's, or a private
+        # copy of it where EAL would refuse them.
+        self.plugin_dirs = {}
+        self.private_dirs = []
+        for fam, bdir in (("xen", self.build_dir),
+                          (transports.BASELINE,
+                           getattr(args, "baseline", None))):
+            if fam not in fams:
+                continue
+            bdir = os.path.abspath(bdir)
+            self.plugin_dirs[fam] = (bdir, False)
+            if world_writable_parent(os.path.join(bdir,
+                                                  transports.NETBACK_SO)):
+                copy = subprocess.check_output(
+                    [os.path.join(TOP, "devtools", "plugin-dir.sh"), bdir],
+                    text=True).strip()
+                self.private_dirs.append(copy)
+                self.plugin_dirs[fam] = (copy, True)
 
-    def plugin(self, so):
-        if self.plugin_dir:
-            return os.path.join(self.plugin_dir, os.path.basename(so))
-        return os.path.join(self.build_dir, so)
+    def plugin(self, so, family="xen"):
+        """The path of our plugin so for family (xen or the baseline)."""
+        d, private = self.plugin_dirs.get(family, (self.build_dir, False))
+        return os.path.join(d, os.path.basename(so) if private else so)
 
     def run_once(self, pt, rep):
         """One run of a point with fresh processes; see measure.py for
@@ -120,7 +131,8 @@ class Bench:
         goes into their log files' names."""
         self.serial += 1
         n = self.serial
-        e = transports.ends(pt.family, n, self.tmpdir, self.plugin,
+        e = transports.ends(pt.family, n, self.tmpdir,
+                            lambda so: self.plugin(so, pt.family),
                             queues=pt.queues, tag="xb%d" % os.getpid())
         tx_end, rx_end = transports.sender_receiver(e, pt.direction)
         procs = {}
@@ -246,5 +258,5 @@ class Bench:
                 remove_sim_instance(p.sim_instance)
         self.running = []
         shutil.rmtree(self.tmpdir, ignore_errors=True)
-        if self.plugin_dir:
-            shutil.rmtree(self.plugin_dir, ignore_errors=True)
+        for d in self.private_dirs:
+            shutil.rmtree(d, ignore_errors=True)

@@ -113,6 +113,12 @@ def parse_args(argv):
     ap.add_argument("--build-dir", default="./build",
                     help="meson build directory holding our PMD plugins "
                     "(default ./build)")
+    ap.add_argument("--baseline", metavar="DIR",
+                    help="a second meson build directory of our PMDs (the "
+                    "build before a change, say): run as transport 'xen "
+                    "base' beside xen at every xen point, taking its turn "
+                    "in every round; lines under the table give xen's Mpps "
+                    "and cycles per packet over it within rounds")
     ap.add_argument("--json", metavar="FILE",
                     help="also write the results and commands as JSON")
     ap.add_argument("--plot", metavar="FILE",
@@ -179,6 +185,11 @@ def parse_args(argv):
             setattr(args, key, parse_list(preset[key], conv, key))
     if args.transports is None:
         args.transports = transports.parse_transports(preset["transports"])
+    if args.baseline is not None:
+        if not any(f == "xen" for f, _ in args.transports):
+            ap.error("--baseline is compared with xen: give xen among "
+                     "--transports")
+        args.transports = transports.with_baseline(args.transports)
     # An explicit --windows is a count, not capped by time.
     args.measure_seconds = (preset["measure_seconds"]
                             if args.windows is None else None)
@@ -249,15 +260,17 @@ def check_prerequisites(args):
                 if not os.path.exists(os.path.join(pmd_dir, so)):
                     problems.append("peer PMD plugin %s missing from %s" %
                                     (so, pmd_dir))
-    if "xen" in fams:
-        bdir = os.path.abspath(args.build_dir)
+    for fam, bdir, opt in (("xen", args.build_dir, "--build-dir"),
+                           (transports.BASELINE, args.baseline,
+                            "--baseline")):
+        if fam not in fams:
+            continue
         for so in (transports.NETFRONT_SO, transports.NETBACK_SO):
-            path = os.path.join(bdir, so)
+            path = os.path.join(os.path.abspath(bdir), so)
             if not os.path.isfile(path):
                 problems.append("our PMD plugin %s is missing (build it: "
                                 "meson setup %s && ninja -C %s; or pass "
-                                "--build-dir)" % (path, args.build_dir,
-                                                  args.build_dir))
+                                "%s)" % (path, bdir, bdir, opt))
     probe = os.path.join(os.path.abspath(args.build_dir),
                          host_probe.PROBE)
     if not os.access(probe, os.X_OK):

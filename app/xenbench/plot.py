@@ -8,10 +8,10 @@ near 0.5 Mpps both stay readable."""
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from .transports import FAMILY_ENDS, FAMILY_LABEL
+from .transports import BASELINE, FAMILY_ENDS, FAMILY_LABEL
 
 COLORS = {"xen": "#d62728", "vhost": "#1f77b4", "memif": "#2ca02c",
-          "null": "#7f7f7f"}
+          "null": "#7f7f7f", BASELINE: "#ff9896"}
 DASH = {"f2b": None, "b2f": "7,4"}
 
 WIDTH = 1000
@@ -81,7 +81,8 @@ def render_svg(results, title=None, notes=(), unsupported=()):
         k = (r["transport"], r["direction"])
         if k not in series:
             series.append(k)
-    order = {f: i for i, f in enumerate(["xen", "vhost", "memif", "null"])}
+    order = {f: i for i, f in enumerate(["xen", BASELINE, "vhost", "memif",
+                                          "null"])}
     series.sort(key=lambda k: (order.get(k[0], 9), k[1] != "f2b"))
 
     notes = [n for n in notes if n]

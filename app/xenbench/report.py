@@ -10,7 +10,7 @@ import statistics
 import time
 
 from .load import CLEAN_CPU_SHARE
-from .transports import FAMILY_ENDS, FAMILY_LABEL, PEERS
+from .transports import BASELINE, FAMILY_ENDS, FAMILY_LABEL, PEERS
 
 # Peers our rows are compared with; null is the ceiling for every row.
 XEN_PEERS = ["vhost", "memif"]
@@ -79,8 +79,9 @@ def spread(values):
 
 def add_ratios(results):
     """ratio_<peer> = our Mpps over the peer's at the same point: for our
-    rows against each peer, for every row against null (the ceiling) when
-    null was run. Interleaved, the median of the ratios within rounds,
+    rows against each peer and against the baseline build when it was run
+    (ratio_base), for every row against null (the ceiling) when null was
+    run. Interleaved, the median of the ratios within rounds,
     with ratio_<peer>_p25 and _p75 and ratio_<peer>_marked when they
     spread more than RATIO_SPREAD_MAX, and ratio_<peer>_by_mode the same
     over the rounds of each host mode (ratios_by_mode); else the ratio of
@@ -88,6 +89,8 @@ def add_ratios(results):
     index = {_key(r): r for r in results}
     for r in results:
         peers = XEN_PEERS if r["transport"] == "xen" else []
+        if r["transport"] == "xen" and _key(r, BASELINE) in index:
+            peers = peers + [BASELINE]
         if r["transport"] != "null":
             peers = peers + ["null"]
         for peer in PEERS:
@@ -150,10 +153,12 @@ def add_cycle_ratios(results):
     """cycle_ratios on our rows (interleaved method): our cycles per
     packet at each end over vhost-user's and memif's in the same round
     (_cycle_ratios). They drift with the host's mode as Mpps do, so they
-    are compared within rounds too."""
+    are compared within rounds too. cycle_ratios_base: over the baseline
+    build's, {role: {"median", "p25", "p75", "rounds"}}, when it ran."""
     index = {_key(r): r for r in results}
     for r in results:
         r.pop("cycle_ratios", None)
+        r.pop("cycle_ratios_base", None)
         if r["transport"] != "xen":
             continue
         peers = [index[_key(r, p)] for p in XEN_PEERS
@@ -161,6 +166,11 @@ def add_cycle_ratios(results):
         ratios = _cycle_ratios(r, peers) if peers else {}
         if ratios:
             r["cycle_ratios"] = ratios
+        base = index.get(_key(r, BASELINE))
+        ratios = _cycle_ratios(r, [base]) if base else {}
+        if ratios:
+            r["cycle_ratios_base"] = {role: v[BASELINE]
+                                      for role, v in ratios.items()}
 
 
 def cycle_lines(results):
@@ -186,6 +196,33 @@ def cycle_lines(results):
             "JSON, cycle_ratios):"] + out
 
 
+def baseline_lines(results):
+    """A line per xen row run beside the baseline build (--baseline): its
+    Mpps and each end's cycles per packet over the baseline's, within
+    rounds. Empty when there is none."""
+    out = []
+    for r in results:
+        if r["transport"] != "xen" or r.get("ratio_base") is None:
+            continue
+        parts = ["Mpps %.2fx" % r["ratio_base"]]
+        if "ratio_base_p25" in r:
+            parts[0] += " %.2f-%.2f" % (r["ratio_base_p25"],
+                                        r["ratio_base_p75"])
+        for role, name in (("rx", "receiver"), ("tx", "sender")):
+            c = (r.get("cycle_ratios_base") or {}).get(role)
+            if c:
+                parts.append("%s cycles %.2fx %.2f-%.2f" % (
+                    name, c["median"], c["p25"], c["p75"]))
+        out.append("  %s  %s" % (_row_label(r), ", ".join(parts)))
+    if not out:
+        return []
+    return ["Against the baseline build (--baseline), which took its turn "
+            "in every round: xen's",
+            "Mpps and cycles per packet over its, median and 25th-75th "
+            "percentile over the rounds",
+            "(above 1.00x: more packets; below 1.00x: fewer cycles):"] + out
+
+
 def _row_label(r):
     """A xen row as the lines under the table name it."""
     return "%s %s %dB %dq" % (r["label"], r["direction"], r["size"],
@@ -208,10 +245,13 @@ def _per_pkt(v):
 def table_rows(results, failures=(), unsupported=()):
     """(head, rows) of the table, every cell a string."""
     show_null = any(r["transport"] == "null" for r in results)
+    show_base = any(r["transport"] == BASELINE for r in results)
     head = ["transport", "dir", "size", "burst", "q", "Mpps med", "min",
             "max", "Gbit/s", "vs vhost", "vs memif"]
     if show_null:
         head.append("vs null")
+    if show_base:
+        head.append("vs base")
     show_instr = any(r.get("instructions") for r in results)
     head += ["cyc tx", "cyc rx"]
     if show_instr:
@@ -243,6 +283,8 @@ def table_rows(results, failures=(), unsupported=()):
                ratio(r, "ratio_vhost"), ratio(r, "ratio_memif")]
         if show_null:
             row.append(ratio(r, "ratio_null"))
+        if show_base:
+            row.append(ratio(r, "ratio_base"))
         row += [_num(r.get("cycles_per_pkt_sender"), "%.0f"),
                 _num(r.get("cycles_per_pkt_receiver"), "%.0f")]
         if show_instr:
@@ -320,6 +362,9 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
     if any(r["transport"] == "null" for r in results):
         out.append("vs null: the row's Mpps over net_null's (the ceiling: "
                    "testpmd alone).")
+    if any(r["transport"] == BASELINE for r in results):
+        out.append("vs base: xen's Mpps over xen base's, the same PMDs of "
+                   "the --baseline build.")
     out += [
         "cyc tx, cyc rx: CPU cycles per packet, testpmd "
         "--record-core-cycles over the whole run:",
@@ -390,7 +435,8 @@ def print_table(results, failures, memory, unsupported=(), mode=None,
                 out=None):
     head, rows = table_rows(results, failures, unsupported)
     extra = []
-    for lines in (mode_lines(results), cycle_lines(results)):
+    for lines in (mode_lines(results), cycle_lines(results),
+                  baseline_lines(results)):
         extra += lines + ([""] if lines else [])
     text = format_table(head, rows) + [""] + extra + legend_lines(
         results, failures, unsupported, memory.note, memory.hugepages, mode)
@@ -418,6 +464,8 @@ def build_doc(args, memory, results, failures, unsupported, interrupted,
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": machine_info(),
         "testpmd": args.testpmd,
+        "baseline": (os.path.abspath(args.baseline)
+                     if getattr(args, "baseline", None) else None),
         "mode": args.mode,
         "indicative_only": args.mode == "quick",
         "method": "interleaved" if args.interleaved else "sequential",

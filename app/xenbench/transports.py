@@ -9,12 +9,16 @@ import time
 
 FAMILIES = ["xen", "vhost", "memif", "null"]
 DEFAULT_FAMILIES = ["xen", "vhost", "memif"]
+# Our PMDs of a second build (--baseline): not one to name in
+# --transports, it runs beside xen wherever xen does.
+BASELINE = "base"
 DIRECTIONS = ["f2b", "b2f"]
 FAMILY_LABEL = {
     "xen": "xen",
     "vhost": "vhost-user",
     "memif": "memif",
     "null": "null",
+    BASELINE: "xen base",
 }
 # What "frontend" and "backend" are for each family (legend and JSON).
 FAMILY_ENDS = {
@@ -22,6 +26,7 @@ FAMILY_ENDS = {
     "vhost": ("virtio-user", "vhost"),
     "memif": ("memif client", "memif server"),
     "null": ("null", "null"),
+    BASELINE: ("netfront", "netback zero_copy=1"),
 }
 # Peer plugins each family needs from the system PMD directory.
 SYSTEM_PLUGINS = {
@@ -29,11 +34,12 @@ SYSTEM_PLUGINS = {
     "memif": ["librte_net_memif.so"],
     "null": ["librte_net_null.so"],
     "xen": [],
+    BASELINE: [],
 }
 # Queue pairs per port each family can do (testpmd --rxq/--txq).
-MAX_QUEUES = {"xen": 8, "vhost": 8, "memif": 8, "null": 8}
+MAX_QUEUES = {"xen": 8, "vhost": 8, "memif": 8, "null": 8, BASELINE: 8}
 # Peers our transport is compared with, in the table's ratio columns.
-PEERS = ["vhost", "memif", "null"]
+PEERS = ["vhost", "memif", "null", BASELINE]
 
 # The receiving testpmd forwards in software (rxonly): the netback may lend
 # it the guest's pages instead of copying them (README, "Zero copy").
@@ -108,12 +114,12 @@ def socket_path(tmpdir, family, n):
 
 def ends(family, n, tmpdir, plugin, queues=1, tag=None):
     """The two ends of run n of a family. plugin(so) gives the path of
-    one of our plugins; tag begins the simulator instance's name. The
+    one of our plugins (the baseline's for BASELINE); tag begins the simulator instance's name. The
     clock ends it: of the pid alone, it would be a killed run's whose pid
     this one has now, and its instance, guests and all, may still be in
     /dev/shm."""
     sock = socket_path(tmpdir, family, n)
-    if family == "xen":
+    if family in ("xen", BASELINE):
         inst = "%s-%d-%d" % (tag or "xb%d" % os.getpid(), n,
                              time.monotonic_ns())
         common = "domid=1,handle=0,provider=sim,sim=%s,queues=%d" % (
@@ -147,6 +153,17 @@ def ends(family, n, tmpdir, plugin, queues=1, tag=None):
                     End("null-b", "net_null0", None), "back", None, None,
                     True)
     raise ValueError(family)
+
+
+def with_baseline(points):
+    """[(family, direction)] with BASELINE right after each xen: the
+    second build takes its turn beside ours in every round."""
+    out = []
+    for fam, d in points:
+        out.append((fam, d))
+        if fam == "xen":
+            out.append((BASELINE, d))
+    return out
 
 
 def sender_receiver(e, direction):

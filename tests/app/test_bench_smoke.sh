@@ -10,8 +10,9 @@
 # before the next round, and that its SVG plot parses as XML;
 # the same with --sequential (1 warm-up + 2 windows, a point at a time);
 # then that Ctrl-C in the middle of a run leaves no testpmd, simulator
-# instance or EAL runtime directory behind; and that --instructions
-# counts both ends of our pair. No timing is asserted. Without hugepages
+# instance or EAL runtime directory behind; that --instructions counts
+# both ends of our pair; and that --baseline runs a second build's
+# plugins beside ours, within rounds. No timing is asserted. Without hugepages
 # (not root, none mounted) xen-bench falls back to --no-huge, which is
 # fine here. Prints TAP.
 #
@@ -24,7 +25,7 @@ top=$(realpath "$here/../..")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "1..10"
+echo "1..11"
 cd "$work"
 fail=0
 # bench <n> <name> <options...>: a run of xen-bench, then its JSON
@@ -180,6 +181,37 @@ if [ "$order" = "1.1 1.2 2.1 2.2 " ]; then
 	echo "ok 10 - fresh pairs: each round goes over both directions, then the next"
 else
 	echo "not ok 10 - fresh pairs: each round goes over both directions, then the next (round.group: $order)"
+	fail=1
+fi
+# A second build (here a copy of this one's plugins) beside ours.
+mkdir -p "$work/old/drivers/net/xen_netback" "$work/old/drivers/net/xen_netfront"
+cp "$build/drivers/net/xen_netback/librte_net_xen_netback.so" "$work/old/drivers/net/xen_netback/"
+cp "$build/drivers/net/xen_netfront/librte_net_xen_netfront.so" "$work/old/drivers/net/xen_netfront/"
+python3 "$top/app/xen-bench" --quick --sizes 64 --transports xen-f2b \
+	--baseline "$work/old" --rounds 2 --round-window 0.5 --idle-wait 0 \
+	--build-dir "$build" --testpmd "$testpmd" --json "$work/base.json" \
+	--no-plot >"$work/base.out" 2>"$work/base.err"
+rc=$?
+sed 's/^/# /' "$work/base.out"
+if [ "$rc" = 0 ] && grep -q "Against the baseline build" "$work/base.out" &&
+	python3 - "$work/base.json" "$work/old" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = {r["transport"]: r for r in doc["results"]}
+xen, base = rows["xen"], rows["base"]
+plugin = lambda r: [a for c in r["commands"] for a in c.split()
+                    if a.endswith("librte_net_xen_netback.so")]
+print("# ratio_base %r, plugins %r %r" % (xen.get("ratio_base_rounds"),
+                                         plugin(xen)[:1], plugin(base)[:1]))
+sys.exit(0 if doc["baseline"] == sys.argv[2] and base["mpps_median"] > 0
+         and len(xen["ratio_base_rounds"]) == 2
+         and set(plugin(xen)).isdisjoint(plugin(base)) else 1)
+PY
+then
+	echo "ok 11 - --baseline runs the second build beside ours, within rounds"
+else
+	echo "not ok 11 - --baseline runs the second build beside ours, within rounds (status $rc)"
+	sed 's/^/# stderr: /' "$work/base.err" | tail -n 40
 	fail=1
 fi
 exit $fail

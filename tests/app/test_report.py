@@ -451,13 +451,13 @@ def round_run(mpps, rnd, host_ns=None, after_ns=()):
     return run
 
 
-def cycle_runs(pairs, sender, receiver):
+def cycle_runs(pairs, sender, receiver, mpps=None):
     """Interleaved runs over rounds 1.., each round's window with the
-    (receiver, sender) cycles per packet of pairs; None: testpmd printed
-    no count in that round."""
+    (receiver, sender) cycles per packet of pairs (None: testpmd printed
+    no count in that round) and the Mpps of mpps (default 10 each)."""
     out = []
     for i, cyc in enumerate(pairs, 1):
-        run = round_run(10.0, i)
+        run = round_run(mpps[i - 1] if mpps else 10.0, i)
         run["sender"], run["receiver"] = sender, receiver
         for role, c in zip(("rx", "tx"), cyc or (None, None)):
             run["cycles"][role] = None if c is None else {
@@ -641,6 +641,71 @@ class TestInterleaved(unittest.TestCase):
         self.assertEqual(len(rx["memif"]["rounds"]), 1)
         self.assertEqual([round(x, 3) for x in rx["better"]["rounds"]],
                          [0.947])
+
+    def test_the_baseline_build_within_rounds(self):
+        # The host halves every rate in round 2: within rounds xen sends
+        # 1.1x the baseline's packets, with 0.9x its receiver's cycles
+        # and 0.8x its sender's. The baseline, cheaper than both peers,
+        # is not one of them: against the better peer xen's receiver
+        # takes 90 / 110.
+        _, vhost, memif = self.cycle_results(
+            [(90, 40), (180, 80), (90, 40)],
+            [(120, 50), (220, 100), (110, 50)],
+            [(110, 80), (240, 160), (120, 80)])
+        res = [measure.summarize("xen", "f2b", 64, cycle_runs(
+                   [(90, 40), (180, 80), (90, 40)], "netfront", "netback",
+                   mpps=[11.0, 5.5, 11.0])),
+               measure.summarize(transports.BASELINE, "f2b", 64, cycle_runs(
+                   [(100, 50), (200, 100), (100, 50)], "netfront",
+                   "netback", mpps=[10.0, 5.0, 10.0])),
+               vhost, memif]
+        report.add_ratios(res)
+        report.add_cycle_ratios(res)
+        xen, base = res[0], res[1]
+        self.assertAlmostEqual(xen["ratio_base"], 1.1)
+        self.assertEqual(xen["ratio_base_p25"], xen["ratio_base_p75"])
+        self.assertAlmostEqual(xen["cycle_ratios_base"]["rx"]["median"], 0.9)
+        self.assertAlmostEqual(xen["cycle_ratios_base"]["tx"]["median"], 0.8)
+        self.assertEqual(
+            [round(x, 3) for x in xen["cycle_ratios"]["rx"]["better"]
+             ["rounds"]], [0.818, 0.818, 0.818])
+        self.assertNotIn("ratio_base", base)
+        self.assertNotIn("cycle_ratios_base", base)
+        self.assertEqual(report.baseline_lines(res)[3:], [
+            "  xen f2b 64B 1q  Mpps 1.10x 1.10-1.10, receiver cycles 0.90x "
+            "0.90-0.90, sender cycles 0.80x 0.80-0.80"])
+        head, rows = report.table_rows(res)
+        self.assertIn("vs base", head)
+        self.assertEqual(rows[0][head.index("vs base")],
+                         "1.10x 1.10-1.10")
+        self.assertEqual(rows[1][0], "xen base")
+        out = io.StringIO()
+        report.print_table(res, [], FakeMemory(), out=out)
+        self.assertIn("Against the baseline build", out.getvalue())
+        # Without it, none of that.
+        self.assertEqual(report.baseline_lines([vhost, memif]), [])
+        self.assertNotIn("vs base", report.table_rows([vhost, memif])[0])
+
+    def test_baseline_runs_beside_each_xen(self):
+        a = cli.parse_args(["--transports", "xen-f2b,memif-b2f",
+                            "--baseline", "old"])
+        self.assertEqual(a.transports, [("xen", "f2b"),
+                                        (transports.BASELINE, "f2b"),
+                                        ("memif", "b2f")])
+        self.assertEqual(cli.parse_args([]).baseline, None)
+        import contextlib
+        with contextlib.redirect_stderr(io.StringIO()):
+            with self.assertRaises(SystemExit):
+                cli.parse_args(["--transports", "memif", "--baseline",
+                                "old"])
+        # Its ends are ours, from the plugins it is given.
+        e = transports.ends(transports.BASELINE, 2, "/tmp/t",
+                            lambda so: "/old/" + os.path.basename(so))
+        x = transports.ends("xen", 2, "/tmp/t", lambda so: so)
+        self.assertEqual(e.back.plugin,
+                         "/old/librte_net_xen_netback.so")
+        self.assertEqual(e.back.vdev.split(",sim=")[0],
+                         x.back.vdev.split(",sim=")[0])
 
     def test_no_cycle_ratios_without_counts(self):
         xen, vhost, memif = self.cycle_results([None], [None], [None])
