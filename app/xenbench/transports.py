@@ -114,10 +114,10 @@ def socket_path(tmpdir, family, n):
 
 def ends(family, n, tmpdir, plugin, queues=1, tag=None):
     """The two ends of run n of a family. plugin(so) gives the path of
-    one of our plugins (the baseline's for BASELINE); tag begins the simulator instance's name. The
-    clock ends it: of the pid alone, it would be a killed run's whose pid
-    this one has now, and its instance, guests and all, may still be in
-    /dev/shm."""
+    one of our plugins (the baseline's for BASELINE); tag begins the
+    simulator instance's name. The clock ends it: of the pid alone, it
+    would be a killed run's whose pid this one has now, and its instance,
+    guests and all, may still be in /dev/shm."""
     sock = socket_path(tmpdir, family, n)
     if family in ("xen", BASELINE):
         inst = "%s-%d-%d" % (tag or "xb%d" % os.getpid(), n,

@@ -184,9 +184,10 @@ else
 	fail=1
 fi
 # A second build (here a copy of this one's plugins) beside ours.
-mkdir -p "$work/old/drivers/net/xen_netback" "$work/old/drivers/net/xen_netfront"
-cp "$build/drivers/net/xen_netback/librte_net_xen_netback.so" "$work/old/drivers/net/xen_netback/"
-cp "$build/drivers/net/xen_netfront/librte_net_xen_netfront.so" "$work/old/drivers/net/xen_netfront/"
+for pmd in xen_netback xen_netfront; do
+	mkdir -p "$work/old/drivers/net/$pmd"
+	cp "$build/drivers/net/$pmd/librte_net_$pmd.so" "$work/old/drivers/net/$pmd/"
+done
 python3 "$top/app/xen-bench" --quick --sizes 64 --transports xen-f2b \
 	--baseline "$work/old" --rounds 2 --round-window 0.5 --idle-wait 0 \
 	--build-dir "$build" --testpmd "$testpmd" --json "$work/base.json" \

@@ -7,8 +7,9 @@
  * complete blank checksums, answer every request in ring order and publish
  * the answers once. The plain packets a pull begins with, on pages of
  * static grants, take a shorter way: read together, then each copied or
- * lent and handed over (tx_plain_burst()). A request no honest frontend produces stops the pull
- * and sets @error; a harmless bad packet is answered NETIF_RSP_ERROR.
+ * lent and handed over (tx_plain_burst()). A request no honest frontend
+ * produces stops the pull and sets @error; a harmless bad packet is
+ * answered NETIF_RSP_ERROR.
  */
 
 #include <rte_cycles.h>
