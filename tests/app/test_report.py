@@ -698,6 +698,15 @@ class TestInterleaved(unittest.TestCase):
             with self.assertRaises(SystemExit):
                 cli.parse_args(["--transports", "memif", "--baseline",
                                 "old"])
+        # A baseline without our plugins is refused, naming the option.
+        from xenbench.util import BenchError
+        a = cli.parse_args(["--transports", "xen-f2b", "--baseline",
+                            "/nonexistent-build", "--no-plot"])
+        with self.assertRaises(BenchError) as cm:
+            cli.check_prerequisites(a)
+        self.assertIn("/nonexistent-build/drivers/net/xen_netback/"
+                      "librte_net_xen_netback.so is missing", str(cm.exception))
+        self.assertIn("or pass --baseline", str(cm.exception))
         # Its ends are ours, from the plugins it is given.
         e = transports.ends(transports.BASELINE, 2, "/tmp/t",
                             lambda so: "/old/" + os.path.basename(so))
