@@ -704,9 +704,10 @@ class TestInterleaved(unittest.TestCase):
                             "/nonexistent-build", "--no-plot"])
         with self.assertRaises(BenchError) as cm:
             cli.check_prerequisites(a)
+        why = str(cm.exception)
         self.assertIn("/nonexistent-build/drivers/net/xen_netback/"
-                      "librte_net_xen_netback.so is missing", str(cm.exception))
-        self.assertIn("or pass --baseline", str(cm.exception))
+                      "librte_net_xen_netback.so is missing", why)
+        self.assertIn("or pass --baseline", why)
         # Its ends are ours, from the plugins it is given.
         e = transports.ends(transports.BASELINE, 2, "/tmp/t",
                             lambda so: "/old/" + os.path.basename(so))
