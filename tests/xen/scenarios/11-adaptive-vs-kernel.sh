@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Scenario 11: an adaptive backend (app/xen-adaptive-fwd: polls while
-# packets come, sleeps on the Rx event channel after an idle spell) beside
-# our polling one (testpmd) and the kernel's interrupt-driven xen-netback,
-# in one boot, with the same stock Linux guest image each time:
+# packets come, sleeps on the Rx event channel after an idle spell), and
+# with XDP_COMPARE=1 beside it our polling one and the kernel's
+# interrupt-driven xen-netback ((a), (p), (c) and their rows of (d) and
+# (e)), in one boot, with the same stock Linux guest image each time:
 #  (a) ours polling: xen-adaptive-fwd --mode icmpecho --idle-polls 0 (it
 #      never sleeps: testpmd's icmpecho on one lcore); the guest sends XDP_S11_PINGS
 #      (default 200; issue 13's figures came from 500) 56-byte echo
@@ -44,9 +45,10 @@
 #
 # Time limit: 1500 s (two guest images, three ping runs of ~20 s, pktgen).
 #
-# Passes when every part ran and measured something: ARP resolved and
+# Passes when every part that ran measured something: ARP resolved and
 # replies received in every ping run (and found in ours' timelines), the
-# guest's pktgen sent and each backend received (both guests), and the adaptive app slept while idle. The rtts, CPU
+# guest's pktgen sent and each backend received (both guests), and the
+# adaptive app slept while idle. The rtts, CPU
 # seconds and pps are reported, never judged: TCG speed, noisy; compare
 # only within one boot.
 . /host/scenarios/lib.sh
@@ -162,32 +164,34 @@ idle_cpu() {
 : > $S/rtt.md; : > $S/sched.md; : > $S/cpu.md; : > $S/timeline.md
 
 # (a) ours polling: xen-adaptive-fwd that never sleeps (on Dom0's CPU 1,
-# as testpmd's forwarding lcore)
-label="ours polling (xen-adaptive-fwd --idle-polls 0)"
-start_adaptive $S/polling-icmpecho.log s11a icmpecho --vdev $(ours_vdev s11-poll) \
-	-- --idle-polls 0 --timeline $S/timeline-poll.txt
-BPID=$ADAPTIVE_PID
-ping_run poll "$label"
-idle_cpu poll "$label" $ADAPTIVE_PID $S/polling-icmpecho.log
-stop_adaptive
-note "xen-adaptive-fwd polling icmpecho: $ADAPTIVE_JSON"
-timeline poll "$label"
-poll_legs=$LATE_LEGS
-timeout 60 xl destroy $domu
-
-# (p) the same with the guest kept off the poller's pCPU
-if [ "$PINNED" = 1 ]; then
-	label="ours polling, guest pinned away"
-	xl vcpu-pin Domain-0 0 0; xl vcpu-pin Domain-0 1 1
-	start_adaptive $S/pinned-icmpecho.log s11p icmpecho --vdev $(ours_vdev s11-pin) \
-		-- --idle-polls 0 --timeline $S/timeline-pin.txt
-	BPID=$ADAPTIVE_PID PIN_GUEST=0
-	ping_run pin "$label"
-	PIN_GUEST=
+# as testpmd's forwarding lcore), and (p) the same with the guest kept off
+# the poller's pCPU: comparisons
+if comparing; then
+	label="ours polling (xen-adaptive-fwd --idle-polls 0)"
+	start_adaptive $S/polling-icmpecho.log s11a icmpecho --vdev $(ours_vdev s11-poll) \
+		-- --idle-polls 0 --timeline $S/timeline-poll.txt
+	BPID=$ADAPTIVE_PID
+	ping_run poll "$label"
+	idle_cpu poll "$label" $ADAPTIVE_PID $S/polling-icmpecho.log
 	stop_adaptive
-	timeline pin "$label"
+	note "xen-adaptive-fwd polling icmpecho: $ADAPTIVE_JSON"
+	timeline poll "$label"
+	poll_legs=$LATE_LEGS
 	timeout 60 xl destroy $domu
-	unpin
+
+	if [ "$PINNED" = 1 ]; then
+		label="ours polling, guest pinned away"
+		xl vcpu-pin Domain-0 0 0; xl vcpu-pin Domain-0 1 1
+		start_adaptive $S/pinned-icmpecho.log s11p icmpecho --vdev $(ours_vdev s11-pin) \
+			-- --idle-polls 0 --timeline $S/timeline-pin.txt
+		BPID=$ADAPTIVE_PID PIN_GUEST=0
+		ping_run pin "$label"
+		PIN_GUEST=
+		stop_adaptive
+		timeline pin "$label"
+		timeout 60 xl destroy $domu
+		unpin
+	fi
 fi
 
 # (b) ours adaptive: xen-adaptive-fwd icmpecho (on Dom0's CPU 1 too)
@@ -206,18 +210,20 @@ timeout 60 xl destroy $domu
 [ "${IDLE_SLEEPS:-0}" -gt 0 ] || problem "xen-adaptive-fwd did not sleep in $IDLE idle seconds"
 [ -n "$ADAPTIVE_JSON" ] || problem "xen-adaptive-fwd icmpecho printed no summary"
 
-# (d, ours polling) pktgen into testpmd rxonly
-domu=s11-pg-poll
-start_backend s11dp rxonly --vdev $(ours_vdev $domu)
-guest_pktgen $domu "$pktgenargs" $TESTPMD_PID
-poll_sent=$PG_SENT poll_usec=$PG_USEC
-stop_testpmd
-sed -n '/Forward statistics for port 0/,/^ *+\{10,\}/p' $S/testpmd.log
-mv $S/testpmd.log $S/testpmd-pktgen.log
-poll_rx=$(port_count $S/testpmd-pktgen.log 0 RX); poll_rx=${poll_rx:-0}
-timeout 60 xl destroy $domu
-[ "$poll_sent" -gt 0 ] && [ "$poll_usec" -gt 0 ] || problem "ours polling: pktgen sent nothing"
-[ "$poll_rx" -gt 0 ] || problem "ours polling: testpmd received nothing of $poll_sent"
+# (d, ours polling) pktgen into testpmd rxonly: a comparison
+if comparing; then
+	domu=s11-pg-poll
+	start_backend s11dp rxonly --vdev $(ours_vdev $domu)
+	guest_pktgen $domu "$pktgenargs" $TESTPMD_PID
+	poll_sent=$PG_SENT poll_usec=$PG_USEC
+	stop_testpmd
+	sed -n '/Forward statistics for port 0/,/^ *+\{10,\}/p' $S/testpmd.log
+	mv $S/testpmd.log $S/testpmd-pktgen.log
+	poll_rx=$(port_count $S/testpmd-pktgen.log 0 RX); poll_rx=${poll_rx:-0}
+	timeout 60 xl destroy $domu
+	[ "$poll_sent" -gt 0 ] && [ "$poll_usec" -gt 0 ] || problem "ours polling: pktgen sent nothing"
+	[ "$poll_rx" -gt 0 ] || problem "ours polling: testpmd received nothing of $poll_sent"
+fi
 
 # (d, ours adaptive) pktgen into xen-adaptive-fwd rxonly
 domu=s11-pg-ours
@@ -249,28 +255,31 @@ timeout 60 xl destroy $domu
 [ "${dp_ours_sent:-0}" -gt 0 ] || problem "ours, DPDK guest: the guest sent nothing"
 [ "${dp_ours_got:-0}" -gt 0 ] || problem "ours, DPDK guest: xen-adaptive-fwd received nothing of ${dp_ours_sent:-0}"
 
-# (c) the kernel's xen-netback: claims every vif from now on (unloaded at exit)
-modprobe xen-netback || fail "modprobe xen-netback"
-BPID=
-KERNEL_VIF=1
-ping_run kernel "kernel xen-netback"
-timeout 60 xl destroy $domu
+# (c), (d), (e) the kernel's xen-netback: comparisons; it claims every vif
+# from then on (unloaded at exit)
+if comparing; then
+	modprobe xen-netback || fail "modprobe xen-netback"
+	BPID=
+	KERNEL_VIF=1
+	ping_run kernel "kernel xen-netback"
+	timeout 60 xl destroy $domu
 
-# (d, kernel) pktgen into the kernel's xen-netback
-domu=s11-pg-kernel
-guest_pktgen $domu "$pktgenargs"
-kern_sent=$PG_SENT kern_usec=$PG_USEC kern_rx=$(vif_rx $domid)
-timeout 60 xl destroy $domu
-[ "$kern_sent" -gt 0 ] && [ "$kern_usec" -gt 0 ] || problem "kernel: pktgen sent nothing"
-[ "${kern_rx:-0}" -gt 0 ] || problem "kernel: vif received nothing of $kern_sent"
+	# (d, kernel) pktgen into the kernel's xen-netback
+	domu=s11-pg-kernel
+	guest_pktgen $domu "$pktgenargs"
+	kern_sent=$PG_SENT kern_usec=$PG_USEC kern_rx=$(vif_rx $domid)
+	timeout 60 xl destroy $domu
+	[ "$kern_sent" -gt 0 ] && [ "$kern_usec" -gt 0 ] || problem "kernel: pktgen sent nothing"
+	[ "${kern_rx:-0}" -gt 0 ] || problem "kernel: vif received nothing of $kern_sent"
 
-# (e, kernel) the DPDK guest's txonly into the kernel's xen-netback
-domu=s11-dp-kernel
-kernel_txonly $domu "xdp.run=txonly:$TXSECS"
-dp_kern_sent=$TXONLY_SENT dp_kern_got=$TXONLY_GOT dp_kern_pps=$TXONLY_PPS
-timeout 60 xl destroy $domu
-[ "${dp_kern_sent:-0}" -gt 0 ] || problem "kernel, DPDK guest: the guest sent nothing"
-[ "${dp_kern_got:-0}" -gt 0 ] || problem "kernel, DPDK guest: vif received nothing of ${dp_kern_sent:-0}"
+	# (e, kernel) the DPDK guest's txonly into the kernel's xen-netback
+	domu=s11-dp-kernel
+	kernel_txonly $domu "xdp.run=txonly:$TXSECS"
+	dp_kern_sent=$TXONLY_SENT dp_kern_got=$TXONLY_GOT dp_kern_pps=$TXONLY_PPS
+	timeout 60 xl destroy $domu
+	[ "${dp_kern_sent:-0}" -gt 0 ] || problem "kernel, DPDK guest: the guest sent nothing"
+	[ "${dp_kern_got:-0}" -gt 0 ] || problem "kernel, DPDK guest: vif received nothing of ${dp_kern_sent:-0}"
+fi
 
 echo
 echo "rtt of $COUNT 56-byte pings, one every ${INTERVAL}s (ms; >10, >100: replies slower than that):"
@@ -304,8 +313,9 @@ echo "DPDK guest (our netfront, testpmd txonly, 64-byte frames) for ${TXSECS}s:"
 echo "| backend | guest sent | backend received | received pps (median of 1 s) |"
 echo "|---|---|---|---|"
 echo "| ours adaptive (xen-adaptive-fwd rxonly) | ${dp_ours_sent:-0} | ${dp_ours_got:-0} | ${dp_ours_pps:-0} |"
-echo "| kernel xen-netback | ${dp_kern_sent:-0} | ${dp_kern_got:-0} | ${dp_kern_pps:-0} |"
+comparing && echo "| kernel xen-netback | ${dp_kern_sent:-0} | ${dp_kern_got:-0} | ${dp_kern_pps:-0} |"
 [ -z "$problems" ] || fail "$problems"
+comparing || pass "rtt max (ms) adaptive $(tail -1 $S/rtt-adapt.txt); replies over 10 ms by longest leg (to us/in us/back): adaptive $adapt_legs; idle, it slept $IDLE_SLEEPS times; Linux pktgen $(pps $ours_rx $ours_usec) pps received of $(pps $ours_sent $ours_usec) sent; DPDK guest ${dp_ours_pps:-0} pps (median of 1 s); polling and the kernel's xen-netback $NOT_COMPARED"
 # pg_ratio <received> <usec>: that backend's received pps over the kernel's
 pg_ratio() { awk "BEGIN{printf \"%.2f\", ($1 / $2) / ($kern_rx / $kern_usec)}"; }
 pass "rtt max (ms) polling $(tail -1 $S/rtt-poll.txt), adaptive $(tail -1 $S/rtt-adapt.txt), kernel $(tail -1 $S/rtt-kernel.txt); replies over 10 ms by longest leg (to us/in us/back): polling $poll_legs, adaptive $adapt_legs; idle adaptive slept $IDLE_SLEEPS times; pps ours/kernel: Linux pktgen polling $(pg_ratio $poll_rx $poll_usec), adaptive $(pg_ratio $ours_rx $ours_usec), DPDK guest adaptive $(ratio $dp_ours_pps $dp_kern_pps)"

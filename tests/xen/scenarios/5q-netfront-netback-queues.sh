@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Scenario 5q: scenario 5's pair with two queue pairs. Our netfront in a
+# Scenario 5q: scenario 5s's pair with two queue pairs. Our netfront in a
 # DPDK guest (queues=2, testpmd --rxq=2 --txq=2, txonly for XDP_RUN_SECS,
 # default 10) into our netback in Dom0 (queues=2, testpmd rxonly with 2 Rx
 # queues). Two pairs share at least 1028 pages (1547 with zero-copy pools,

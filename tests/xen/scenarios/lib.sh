@@ -20,6 +20,13 @@ fail() { echo "SCENARIO-RESULT $NAME FAIL $*"; exit 1; }
 # rest of its figures; it fails at the end with $problems, all of them.
 problems=
 problem() { note "PROBLEM: $*"; problems="$problems${problems:+; }$*"; }
+# comparing: true with XDP_COMPARE=1. The runs a scenario makes only to put
+# figures beside ours (the kernel's xen-netback, our other settings) cost
+# a guest boot or more each, and at TCG speed their figures are reported,
+# never judged; CI's boot leaves them out. No check depends on them.
+comparing() { [ "${XDP_COMPARE:-0}" = 1 ]; }
+# NOT_COMPARED: what a summary says of a comparison left out
+NOT_COMPARED="not run (XDP_COMPARE=1 runs it)"
 
 # The vif line an operator would use (config/xen/vif-dpdk.cfg.example), with
 # the MAC address $1 instead of the example's when given (guests that talk
