@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Scenario 0 (baseline, not in the issue list): the same stock Linux DomU and
+# Scenario 0 (a baseline, not in CI's list): the same stock Linux DomU and
 # the same pings as scenario 1, against the kernel's xen-netback on a
 # Dom0 bridge (10.0.0.1). Tells our bugs from the testbed's: whatever fails
 # here fails without our PMDs. Loads xen-netback and unloads it at the end,
