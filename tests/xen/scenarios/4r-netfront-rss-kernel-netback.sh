@@ -17,8 +17,11 @@ COUNT=${XDP_PING_COUNT:-20}
 domu=s4r-dpdk
 kernel_netback
 xstats=rx_q0_hashed_packets,rx_q1_hashed_packets
+# icmpecho ends 10 s after the last frame it received (the pings take
+# ~8 s, back to back), or after XDP_ICMPECHO_SECS: the counters are read
+# from its final statistics
 guest_cfg $domu initrd-dpdk.gz 256 "$(dpdk_vif_line)" \
-	"xdp.run=icmpecho:${XDP_ICMPECHO_SECS:-60} xdp.queues=2 xdp.xstats=$xstats"
+	"xdp.run=icmpecho:${XDP_ICMPECHO_SECS:-60}:10 xdp.queues=2 xdp.xstats=$xstats"
 create_guest $domu
 kernel_vif_up $domid 10.0.0.1/24
 for a in 3 4 6; do ip addr add 10.0.0.$a/24 dev vif$domid.0; done
