@@ -153,6 +153,16 @@ def parse_args(argv):
                     help="override the rounds counted (interleaved "
                     "method; a warm-up round comes first, or with "
                     "--fresh-pairs a warm-up window of each new pair)")
+    ap.add_argument("--host-mode", choices=("fast", "slow"),
+                    help="ratios within rounds over the rounds the host "
+                    "ran in this mode only (probed before and after their "
+                    "windows; see --max-rounds), so that runs at other "
+                    "hours compare like with like (interleaved method)")
+    ap.add_argument("--max-rounds", type=int, metavar="N",
+                    help="with --host-mode: rounds are added to a group "
+                    "until each of its points has --rounds rounds in "
+                    "that mode, up to N rounds in all (default: 3 x "
+                    "--rounds)")
     ap.add_argument("--round-window", type=float, metavar="SECS",
                     help="override the seconds a transport forwards in a "
                     "round (interleaved method)")
@@ -208,6 +218,14 @@ def parse_args(argv):
         ap.error("--windows and --repeat must be >= 1, --warmup >= 0")
     if args.rounds < 1 or not 0.2 <= args.round_window <= 60:
         ap.error("--rounds must be >= 1, --round-window in 0.2..60 s")
+    if args.host_mode and not args.interleaved:
+        ap.error("--host-mode splits rounds: not with --sequential")
+    if args.max_rounds is not None and not args.host_mode:
+        ap.error("--max-rounds adds rounds in a --host-mode: give one")
+    if args.max_rounds is None:
+        args.max_rounds = 3 * args.rounds
+    if args.max_rounds < args.rounds:
+        ap.error("--max-rounds must be >= --rounds")
     if len(args.cpus) != 2:
         ap.error("--cpus takes two CPUs: sender,receiver")
     if not args.sizes or any(s < 60 or s > 9000 for s in args.sizes):
@@ -374,39 +392,70 @@ def schedule(nb_groups, rounds, fresh):
     return [(g, [r]) for r in range(1, rounds + 1) for g in range(nb_groups)]
 
 
+def short_of_mode(group, runs, mode, wanted):
+    """Whether a point of group has fewer than wanted rounds whose probes
+    found the host in mode (report.run_mode)."""
+    return any(sum(report.run_mode(run) == mode for run in runs[pt]) <
+               wanted for pt in group)
+
+
+def more_rounds(args, todo, runs, failed, first):
+    """With --host-mode, the rounds added after the counted ones: [(group
+    index, [round number])] for round first, the groups of which a point
+    still lacks --rounds rounds in that mode; [] when none does or round
+    first would pass --max-rounds. Each is measured on fresh pairs: a new
+    round may come long after a group's last."""
+    if not args.host_mode or first > args.max_rounds:
+        return []
+    return [(g, [first]) for g, group in enumerate(todo)
+            if short_of_mode([pt for pt in group if pt not in failed],
+                             runs, args.host_mode, args.rounds)]
+
+
 def _interleaved(args, bench, points, runs, failed, failures, t0):
     """The interleaved method (rounds.py) over every group of points, in
-    the order of schedule(); a transport whose pair failed is left out of
-    the later calls."""
+    the order of schedule(), then the rounds more_rounds() adds; a
+    transport whose pair failed is left out of the later calls."""
     todo = groups(points)
-    for g, numbers in schedule(len(todo), args.rounds, args.fresh_pairs):
-        group = [pt for pt in todo[g] if pt not in failed]
-        if not group:
-            continue
-        if args.idle_each:
-            wait_for_idle(args.idle_wait, args.idle_sample)
+    plan = schedule(len(todo), args.rounds, args.fresh_pairs)
+    fresh, nxt = args.fresh_pairs, args.rounds + 1
+    while plan:
+        for g, numbers in plan:
+            group = [pt for pt in todo[g] if pt not in failed]
+            if group:
+                _measure_group(args, bench, (g, len(todo)), group, numbers,
+                               fresh, runs, failed, failures, t0)
+        plan = more_rounds(args, todo, runs, failed, nxt)
+        fresh, nxt = True, nxt + 1
 
-        def progress(pt, r, run, g=g):
-            one = summarize(pt.family, pt.direction, pt.size, [run],
-                            pt.burst, pt.queues)
-            log("progress: [group %d/%d, round %d/%d] %s %s %dB burst %d "
-                "%dq: %.2f Mpps%s %.0fs" % (
-                    g + 1, len(todo), r, args.rounds,
-                    transports.FAMILY_LABEL[pt.family], pt.direction,
-                    pt.size, pt.burst, pt.queues, one["mpps_median"],
-                    _run_notes(one), time.monotonic() - t0))
 
-        got, bad = rounds.run_group(bench, group, 0, numbers,
-                                    args.round_warm, args.round_window,
-                                    progress, fresh=args.fresh_pairs)
-        for pt, rs in got.items():
-            runs[pt] += rs
-        for pt, e in bad.items():
-            failed.add(pt)
-            failures.append(_failure(pt, e))
-            log("progress: %s %s %dB: FAILED: %s" % (
-                transports.FAMILY_LABEL[pt.family], pt.direction, pt.size,
-                e))
+def _measure_group(args, bench, which, group, numbers, fresh, runs, failed,
+                   failures, t0):
+    """rounds.run_group over group (which: its index and the number of
+    groups), its runs into runs, its failures into failed and failures."""
+    if args.idle_each:
+        wait_for_idle(args.idle_wait, args.idle_sample)
+
+    def progress(pt, r, run):
+        one = summarize(pt.family, pt.direction, pt.size, [run],
+                        pt.burst, pt.queues)
+        log("progress: [group %d/%d, round %d/%d] %s %s %dB burst %d "
+            "%dq: %.2f Mpps%s %.0fs" % (
+                which[0] + 1, which[1], r,
+                args.rounds if r <= args.rounds else args.max_rounds,
+                transports.FAMILY_LABEL[pt.family], pt.direction,
+                pt.size, pt.burst, pt.queues, one["mpps_median"],
+                _run_notes(one), time.monotonic() - t0))
+
+    got, bad = rounds.run_group(bench, group, 0, numbers, args.round_warm,
+                                args.round_window, progress, fresh=fresh)
+    for pt, rs in got.items():
+        runs[pt] += rs
+    for pt, e in bad.items():
+        failed.add(pt)
+        failures.append(_failure(pt, e))
+        log("progress: %s %s %dB: FAILED: %s" % (
+            transports.FAMILY_LABEL[pt.family], pt.direction, pt.size, e))
 
 
 def _instructions(bench, points, counted, failures):
@@ -443,9 +492,12 @@ def main(argv):
         memory.setup()
         if args.interleaved:
             log("xen-bench: %s; %d points, %s mode, interleaved: %d rounds "
-                "%s, %g s a window" % (
+                "%s, %g s a window%s" % (
                     memory.note, len(points), args.mode, args.rounds,
-                    _round_starts(args), args.round_window))
+                    _round_starts(args), args.round_window,
+                    "; ratios over rounds in the host's %s mode, up to %d "
+                    "rounds" % (args.host_mode, args.max_rounds)
+                    if args.host_mode else ""))
         else:
             log("xen-bench: %s; %d points, %s mode (%d warm-up + %d "
                 "windows, %d run(s) per point)" % (
@@ -514,11 +566,12 @@ def main(argv):
         instructions.attach(r, counted.get(Point(
             r["transport"], r["direction"], r["size"], r["burst"],
             r["queues"])))
-    report.add_ratios(results)
-    report.add_cycle_ratios(results)
+    host_mode = args.host_mode if args.interleaved else None
+    report.add_ratios(results, host_mode)
+    report.add_cycle_ratios(results, host_mode)
     if results or failures or unsupported:
         report.print_table(results, failures, memory, unsupported,
-                           args.mode)
+                           args.mode, host_mode=host_mode)
     if args.plot:
         notes = []
         if args.interleaved:
@@ -528,6 +581,9 @@ def main(argv):
                              _round_starts(args),
                              "; indicative figures only"
                              if args.mode == "quick" else ""))
+            if args.host_mode:
+                notes.append("ratios over the rounds in the host's %s mode "
+                             "only" % args.host_mode)
         elif args.mode == "quick" and args.measure_seconds:
             notes.append("quick preset (about %g s measured once both "
                          "testpmd forward, one run per point): indicative "

@@ -45,22 +45,47 @@ def host_mode(bounce_ns):
     return "fast" if bounce_ns < HOST_FAST_NS else "slow"
 
 
-def ratios_by_mode(by_round, hosts, hosts_after=None):
-    """The ratios within rounds (by_round: round -> ratio) split by the
-    host's mode in each round (hosts: round -> probe ns before the round's
-    windows, hosts_after: after them): {mode: {"median", "p25", "p75",
-    "rounds"}} over the rounds whose probe gave a figure, mode "changed"
-    for a round whose probes after and before disagree (its transports'
-    windows may have run in different modes); empty when none did."""
-    split = {}
+def round_modes(hosts, hosts_after=None):
+    """The host's mode in each round (hosts: round -> probe ns before the
+    round's windows, hosts_after: after them): round -> "fast" or "slow",
+    or "changed" where the probes after and before disagree (its
+    transports' windows may have run in different modes); a round whose
+    probe before gave no figure is left out."""
+    out = {}
     after = hosts_after or {}
-    for rnd, ratio in by_round.items():
-        if rnd not in hosts:
-            continue
-        mode = host_mode(hosts[rnd])
+    for rnd, ns in hosts.items():
+        mode = host_mode(ns)
         if rnd in after and host_mode(after[rnd]) != mode:
             mode = "changed"
-        split.setdefault(mode, []).append(ratio)
+        out[rnd] = mode
+    return out
+
+
+def run_mode(run):
+    """A round's run's mode (round_modes), or None without a probe
+    before its windows."""
+    before = (run.get("host") or {}).get("bounce_ns")
+    if before is None:
+        return None
+    after = (run.get("host_after") or {}).get("bounce_ns")
+    return round_modes({0: before}, {} if after is None else {0: after})[0]
+
+
+def _point_modes(r):
+    """round_modes of a result (measure.summarize)."""
+    return round_modes(r.get("round_host_ns") or {},
+                       r.get("round_host_after_ns"))
+
+
+def ratios_by_mode(by_round, modes):
+    """The ratios within rounds (by_round: round -> ratio) split by the
+    host's mode in each round (modes: round_modes): {mode: {"median",
+    "p25", "p75", "rounds"}} over the rounds with a mode; empty when none
+    has one."""
+    split = {}
+    for rnd, ratio in by_round.items():
+        if rnd in modes:
+            split.setdefault(modes[rnd], []).append(ratio)
     out = {}
     for mode, values in sorted(split.items()):
         med, p25, p75 = spread(values)
@@ -77,7 +102,7 @@ def spread(values):
     return statistics.median(values), q[0], q[2]
 
 
-def add_ratios(results):
+def add_ratios(results, host_mode=None):
     """ratio_<peer> = our Mpps over the peer's at the same point: for our
     rows against each peer and against the baseline build when it was run
     (ratio_base), for every row against null (the ceiling) when null was
@@ -85,9 +110,12 @@ def add_ratios(results):
     with ratio_<peer>_p25 and _p75 and ratio_<peer>_marked when they
     spread more than RATIO_SPREAD_MAX, and ratio_<peer>_by_mode the same
     over the rounds of each host mode (ratios_by_mode); else the ratio of
-    the medians."""
+    the medians. With host_mode ("fast" or "slow", --host-mode), the
+    median and spread are over the rounds that ran in that mode only
+    (round_modes), None when none did."""
     index = {_key(r): r for r in results}
     for r in results:
+        modes = _point_modes(r)
         peers = XEN_PEERS if r["transport"] == "xen" else []
         if r["transport"] == "xen" and _key(r, BASELINE) in index:
             peers = peers + [BASELINE]
@@ -102,30 +130,36 @@ def add_ratios(results):
                 r.pop(key + k, None)
             p = index.get(_key(r, peer))
             by_round = _ratio_by_round(r, p) if p else {}
-            within = list(by_round.values())
+            within = [v for k, v in by_round.items()
+                      if host_mode is None or modes.get(k) == host_mode]
+            if by_round:
+                r[key + "_by_mode"] = ratios_by_mode(by_round, modes)
             if within:
                 r[key], r[key + "_p25"], r[key + "_p75"] = spread(within)
                 r[key + "_rounds"] = within
                 r[key + "_marked"] = (r[key + "_p75"] - r[key + "_p25"] >
                                       RATIO_SPREAD_MAX * r[key])
-                r[key + "_by_mode"] = ratios_by_mode(
-                    by_round, r.get("round_host_ns") or {},
-                    r.get("round_host_after_ns"))
+            elif by_round and host_mode is not None:
+                # None ran in that mode: no figure, not one of another.
+                r[key] = None
             elif p and p.get("mpps_median"):
                 r[key] = r["mpps_median"] / p["mpps_median"]
             else:
                 r[key] = None
 
 
-def _cycle_ratios(mine, peers):
+def _cycle_ratios(mine, peers, rounds):
     """One end's cycles per packet over the peers' within rounds
     (measure.round_cycles: role -> round -> cycles), for each peer and for
     the better one of each round (the fewer cycles):
-    {role: {peer or "better": {"median", "p25", "p75", "rounds"}}}, a
-    role or peer left out where no round has both counts."""
+    {role: {peer or "better": {"median", "p25", "p75", "rounds"}}}, over
+    the rounds in rounds; a role or peer left out where none has both
+    counts."""
     out = {}
     for role in ("tx", "rx"):
-        ours = (mine.get("round_cycles") or {}).get(role) or {}
+        ours = {k: v for k, v in
+                ((mine.get("round_cycles") or {}).get(role) or {}).items()
+                if k in rounds}
         theirs = {p["transport"]: (p.get("round_cycles") or {}).get(role)
                   or {} for p in peers}
         by_peer = {}
@@ -149,25 +183,31 @@ def _cycle_ratios(mine, peers):
     return out
 
 
-def add_cycle_ratios(results):
+def add_cycle_ratios(results, host_mode=None):
     """cycle_ratios on our rows (interleaved method): our cycles per
     packet at each end over vhost-user's and memif's in the same round
     (_cycle_ratios). They drift with the host's mode as Mpps do, so they
-    are compared within rounds too. cycle_ratios_base: over the baseline
-    build's, {role: {"median", "p25", "p75", "rounds"}}, when it ran."""
+    are compared within rounds too; with host_mode, over the rounds that
+    ran in that mode only (add_ratios). cycle_ratios_base: over the
+    baseline build's, {role: {"median", "p25", "p75", "rounds"}}, when it
+    ran."""
     index = {_key(r): r for r in results}
     for r in results:
         r.pop("cycle_ratios", None)
         r.pop("cycle_ratios_base", None)
         if r["transport"] != "xen":
             continue
+        modes = _point_modes(r)
+        rounds = {k for role in ("tx", "rx")
+                  for k in (r.get("round_cycles") or {}).get(role) or {}
+                  if host_mode is None or modes.get(k) == host_mode}
         peers = [index[_key(r, p)] for p in XEN_PEERS
                  if _key(r, p) in index]
-        ratios = _cycle_ratios(r, peers) if peers else {}
+        ratios = _cycle_ratios(r, peers, rounds) if peers else {}
         if ratios:
             r["cycle_ratios"] = ratios
         base = index.get(_key(r, BASELINE))
-        ratios = _cycle_ratios(r, [base]) if base else {}
+        ratios = _cycle_ratios(r, [base], rounds) if base else {}
         if ratios:
             r["cycle_ratios_base"] = {role: v[BASELINE]
                                       for role, v in ratios.items()}
@@ -347,7 +387,7 @@ def format_table(head, rows):
 
 
 def legend_lines(results, failures, unsupported, memory_note, hugepages,
-                 mode=None):
+                 mode=None, host_mode=None):
     out = ["Mpps: receiver Rx-pps, median (min/max) over the windows used; "
            "Gbit/s: median x size x 8.",
            "vs vhost, vs memif: xen's Mpps over that transport's at the "
@@ -359,6 +399,11 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
                 "75th percentile over the",
                 "  rounds; '!': they spread more than %d%% of the median "
                 "(the host changed speed)." % round(RATIO_SPREAD_MAX * 100)]
+    if host_mode is not None:
+        out += ["  --host-mode %s: those ratios, and the cycles' within "
+                "rounds, are over the rounds" % host_mode,
+                "  whose probes before and after their windows both found "
+                "the %s mode; '-': none did." % host_mode]
     if any(r["transport"] == "null" for r in results):
         out.append("vs null: the row's Mpps over net_null's (the ceiling: "
                    "testpmd alone).")
@@ -432,14 +477,15 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
 
 
 def print_table(results, failures, memory, unsupported=(), mode=None,
-                out=None):
+                out=None, host_mode=None):
     head, rows = table_rows(results, failures, unsupported)
     extra = []
     for lines in (mode_lines(results), cycle_lines(results),
                   baseline_lines(results)):
         extra += lines + ([""] if lines else [])
     text = format_table(head, rows) + [""] + extra + legend_lines(
-        results, failures, unsupported, memory.note, memory.hugepages, mode)
+        results, failures, unsupported, memory.note, memory.hugepages, mode,
+        host_mode)
     print("\n".join(text), file=out, flush=True)
 
 
@@ -470,6 +516,9 @@ def build_doc(args, memory, results, failures, unsupported, interrupted,
         "indicative_only": args.mode == "quick",
         "method": "interleaved" if args.interleaved else "sequential",
         "rounds": args.rounds if args.interleaved else None,
+        "host_mode": args.host_mode if args.interleaved else None,
+        "max_rounds": (args.max_rounds
+                       if args.interleaved and args.host_mode else None),
         "fresh_pairs": args.fresh_pairs if args.interleaved else None,
         "round_seconds": ({"warm": args.round_warm,
                            "window": args.round_window}

@@ -531,6 +531,46 @@ class TestInterleaved(unittest.TestCase):
         xen, _ = self.results([5.0], [10.0], [110.0], [120.0])
         self.assertEqual(list(xen["ratio_vhost_by_mode"]), ["fast"])
 
+    def test_ratios_in_one_mode_only(self):
+        # --host-mode fast: rounds 2 and 4 found the host fast before and
+        # after their windows; round 3 changed; rounds 1 and 5 were slow.
+        xen = [5.0, 8.0, 6.0, 9.0, 5.0]
+        vhost = [10.0] * 5
+        hosts = [450.0, 110.0, 120.0, 100.0, 460.0]
+        after = [440.0, 120.0, 470.0, 105.0, 455.0]
+        res = self.results(xen, vhost, hosts, after)
+        fast = res[0]
+        report.add_ratios(res, "fast")
+        self.assertEqual(fast["ratio_vhost_rounds"], [0.8, 0.9])
+        self.assertAlmostEqual(fast["ratio_vhost"], 0.85)
+        # Every round still in the split by mode.
+        self.assertEqual(fast["ratio_vhost_by_mode"]["slow"]["rounds"], 2)
+        self.assertEqual(fast["ratio_vhost_by_mode"]["changed"]["rounds"],
+                         1)
+        report.add_ratios(res, "slow")
+        self.assertAlmostEqual(fast["ratio_vhost"], 0.5)
+        # All rounds slow: no fast figure rather than a slow one.
+        res = self.results([5.0, 6.0], [10.0, 10.0], [450.0, 460.0])
+        report.add_ratios(res, "fast")
+        self.assertIsNone(res[0]["ratio_vhost"])
+        self.assertNotIn("ratio_vhost_rounds", res[0])
+        head, rows = report.table_rows(res)
+        self.assertEqual(rows[0][head.index("vs vhost")], "-")
+        out = io.StringIO()
+        report.print_table(res, [], FakeMemory(), out=out, host_mode="fast")
+        self.assertIn("--host-mode fast: those ratios", out.getvalue())
+
+    def test_run_mode(self):
+        self.assertEqual(report.run_mode(round_run(1.0, 1, 110.0, 120.0)),
+                         "fast")
+        self.assertEqual(report.run_mode(round_run(1.0, 1, 110.0, 470.0)),
+                         "changed")
+        # No probe after: the one before decides; none before: no mode.
+        self.assertEqual(report.run_mode(round_run(1.0, 1, 450.0, None)),
+                         "slow")
+        self.assertEqual(report.run_mode(round_run(1.0, 1, 450.0)), "slow")
+        self.assertIsNone(report.run_mode(round_run(1.0, 1, None, 120.0)))
+
     def test_one_mode_gives_no_split_line(self):
         xen, vhost = self.results([10.0, 5.0], [10.0, 10.0], [450.0, 440.0])
         self.assertEqual(list(xen["ratio_vhost_by_mode"]), ["slow"])
@@ -628,6 +668,30 @@ class TestInterleaved(unittest.TestCase):
         out = io.StringIO()
         report.print_table([xen, vhost, memif], [], FakeMemory(), out=out)
         self.assertIn("Cycles per packet within rounds", out.getvalue())
+
+    def test_cycle_ratios_in_one_mode_only(self):
+        # Round 2 ran slow (memif's receiver suffered most): with
+        # --host-mode fast only rounds 1 and 3 count.
+        runs = [cycle_runs(c, s, r) for c, s, r in (
+            ([(90, 40), (300, 80), (90, 40)], "netfront", "netback"),
+            ([(120, 50), (200, 100), (100, 50)], "virtio-user", "vhost"),
+            ([(100, 80), (120, 160), (110, 80)], "memif-client",
+             "memif-server"))]
+        for rs in runs:
+            for run, ns in zip(rs, (110.0, 450.0, 120.0)):
+                run["host"] = probe(ns)
+        res = [measure.summarize(f, "f2b", 64, rs)
+               for f, rs in zip(("xen", "vhost", "memif"), runs)]
+        report.add_cycle_ratios(res)
+        self.assertEqual(len(res[0]["cycle_ratios"]["rx"]["better"][
+            "rounds"]), 3)
+        report.add_cycle_ratios(res, "fast")
+        rx = res[0]["cycle_ratios"]["rx"]
+        self.assertEqual([round(x, 3) for x in rx["better"]["rounds"]],
+                         [0.9, 0.9])
+        report.add_cycle_ratios(res, "slow")
+        self.assertEqual(res[0]["cycle_ratios"]["rx"]["better"]["rounds"],
+                         [2.5])
 
     def test_a_round_a_peer_has_no_count_is_not_against_the_better(self):
         # Round 2: memif printed no count, and it might have been the
@@ -751,6 +815,52 @@ class TestInterleaved(unittest.TestCase):
         self.assertEqual(cli.schedule(3, 2, fresh=True),
                          [(0, [1]), (1, [1]), (2, [1]),
                           (0, [2]), (1, [2]), (2, [2])])
+
+    def test_rounds_added_until_each_point_has_them_in_the_mode(self):
+        args = cli.parse_args(["--transports", "xen,memif", "--sizes",
+                               "64,9000", "--rounds", "2", "--host-mode",
+                               "fast"])
+        self.assertEqual(args.max_rounds, 6)
+        points, _ = cli.matrix(args)
+        todo = cli.groups(points)
+        runs = {pt: [] for pt in points}
+        # Every point of every group: two fast rounds, but group 1's
+        # second was slow.
+        for g, group in enumerate(todo):
+            for pt in group:
+                runs[pt] = [round_run(1.0, 1, 110.0, 120.0),
+                            round_run(1.0, 2, 110.0 if g != 1 else 450.0,
+                                      120.0)]
+        self.assertEqual(cli.more_rounds(args, todo, runs, set(), 3),
+                         [(1, [3])])
+        # A point failed: its group needs nothing more from it.
+        gone = {pt for pt in todo[1] if pt.family == "xen"}
+        self.assertEqual(len(cli.more_rounds(args, todo, runs, gone, 3)),
+                         1)
+        self.assertEqual(cli.more_rounds(args, todo, runs,
+                                         set(todo[1]), 3), [])
+        # Past --max-rounds, or without --host-mode: none.
+        self.assertEqual(cli.more_rounds(args, todo, runs, set(), 7), [])
+        plain = cli.parse_args(["--transports", "xen,memif"])
+        self.assertEqual(cli.more_rounds(plain, todo, runs, set(), 3), [])
+
+    def test_host_mode_arguments(self):
+        a = cli.parse_args(["--full", "--host-mode", "slow",
+                            "--max-rounds", "25"])
+        self.assertEqual((a.host_mode, a.max_rounds), ("slow", 25))
+        self.assertIsNone(cli.parse_args([]).host_mode)
+        doc = report.build_doc(a, FakeMemory(), [], [], [], False)
+        self.assertEqual((doc["host_mode"], doc["max_rounds"]),
+                         ("slow", 25))
+        import contextlib
+        for bad in (["--host-mode", "fast", "--sequential"],
+                    ["--max-rounds", "9"],
+                    ["--host-mode", "fast", "--rounds", "4",
+                     "--max-rounds", "3"],
+                    ["--host-mode", "medium"]):
+            with contextlib.redirect_stderr(io.StringIO()):
+                with self.assertRaises(SystemExit):
+                    cli.parse_args(bad)
 
     def test_interleaved_by_default(self):
         a = cli.parse_args([])
