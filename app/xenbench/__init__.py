@@ -14,5 +14,6 @@
   instructions    instructions per packet of each end, under callgrind
   report          terminal table and JSON document
   plot            SVG plot of Mpps by packet size
+  agree           two runs' ratios, spread against spread (xen-bench-agree)
   cli             arguments, checks, main()
 """

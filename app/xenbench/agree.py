@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""xen-bench-agree: whether two runs of xen-bench (their --json
+documents) agree. For every ratio within rounds both give, xen's Mpps over
+each peer's and each end's cycles per packet over the better peer's, at
+every point: whether each run's median lies within the other's 25th-75th
+percentile spread (the two agree on it), and whether the spreads at least
+overlap. Exit status 0 when they agree on every ratio, 1 when not, 2 when
+the two cannot be compared (not interleaved runs, other --host-mode, no
+ratio in common)."""
+
+import argparse
+import json
+import sys
+
+from .report import XEN_PEERS
+
+
+def _point(r):
+    return "%s %dB burst %d %dq" % (r["direction"], r["size"],
+                                    r.get("burst", 32), r.get("queues", 1))
+
+
+def ratios(doc):
+    """{(point, what): (25th, median, 75th)} of a document's xen rows:
+    what is "vs <peer>" (Mpps) or "cycles <end>" (over the better peer)."""
+    out = {}
+    for r in doc["results"]:
+        if r["transport"] != "xen":
+            continue
+        for peer in XEN_PEERS:
+            k = "ratio_" + peer
+            if r.get(k) is not None and (k + "_p25") in r:
+                out[(_point(r), "vs " + peer)] = (r[k + "_p25"], r[k],
+                                                  r[k + "_p75"])
+        for role, end in (("rx", "receiver"), ("tx", "sender")):
+            b = ((r.get("cycle_ratios") or {}).get(role) or {}).get("better")
+            if b:
+                out[(_point(r), "cycles " + end)] = (b["p25"], b["median"],
+                                                     b["p75"])
+    return out
+
+
+def compare(a, b):
+    """[(key, a's, b's, agree, overlap)] over the ratios both give, in
+    a's order: agree when each median lies within the other's spread."""
+    ra, rb = ratios(a), ratios(b)
+    rows = []
+    for k in (k for k in ra if k in rb):
+        (a1, am, a3), (b1, bm, b3) = ra[k], rb[k]
+        agree = a1 <= bm <= a3 and b1 <= am <= b3
+        overlap = a1 <= b3 and b1 <= a3
+        rows.append((k, ra[k], rb[k], agree, overlap))
+    return rows
+
+
+def comparable(a, b):
+    """None, or why the two documents cannot be compared."""
+    for name, doc in (("first", a), ("second", b)):
+        if doc.get("tool") != "xen-bench" or "results" not in doc:
+            return "the %s is not a xen-bench --json document" % name
+        if doc.get("method") != "interleaved":
+            return ("the %s was measured point by point (--sequential): "
+                    "no ratios within rounds" % name)
+    if a.get("host_mode") != b.get("host_mode"):
+        return ("the first run's ratios are over %s, the second's over "
+                "%s: compare like with like (--host-mode)" % (
+                    _mode_words(a.get("host_mode")),
+                    _mode_words(b.get("host_mode"))))
+    return None
+
+
+def _mode_words(mode):
+    return ("the rounds in the host's %s mode" % mode if mode else
+            "every round")
+
+
+def _fmt(s):
+    return "%.2f (%.2f-%.2f)" % (s[1], s[0], s[2])
+
+
+def lines(rows):
+    """The report: a line per ratio, then the counts."""
+    out = []
+    for (point, what), sa, sb, agree, overlap in rows:
+        out.append("%-6s %-24s %-16s %-18s %-18s %s" % (
+            "agree" if agree else "DIFFER", point, what, _fmt(sa), _fmt(sb),
+            "" if agree else
+            ("spreads overlap" if overlap else "spreads disjoint")))
+    n_agree = sum(r[3] for r in rows)
+    n_overlap = sum(r[4] for r in rows)
+    out.append("%d ratios: %d agree (each median within the other's "
+               "25th-75th spread), %d differ; %d spreads overlap, %d "
+               "disjoint" % (len(rows), n_agree, len(rows) - n_agree,
+                             n_overlap, len(rows) - n_overlap))
+    return out
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        prog="xen-bench-agree",
+        description="Whether two xen-bench runs (--json) agree on every "
+        "ratio within its spread.")
+    ap.add_argument("first", help="a xen-bench --json document")
+    ap.add_argument("second", help="another, of the same points")
+    args = ap.parse_args(argv)
+    docs = []
+    for path in (args.first, args.second):
+        try:
+            with open(path) as f:
+                docs.append(json.load(f))
+        except (OSError, ValueError) as e:
+            print("xen-bench-agree: %s: %s" % (path, e), file=sys.stderr)
+            return 2
+    why = comparable(*docs)
+    rows = compare(*docs) if why is None else []
+    if why is None and not rows:
+        why = "no ratio within rounds at a point both measured"
+    if why:
+        print("xen-bench-agree: %s" % why, file=sys.stderr)
+        return 2
+    print("%-6s %-24s %-16s %-18s %-18s" % ("", "point", "ratio", "first",
+                                           "second"))
+    print("\n".join(lines(rows)))
+    return 0 if all(r[3] for r in rows) else 1
+
+
+def entry():
+    sys.exit(main(sys.argv[1:]))
