@@ -28,14 +28,7 @@ netif_lend_create(const char *name, int socket)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	/* Every loan fits: an enqueue never fails. */
-	l->returned = rte_ring_create(name, NETIF_LEND_SLOTS, socket,
-				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	if (l->returned == NULL) {
-		rte_free(l);
-		return NULL;
-	}
-	l->refs = 1;
+	l->refs = NETIF_LEND_OWNED;
 	l->next_hold_check = UINT64_MAX;
 	l->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
@@ -66,12 +59,13 @@ lend_unmap(struct netif_lend *l, struct netif_lend_batch *b)
 	l->free_batches[l->nb_free_batches++] = b - l->batches;
 }
 
+/* Take @n off the references; the last one frees the lender. */
 static void
-lend_unref(struct netif_lend *l)
+lend_unref(struct netif_lend *l, uint64_t n)
 {
 	unsigned int i;
 
-	if (__atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL) != 0)
+	if (__atomic_sub_fetch(&l->refs, n, __ATOMIC_ACQ_REL) != 0)
 		return;
 	/* Every loan is back: the mappings no answer undid go now. */
 	for (i = 0; i < NETIF_LEND_SLOTS; i++)
@@ -79,8 +73,17 @@ lend_unref(struct netif_lend *l)
 			lend_unmap(l, &l->batches[i]);
 	if (l->on_last != NULL)
 		l->on_last(l->on_last_arg);
-	rte_ring_free(l->returned);
 	rte_free(l);
+}
+
+/* Loans the application holds, the owner's view (it holds @l). */
+static unsigned int
+lend_held(const struct netif_lend *l)
+{
+	uint64_t freed =
+		NETIF_LEND_OWNED - __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE);
+
+	return l->lent - freed;
 }
 
 void
@@ -97,8 +100,9 @@ netif_lend_destroy(struct netif_lend *l)
 
 	if (l == NULL)
 		return 0;
-	held = __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE) - 1;
-	lend_unref(l);
+	held = lend_held(l);
+	/* What is left is what the application holds. */
+	lend_unref(l, NETIF_LEND_OWNED - l->lent);
 	return held;
 }
 
@@ -111,7 +115,7 @@ netif_lend_set_hold(struct netif_lend *l, uint64_t cycles)
 unsigned int
 netif_lend_held(const struct netif_lend *l)
 {
-	return l == NULL ? 0 : __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE) - 1;
+	return l == NULL ? 0 : lend_held(l);
 }
 
 void
@@ -134,8 +138,9 @@ lend_returned(void *addr __rte_unused, void *opaque)
 
 	/* Its pages may be unmapped now (netif_lend_holds()). */
 	__atomic_store_n(&loan->nr_pages, 0, __ATOMIC_RELEASE);
-	rte_ring_mp_enqueue(l->returned, (void *)(uintptr_t)loan->idx);
-	lend_unref(l);
+	/* Seen by the pull that sees the decrement (netif_lend_answer()). */
+	__atomic_store_n(&l->back[loan->idx], 1, __ATOMIC_RELEASE);
+	lend_unref(l, 1);
 }
 
 static inline uint32_t
@@ -271,7 +276,7 @@ lend_out(struct netif_lend *l, struct netif_loan *loan,
 	loan->domid = l->domid;
 	/* Seen by the control thread once the burst quiesced. */
 	__atomic_store_n(&loan->nr_pages, loan->pkt.nr_slots, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&l->refs, 1, __ATOMIC_RELAXED);
+	l->lent++;
 	l->slots += loan->pkt.nr_slots;
 }
 
@@ -425,15 +430,28 @@ lend_expire(struct netif_lend *l, netif_tx_back_ring_t *ring)
 unsigned int
 netif_lend_answer(struct netif_lend *l, netif_tx_back_ring_t *ring)
 {
-	void *idx[NETIF_LEND_SLOTS];
-	unsigned int i, n, answered = 0;
+	unsigned int i, answered = 0;
+	uint64_t freed;
 
 	if (l == NULL)
 		return 0;
-	n = rte_ring_sc_dequeue_burst(l->returned, idx, RTE_DIM(idx), NULL);
-	for (i = 0; i < n; i++) {
-		struct netif_loan *loan = &l->loans[(uintptr_t)idx[i]];
+	/*
+	 * A free marks its loan, then takes its reference: every loan the
+	 * count says came back is marked, and the marks are looked for only
+	 * when it says one that was not taken did. A loan marked whose
+	 * reference is not taken yet is taken too: seen runs ahead of the
+	 * count until it is.
+	 */
+	freed = NETIF_LEND_OWNED - __atomic_load_n(&l->refs, __ATOMIC_ACQUIRE);
+	if ((int64_t)(freed - l->seen) <= 0)
+		return lend_expire(l, ring);
+	for (i = 0; i < NETIF_LEND_SLOTS; i++) {
+		struct netif_loan *loan = &l->loans[i];
 
+		if (!__atomic_load_n(&l->back[i], __ATOMIC_ACQUIRE))
+			continue;
+		__atomic_store_n(&l->back[i], 0, __ATOMIC_RELAXED);
+		l->seen++;
 		if (loan->batch == NULL) {
 			answered += lend_respond(l, loan, ring);
 			l->free[l->nb_free++] = loan->idx;

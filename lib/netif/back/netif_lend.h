@@ -13,8 +13,11 @@
  * read-only.
  *
  * The packet's requests stay unanswered until the application frees the
- * chain: the free callback, on whatever thread frees it, only queues the
- * loan; the queue's next pull answers it (netif_lend_answer()). A bound on
+ * chain: the free callback, on whatever thread frees it, only marks the
+ * loan given back; the queue's next pull answers it (netif_lend_answer()).
+ * A loan takes one atomic operation, in its free callback: that counter
+ * tells the pull how many loans came back, and the last free after the
+ * queue closed that it may free the lender. A bound on
  * the ring slots lent at once leaves half of the guest's TX ring to it
  * whatever the application holds; beyond it packets are copied. A static
  * page that is lent is never unmapped: netif_statics.c asks
@@ -49,7 +52,6 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 #include <xengnttab.h>
 
 #include "netif_back_tx.h"
@@ -99,14 +101,27 @@ struct netif_loan {
 	struct netif_tx_packet pkt;
 };
 
+/*
+ * netif_lend.refs while the owner holds the lender: more than loans are
+ * ever lent, so that no free takes it to 0.
+ */
+#define NETIF_LEND_OWNED (UINT64_C(1) << 62)
+
 struct netif_lend {
-	/* Loans the application freed, by index: any thread in, the queue out. */
-	struct rte_ring *returned;
 	/*
-	 * References: the owner's, and one per loan the application holds;
-	 * the last one frees the whole (a port closed under held mbufs).
+	 * NETIF_LEND_OWNED less the loans the application freed, one atomic
+	 * decrement each (any thread), until the owner lets go: it takes away
+	 * NETIF_LEND_OWNED less those lent, leaving the loans held, and the
+	 * free that takes it to 0 frees the whole (a port closed under held
+	 * mbufs).
 	 */
-	uint32_t refs;
+	uint64_t refs;
+	/* Loans lent (the queue's thread): one plain add each. */
+	uint64_t lent;
+	/* Loans the pull took back: ahead of the count while a free is between its mark and its decrement. */
+	uint64_t seen;
+	/* Loans freed, not yet taken by the queue: 1 by index, any thread in. */
+	uint8_t back[NETIF_LEND_SLOTS];
 	/* Called as the last reference goes (netif_lend_on_last()). */
 	void (*on_last)(void *arg);
 	void *on_last_arg;

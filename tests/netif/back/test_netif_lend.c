@@ -12,9 +12,11 @@
  * INVALID_PARAMETER) nor unmapped by a disconnect until it is given back;
  * a reconnect never answers the old connection's loans on the new ring,
  * and a lender destroyed under held mbufs lives until the last one is
- * freed.
+ * freed; loans freed on another thread, or marked given back before they
+ * are counted, are each answered once.
  */
 
+#include <pthread.h>
 #include <string.h>
 
 #include "netif_back.h"
@@ -407,6 +409,90 @@ test_a_lender_destroyed_under_held_mbufs_waits_for_them(void)
 	CHECK(netif_statics_reap(&st) == 0);
 }
 
+struct frees {
+	struct rte_mbuf **m;
+	unsigned int n;
+};
+
+static void *
+free_all(void *arg)
+{
+	struct frees *f = arg;
+	unsigned int i;
+
+	/* Every other one first: loans come back out of their order. */
+	for (i = 0; i < f->n; i += 2)
+		rte_pktmbuf_free(f->m[i]);
+	for (i = 1; i < f->n; i += 2)
+		rte_pktmbuf_free(f->m[i]);
+	return NULL;
+}
+
+/*
+ * Loans freed on a thread that is not the queue's are answered by its next
+ * pull, every one once, round after round.
+ */
+static void
+test_loans_freed_on_another_thread_are_answered(void)
+{
+	start();
+	static struct rte_mbuf *m[32];
+	struct frees f = { m, RTE_DIM(m) };
+	enum netif_doorbell bell;
+	unsigned int round, i, n;
+	pthread_t t;
+
+	for (round = 0; round < 5; round++) {
+		for (i = 0; i < RTE_DIM(m); i++)
+			send_frame(refs[i % PAGES], 1000, i, 0);
+		for (n = 0; n < RTE_DIM(m);)
+			n += netif_back_tx_pull(&tx, &m[n], RTE_DIM(m) - n,
+						&bell);
+		CHECK(netif_lend_held(l) == RTE_DIM(m));
+		REQUIRE(pthread_create(&t, NULL, free_all, &f) == 0);
+		REQUIRE(pthread_join(t, NULL) == 0);
+		CHECK(netif_lend_held(l) == 0);
+		CHECK(netif_back_tx_pull(&tx, m, 1, &bell) == 0);
+		CHECK(answered() == (round + 1) * RTE_DIM(m));
+	}
+	CHECK(tx.stats.zero_copy_slots == 0);
+	stop();
+}
+
+/*
+ * A free marks its loan given back, then counts it: a pull between the two
+ * sees the mark before the count. It takes that loan too, answers it once,
+ * and is not misled when the count comes (the count is held back here by
+ * hand, as a thread stopped between the two would).
+ */
+static void
+test_a_loan_marked_before_it_is_counted_is_answered_once(void)
+{
+	start();
+	struct rte_mbuf *a, *b, *c;
+	enum netif_doorbell bell;
+
+	send_frame(refs[0], 1000, 1, 0);
+	send_frame(refs[1], 1000, 2, 0);
+	a = pull_one();
+	b = pull_one();
+	REQUIRE(a != NULL && b != NULL);
+	__atomic_add_fetch(&l->refs, 1, __ATOMIC_ACQ_REL);
+	rte_pktmbuf_free(a);	/* marked, its count held back */
+	CHECK(netif_back_tx_pull(&tx, &c, 1, &bell) == 0 && answered() == 0);
+	rte_pktmbuf_free(b);
+	CHECK(netif_back_tx_pull(&tx, &c, 1, &bell) == 0 && answered() == 2);
+	__atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL);	/* a's count */
+	CHECK(netif_back_tx_pull(&tx, &c, 1, &bell) == 0 && answered() == 2);
+	send_frame(refs[2], 1000, 3, 0);
+	c = pull_one();
+	REQUIRE(c != NULL);
+	rte_pktmbuf_free(c);
+	CHECK(netif_back_tx_pull(&tx, &c, 1, &bell) == 0 && answered() == 3);
+	CHECK(netif_lend_held(l) == 0 && l->nb_free == NETIF_LEND_SLOTS);
+	stop();
+}
+
 static int
 setup(const char *argv0)
 {
@@ -446,4 +532,6 @@ TEST_MAIN(setup, teardown)
 	RUN(test_a_lent_page_is_not_deleted_nor_unmapped);
 	RUN(test_a_reconnect_answers_no_old_loan);
 	RUN(test_a_lender_destroyed_under_held_mbufs_waits_for_them);
+	RUN(test_loans_freed_on_another_thread_are_answered);
+	RUN(test_a_loan_marked_before_it_is_counted_is_answered_once);
 }
