@@ -306,10 +306,10 @@ test_application_holding_every_buffer_stalls_then_resumes(void)
 
 /*
  * zero_copy=1 on the backend: what static grants hold is lent to the
- * application (frames of NETIF_LEND_MIN_LEN bytes and more), every byte as
- * sent, answered as the application frees it. A port closed while the
- * application still holds lent packets leaves them readable and is freed
- * with the last of them.
+ * application (frames of NETIF_LEND_STATIC_MIN_LEN bytes and more), every
+ * byte as sent, answered as the application frees it. A port closed while
+ * the application still holds lent packets leaves them readable and is
+ * freed with the last of them.
  */
 static void
 test_the_backend_lends_what_static_grants_hold(void)

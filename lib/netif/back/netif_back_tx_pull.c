@@ -197,8 +197,9 @@ enum tx_way {
 /*
  * How @pkt goes, besides @loans packets of @slots slots already to be
  * lent from the mapping: lent from its static grants (their pages stored
- * in @pages), or from the pull's mapping if it has at least tx->map_min
- * bytes, or copied.
+ * in @pages) if it has at least NETIF_LEND_STATIC_MIN_LEN bytes, or from
+ * the pull's mapping if it is in none and has at least tx->map_min bytes,
+ * or copied.
  */
 static enum tx_way
 tx_way(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
@@ -211,7 +212,8 @@ tx_way(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 	     pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE))
 		return TX_COPY;
 	if (netif_lend_static(pkt, statics, pages))
-		return TX_STATIC;
+		return pkt->len >= NETIF_LEND_STATIC_MIN_LEN ? TX_STATIC :
+							       TX_COPY;
 	if (tx->map_min == 0 || pkt->len < tx->map_min)
 		return TX_COPY;
 	return TX_MAP;
@@ -344,7 +346,8 @@ tx_plain_data(const netif_tx_request_t *req,
 
 /*
  * A plain packet (tx_plain_data()) at @data: lent (netif_lend_one())
- * when it is long enough and the bound has room, else copied when it fits
+ * when it has NETIF_LEND_STATIC_MIN_LEN bytes and the bound has room, else
+ * copied when it fits
  * one mbuf; answered (a copy at once, a loan once freed) and handed over
  * here, as the general path would. NULL when no mbuf is left: the general
  * path takes it then.
@@ -355,7 +358,8 @@ tx_plain(struct netif_back_tx *tx, const netif_tx_request_t *req,
 {
 	struct rte_mbuf *m[2];
 
-	if (netif_lend_room(tx->lend, req->size, 1, 0, 0)) {
+	if (req->size >= NETIF_LEND_STATIC_MIN_LEN &&
+	    netif_lend_room(tx->lend, req->size, 1, 0, 0)) {
 		if (!tx_take_mbufs(tx, m, 2))
 			return NULL;
 		netif_lend_one(tx->lend, req, data - req->offset, m[0], m[1]);
