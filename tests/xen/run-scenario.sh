@@ -41,6 +41,11 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { sed -n '2,/^set /p' "$0" | sed 's/^# \{0,1\}//;/^set /d'; exit 2; }
 log() { echo "run-scenario: $*" >&2; }
+# A misspelt switch would run the other form without a word.
+case ${XDP_COMPARE:-0} in
+0|1) ;;
+*) log "XDP_COMPARE is 0 or 1, not '$XDP_COMPARE'"; exit 2 ;;
+esac
 
 limit=${XEN_SCENARIO_LIMIT:-900}
 names=() limits=() total=0

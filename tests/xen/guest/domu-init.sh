@@ -80,12 +80,17 @@ tcp=$(arg tcp)
 case $tcp in recv:*) port=$(echo $tcp | cut -d: -f2); nc -l -p $port > /tmp/rx & ;; esac
 i=0; while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $i -lt 20 ]; do sleep 1; i=$((i+1)); done
 echo "DOMU-LINK uptime=$(up) carrier=$(cat /sys/class/net/eth0/carrier 2>/dev/null) after=${i}s mac=$(cat /sys/class/net/eth0/address)"
+# resolve: the peer's address resolved (arping, 3 requests within 10 s):
+# $arp ok or fail, arping's lines in /tmp/arping
+resolve() {
+	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
+}
 # eth0_counts <tag>: what eth0 received and dropped, as the netfront counts
 eth0_counts() {
 	echo "DOMU-ETH0 $1 rx_packets=$(cat /sys/class/net/eth0/statistics/rx_packets) rx_dropped=$(cat /sys/class/net/eth0/statistics/rx_dropped) tx_packets=$(cat /sys/class/net/eth0/statistics/tx_packets) uptime=$(up)"
 }
 if [ "$count" != 0 ]; then
-	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
+	resolve
 	cat /tmp/arping
 	echo "DOMU-RESULT arp=$arp"
 	t0=$(up)
@@ -157,7 +162,7 @@ if [ -n "$n" ]; then
 	echo "DOMU-XDP attach-drop-icmp rc=$? $(tr '\n' ' ' < /tmp/xdp)"
 	pingrun xdp-drop-icmp -c $n -i 0.05 -W 1
 	ip neigh flush dev eth0
-	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
+	resolve
 	echo "DOMU-RESULT xdp-arp=$arp"
 	$xip link set dev eth0 xdpdrv off > /tmp/xdp 2>&1
 	echo "DOMU-XDP detach rc=$? $(tr '\n' ' ' < /tmp/xdp)"
@@ -337,7 +342,7 @@ while [ -n "$ra" ]; do
 	# its last request: a run of scenario 15 counted 2 of 10 unanswered
 	# with a longest rtt of 1.07 s, and its quiet output could not say
 	# whether they were late or lost. Each reply's line is shown.
-	if arping -c 3 -w 10 -I eth0 $peer > /tmp/arping 2>&1; then arp=ok; else arp=fail; fi
+	resolve
 	echo "DOMU-REATTACH arp=$arp uptime=$(up)"
 	PING_BIN=/usr/bin/ping PING_SHOW=DOMU-REATTACH-PING pingrun reattach -c $ra -i 0.2 -w $((ra + 60))
 done

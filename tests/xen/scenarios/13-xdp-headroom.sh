@@ -2,10 +2,11 @@
 #
 # Scenario 13: XDP in a stock Linux guest behind our netback (testpmd
 # icmpecho), then, with XDP_COMPARE=1, behind the kernel's xen-netback in
-# the same boot, the same guest image each time. Linux's netfront attaches an XDP program
-# only through a backend that offers feature-xdp-headroom: it writes
-# xdp-headroom (256), goes Reconfiguring and waits for Reconfigured without
-# a time limit; every frame then has to start where the XDP extra says.
+# the same boot, the same guest image each time. Linux's netfront attaches
+# an XDP program only through a backend that offers feature-xdp-headroom:
+# it writes xdp-headroom (256), goes Reconfiguring and waits for
+# Reconfigured without a time limit; every frame then has to start where
+# the XDP extra says.
 # The guest (xdp.xdp=N, tests/xen/guest/domu-init.sh) attaches, natively:
 #  - a program passing every frame: N echo requests of 56 and of 1400
 #    bytes must all come back (through XDP_PASS, from the offset the
