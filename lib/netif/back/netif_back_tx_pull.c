@@ -323,11 +323,14 @@ tx_plain_pull(const struct netif_back_tx *tx,
 	       (tx->credit == NULL || netif_credit_off(tx->credit));
 }
 
+/* Flags of a request that is not a packet of its own, untouched. */
+#define TX_NOT_PLAIN (NETTXF_csum_blank | NETTXF_extra_info | NETTXF_more_data)
+
 /*
- * Most packets of a guest that gave static grants: one request (no extra,
- * no more data, no blank checksum) on a page of them, a whole Ethernet
- * header within its page. Returns where its data lies, or NULL when @req
- * (copied out of the ring) is not one.
+ * Most packets of a guest that gave static grants: one request (none of
+ * TX_NOT_PLAIN's flags, which the caller checked) on a page of them, a
+ * whole Ethernet header within its page. Returns where its data lies, or
+ * NULL when @req (copied out of the ring) is not one.
  */
 static inline const uint8_t *
 tx_plain_data(const netif_tx_request_t *req,
@@ -335,9 +338,7 @@ tx_plain_data(const netif_tx_request_t *req,
 {
 	const uint8_t *page;
 
-	if ((req->flags &
-	     (NETTXF_csum_blank | NETTXF_extra_info | NETTXF_more_data)) ||
-	    !netif_tx_frame_whole(req->size) ||
+	if (!netif_tx_frame_whole(req->size) ||
 	    !netif_tx_slot_in_page(req->offset, req->size))
 		return NULL;
 	page = netif_gref_map_find(statics, req->gref, false);
@@ -396,9 +397,17 @@ tx_plain_burst(struct netif_back_tx *tx, const struct netif_gref_map *statics,
 	unsigned int n = RTE_MIN(avail, max), i, k;
 	uint64_t sum = 0;
 
-	/* Copied out of shared memory once: never read there again. */
-	for (i = 0; i < n; i++)
+	/*
+	 * Copied out of shared memory once: never read there again. A flag
+	 * that makes a request no plain packet ends the copies, so that a
+	 * pull of offloaded packets copies one request here, not the burst.
+	 */
+	for (i = 0; i < n; i++) {
 		RING_COPY_REQUEST(&tx->ring, tx->ring.req_cons + i, &reqs[i]);
+		if (reqs[i].flags & TX_NOT_PLAIN)
+			break;
+	}
+	n = i;
 	for (i = 0; i < n; i++) {
 		data[i] = tx_plain_data(&reqs[i], statics);
 		if (data[i] == NULL)
