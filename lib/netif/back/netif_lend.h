@@ -66,12 +66,12 @@
 #define NETIF_LEND_MIN_LEN (2 * NETIF_LEND_HEAD)
 /*
  * Shorter frames in static grants are copied too. At 256 B the lend moved
- * 0.74 times the copy's packets and cost the receiver 1.79 times its
- * cycles; at 512 B it moved 1.05 times as many in the host's fast mode
- * and 1.22 times in its slow one, where the copy's reads of the sender's
- * lines cost most (app/xen-bench, xen f2b within rounds, against
- * zero_copy=0 and against the build before this floor). Linux netback has
- * none: it copies every packet.
+ * 0.74 times the copy's packets (0.68 in the host's fast mode) and cost
+ * the receiver 1.79 times its cycles; at 512 B it moved as many in the
+ * fast mode (0.99x) and 1.22-1.29 times as many in the slow one, where
+ * the copy's reads of the sender's lines cost most (app/xen-bench, xen f2b
+ * within rounds, against zero_copy=0 and against the build before this
+ * floor). Linux netback has none: it copies every packet.
  */
 #define NETIF_LEND_STATIC_MIN_LEN 512
 /* Ring slots lent at once: half of the guest's TX ring. */
