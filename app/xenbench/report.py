@@ -51,14 +51,17 @@ def round_modes(hosts, hosts_after=None):
     or "changed" where the probes after and before disagree (its
     transports' windows may have run in different modes); a round whose
     probe before gave no figure is left out."""
-    out = {}
     after = hosts_after or {}
-    for rnd, ns in hosts.items():
-        mode = host_mode(ns)
-        if rnd in after and host_mode(after[rnd]) != mode:
-            mode = "changed"
-        out[rnd] = mode
-    return out
+    return {rnd: _mode_of(ns, after.get(rnd)) for rnd, ns in hosts.items()}
+
+
+def _mode_of(before_ns, after_ns):
+    """The mode of probes before and after windows (after_ns None: not
+    probed after, the one before decides); "changed" where they differ."""
+    mode = host_mode(before_ns)
+    if after_ns is not None and host_mode(after_ns) != mode:
+        return "changed"
+    return mode
 
 
 def run_mode(run):
@@ -67,8 +70,13 @@ def run_mode(run):
     before = (run.get("host") or {}).get("bounce_ns")
     if before is None:
         return None
-    after = (run.get("host_after") or {}).get("bounce_ns")
-    return round_modes({0: before}, {} if after is None else {0: after})[0]
+    return _mode_of(before, (run.get("host_after") or {}).get("bounce_ns"))
+
+
+def _counted(modes, rnd, host_mode):
+    """Whether round rnd counts in the ratios (--host-mode: only a round
+    that ran in that mode, modes: round_modes)."""
+    return host_mode is None or modes.get(rnd) == host_mode
 
 
 def _point_modes(r):
@@ -131,7 +139,7 @@ def add_ratios(results, host_mode=None):
             p = index.get(_key(r, peer))
             by_round = _ratio_by_round(r, p) if p else {}
             within = [v for k, v in by_round.items()
-                      if host_mode is None or modes.get(k) == host_mode]
+                      if _counted(modes, k, host_mode)]
             if by_round:
                 r[key + "_by_mode"] = ratios_by_mode(by_round, modes)
             if within:
@@ -200,7 +208,7 @@ def add_cycle_ratios(results, host_mode=None):
         modes = _point_modes(r)
         rounds = {k for role in ("tx", "rx")
                   for k in (r.get("round_cycles") or {}).get(role) or {}
-                  if host_mode is None or modes.get(k) == host_mode}
+                  if _counted(modes, k, host_mode)}
         peers = [index[_key(r, p)] for p in XEN_PEERS
                  if _key(r, p) in index]
         ratios = _cycle_ratios(r, peers, rounds) if peers else {}

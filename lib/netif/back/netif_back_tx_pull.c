@@ -211,10 +211,17 @@ tx_way(struct netif_back_tx *tx, const struct netif_tx_packet *pkt,
 	    (tx->gso_bufs != NULL &&
 	     pkt->off.gso_type != XEN_NETIF_GSO_TYPE_NONE))
 		return TX_COPY;
-	if (netif_lend_static(pkt, statics, pages))
-		return pkt->len >= NETIF_LEND_STATIC_MIN_LEN ? TX_STATIC :
-							       TX_COPY;
+	if (pkt->len >= NETIF_LEND_STATIC_MIN_LEN &&
+	    netif_lend_static(pkt, statics, pages))
+		return TX_STATIC;
 	if (tx->map_min == 0 || pkt->len < tx->map_min)
+		return TX_COPY;
+	/*
+	 * Looked up only now: a short packet copied anyway takes no lookup
+	 * here, and one in static grants is copied from them, never mapped.
+	 */
+	if (pkt->len < NETIF_LEND_STATIC_MIN_LEN &&
+	    netif_lend_static(pkt, statics, pages))
 		return TX_COPY;
 	return TX_MAP;
 }
