@@ -155,14 +155,16 @@ def parse_args(argv):
                     "--fresh-pairs a warm-up window of each new pair)")
     ap.add_argument("--host-mode", choices=("fast", "slow"),
                     help="ratios within rounds over the rounds the host "
-                    "ran in this mode only (probed before and after their "
-                    "windows; see --max-rounds), so that runs at other "
-                    "hours compare like with like (interleaved method)")
+                    "ran in this mode only (probed before and after each "
+                    "window; a ratio's round counts when both its windows "
+                    "ran in the mode; see --max-rounds), so that runs at "
+                    "other hours compare like with like (interleaved "
+                    "method)")
     ap.add_argument("--max-rounds", type=int, metavar="N",
                     help="with --host-mode: rounds are added to a group "
-                    "until each of its points has --rounds rounds in "
-                    "that mode, up to N rounds in all (default: 3 x "
-                    "--rounds)")
+                    "until each of its sizes has --rounds rounds in which "
+                    "every transport's window ran in that mode, up to N "
+                    "rounds in all (default: 3 x --rounds)")
     ap.add_argument("--round-window", type=float, metavar="SECS",
                     help="override the seconds a transport forwards in a "
                     "round (interleaved method)")
@@ -393,10 +395,17 @@ def schedule(nb_groups, rounds, fresh):
 
 
 def short_of_mode(group, runs, mode, wanted):
-    """Whether a point of group has fewer than wanted rounds whose probes
-    found the host in mode (report.run_mode)."""
-    return any(sum(report.run_mode(run) == mode for run in runs[pt]) <
-               wanted for pt in group)
+    """Whether a size of group has fewer than wanted rounds in which the
+    probes around every transport's window found the host in mode
+    (report.run_mode): only such a round gives every ratio at that size
+    in that mode."""
+    for size in {pt.size for pt in group}:
+        modes = [{run["round"]: report.run_mode(run) for run in runs[pt]}
+                 for pt in group if pt.size == size]
+        common = set(modes[0]).intersection(*modes[1:])
+        if sum(all(m[k] == mode for m in modes) for k in common) < wanted:
+            return True
+    return False
 
 
 def more_rounds(args, todo, runs, failed, first):

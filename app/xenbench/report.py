@@ -20,8 +20,8 @@ RATIO_SPREAD_MAX = 0.10
 # The host's two modes on these VMs: a cache line's round trip between the
 # benchmark's two CPUs (xen-host-probe) of about 110 ns or about 450 ns,
 # at which every transport that moves packets between them runs at other
-# speeds, and not all by the same factor. A round whose probes before and
-# after its windows took less than this ran in the fast mode.
+# speeds, and not all by the same factor. A window whose probes before
+# and after it took less than this ran in the fast mode.
 HOST_FAST_NS = 250
 # The order of the modes in the table's lines.
 MODE_ORDER = {"slow": 0, "fast": 1, "changed": 2}
@@ -46,11 +46,10 @@ def host_mode(bounce_ns):
 
 
 def round_modes(hosts, hosts_after=None):
-    """The host's mode in each round (hosts: round -> probe ns before the
-    round's windows, hosts_after: after them): round -> "fast" or "slow",
-    or "changed" where the probes after and before disagree (its
-    transports' windows may have run in different modes); a round whose
-    probe before gave no figure is left out."""
+    """The host's mode in each round's window of a row (hosts: round ->
+    probe ns before the window, hosts_after: after it): round -> "fast" or
+    "slow", or "changed" where the probes after and before disagree; a
+    round whose probe before gave no figure is left out."""
     after = hosts_after or {}
     return {rnd: _mode_of(ns, after.get(rnd)) for rnd, ns in hosts.items()}
 
@@ -83,6 +82,20 @@ def _point_modes(r):
     """round_modes of a result (measure.summarize)."""
     return round_modes(r.get("round_host_ns") or {},
                        r.get("round_host_after_ns"))
+
+
+def joint_modes(*rows):
+    """The host's mode in each round over the windows of several rows
+    (results of one point, each window probed before and after): a round's
+    mode where every row's window ran in it, "changed" where they differ;
+    a round some row has no mode for is left out. A ratio within a round
+    holds for a mode only when both its windows ran in that mode."""
+    maps = [_point_modes(r) for r in rows]
+    out = {}
+    for rnd in set(maps[0]).intersection(*maps[1:]):
+        seen = {m[rnd] for m in maps}
+        out[rnd] = seen.pop() if len(seen) == 1 else "changed"
+    return out
 
 
 def ratios_by_mode(by_round, modes):
@@ -123,7 +136,6 @@ def add_ratios(results, host_mode=None):
     (round_modes), None when none did."""
     index = {_key(r): r for r in results}
     for r in results:
-        modes = _point_modes(r)
         peers = XEN_PEERS if r["transport"] == "xen" else []
         if r["transport"] == "xen" and _key(r, BASELINE) in index:
             peers = peers + [BASELINE]
@@ -137,6 +149,7 @@ def add_ratios(results, host_mode=None):
             for k in ("_p25", "_p75", "_marked", "_rounds", "_by_mode"):
                 r.pop(key + k, None)
             p = index.get(_key(r, peer))
+            modes = joint_modes(r, p) if p else {}
             by_round = _ratio_by_round(r, p) if p else {}
             within = [v for k, v in by_round.items()
                       if _counted(modes, k, host_mode)]
@@ -205,20 +218,28 @@ def add_cycle_ratios(results, host_mode=None):
         r.pop("cycle_ratios_base", None)
         if r["transport"] != "xen":
             continue
-        modes = _point_modes(r)
-        rounds = {k for role in ("tx", "rx")
-                  for k in (r.get("round_cycles") or {}).get(role) or {}
-                  if _counted(modes, k, host_mode)}
         peers = [index[_key(r, p)] for p in XEN_PEERS
                  if _key(r, p) in index]
-        ratios = _cycle_ratios(r, peers, rounds) if peers else {}
+        ratios = _cycle_ratios(r, peers, _rounds_in(
+            host_mode, r, *peers)) if peers else {}
         if ratios:
             r["cycle_ratios"] = ratios
         base = index.get(_key(r, BASELINE))
-        ratios = _cycle_ratios(r, [base], rounds) if base else {}
+        ratios = _cycle_ratios(r, [base], _rounds_in(
+            host_mode, r, base)) if base else {}
         if ratios:
             r["cycle_ratios_base"] = {role: v[BASELINE]
                                       for role, v in ratios.items()}
+
+
+def _rounds_in(host_mode, r, *others):
+    """The rounds of r's cycle counts that count against others (every
+    round; with host_mode, those whose windows of r and of every one of
+    others ran in that mode, joint_modes)."""
+    modes = joint_modes(r, *others)
+    return {k for role in ("tx", "rx")
+            for k in (r.get("round_cycles") or {}).get(role) or {}
+            if _counted(modes, k, host_mode)}
 
 
 def cycle_lines(results):
@@ -374,11 +395,12 @@ def mode_lines(results):
             out.append("  %s  %s" % (_row_label(r), "; ".join(parts)))
     if not out:
         return []
-    return ["By the host's mode (a round whose probes before and after "
-            "its windows took < %d ns" % HOST_FAST_NS,
-            "ran fast; 'changed': they disagree), where a point's rounds "
-            "ran in more than one: the",
-            "ratio within rounds, median and 25th-75th percentile:"] + out
+    return ["By the host's mode (a round in which the probes before and "
+            "after both transports'",
+            "windows took < %d ns ran fast; 'changed': they disagree), "
+            "where a point's rounds ran" % HOST_FAST_NS,
+            "in more than one: the ratio within rounds, median and "
+            "25th-75th percentile:"] + out
 
 
 def format_table(head, rows):
@@ -410,8 +432,9 @@ def legend_lines(results, failures, unsupported, memory_note, hugepages,
     if host_mode is not None:
         out += ["  --host-mode %s: those ratios, and the cycles' within "
                 "rounds, are over the rounds" % host_mode,
-                "  whose probes before and after their windows both found "
-                "the %s mode; '-': none did." % host_mode]
+                "  in which the probes before and after every window "
+                "compared found the %s mode;" % host_mode,
+                "  '-': none did."]
     if any(r["transport"] == "null" for r in results):
         out.append("vs null: the row's Mpps over net_null's (the ceiling: "
                    "testpmd alone).")

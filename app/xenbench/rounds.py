@@ -7,7 +7,9 @@ per transport. Every transport's pair of testpmd is started once, at the
 prompt (-i) with forwarding stopped: an idle pair costs no CPU. Then come
 rounds; in each round every transport forwards in turn for one window,
 in an order rotated from round to round, and the host's mode is probed
-before the windows of each size and after them (host_probe). A window:
+before and after every window (host_probe), since it can change within a
+round, every few seconds: a ratio within a round then counts in a mode
+only when both its windows ran in it (report.joint_modes). A window:
 "start" on the receiver, then on the sender; --round-warm seconds; the
 counters ("show port stats", with the xstats); --round-window seconds;
 the counters again; "stop" on the sender, then on the receiver (their
@@ -252,11 +254,10 @@ def run_group(bench, points, rep, numbers, warm, seconds, on_window=None,
                 stop_pairs(bench, pairs)
                 pairs = start_pairs(bench, points, rep, deadline, failed)
                 cold = set(pairs) if fresh else set()
-            # The host's mode before each size's windows and after them:
-            # it can change within a round, every few seconds.
-            host = bench.probe_host() if r else None
+            # The host's mode right before each counted window and right
+            # after it (the probe after one window is the next's before).
+            host = None
             for size in sizes:
-                done = []
                 for f in rotated(fams, r):
                     pt = by.get((f, size))
                     if pt is None or f not in pairs:
@@ -267,24 +268,24 @@ def run_group(bench, points, rep, numbers, warm, seconds, on_window=None,
                             # A fresh pair's warm-up, not counted.
                             cold.discard(f)
                             window(pairs[f], warm, min(seconds, 0.2))
+                            host = None
+                        if r and host is None:
+                            host = bench.probe_host()
                         # Round 0 warms up: a short window, not counted.
                         run = window(pairs[f], warm,
                                      seconds if r else min(seconds, 0.2))
                     except BenchError as e:
                         drop(bench, pairs, f, e, points, failed)
+                        host = None
                         continue
                     if r == 0:
                         continue
-                    run["round"] = r
-                    run["host"] = host
+                    after = bench.probe_host()
+                    run.update(round=r, host=host, host_after=after)
+                    host = after
                     runs[pt].append(run)
-                    done.append(run)
                     if on_window:
                         on_window(pt, r, run)
-                if done:
-                    host = bench.probe_host()
-                    for run in done:
-                        run["host_after"] = host
     finally:
         stop_pairs(bench, pairs)
     return runs, failed

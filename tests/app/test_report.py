@@ -531,6 +531,28 @@ class TestInterleaved(unittest.TestCase):
         xen, _ = self.results([5.0], [10.0], [110.0], [120.0])
         self.assertEqual(list(xen["ratio_vhost_by_mode"]), ["fast"])
 
+    def test_a_ratio_counts_in_a_mode_only_where_both_windows_ran_in_it(
+            self):
+        # Each window is probed before and after: xen's three ran fast,
+        # vhost-user's second was probed fast before and slow after (the
+        # host changed while it forwarded), its third slow on both sides.
+        xen = measure.summarize("xen", "f2b", 64, [
+            round_run(m, i, 110.0, 120.0)
+            for i, m in enumerate([8.0, 9.0, 7.0], 1)])
+        vhost = measure.summarize("vhost", "f2b", 64, [
+            round_run(10.0, 1, 120.0, 110.0),
+            round_run(10.0, 2, 110.0, 450.0),
+            round_run(5.0, 3, 450.0, 460.0)])
+        self.assertEqual(report.joint_modes(xen, vhost),
+                         {1: "fast", 2: "changed", 3: "changed"})
+        report.add_ratios([xen, vhost], "fast")
+        self.assertEqual(xen["ratio_vhost_rounds"], [0.8])
+        self.assertEqual(
+            {m: v["rounds"] for m, v in xen["ratio_vhost_by_mode"].items()},
+            {"fast": 1, "changed": 2})
+        report.add_ratios([xen, vhost], "slow")
+        self.assertIsNone(xen["ratio_vhost"])
+
     def test_ratios_in_one_mode_only(self):
         # --host-mode fast: rounds 2 and 4 found the host fast before and
         # after their windows; round 3 changed; rounds 1 and 5 were slow.
@@ -693,6 +715,27 @@ class TestInterleaved(unittest.TestCase):
         self.assertEqual(res[0]["cycle_ratios"]["rx"]["better"]["rounds"],
                          [2.5])
 
+    def test_cycle_ratios_count_a_round_where_every_window_ran_in_it(self):
+        # --host-mode fast: memif's window of round 2 ran slow while xen's
+        # and vhost-user's ran fast: round 2 is left out against every
+        # peer (memif might have been the better one in the fast mode).
+        runs = [cycle_runs(c, s, r) for c, s, r in (
+            ([(90, 40), (80, 40), (90, 40)], "netfront", "netback"),
+            ([(120, 50), (100, 50), (100, 50)], "virtio-user", "vhost"),
+            ([(100, 80), (400, 160), (110, 80)], "memif-client",
+             "memif-server"))]
+        for i, rs in enumerate(runs):
+            for rnd, run in enumerate(rs, 1):
+                ns = 450.0 if (i, rnd) == (2, 2) else 110.0
+                run["host"], run["host_after"] = probe(ns), probe(ns)
+        res = [measure.summarize(f, "f2b", 64, rs)
+               for f, rs in zip(("xen", "vhost", "memif"), runs)]
+        report.add_cycle_ratios(res, "fast")
+        rx = res[0]["cycle_ratios"]["rx"]
+        self.assertEqual([round(x, 3) for x in rx["better"]["rounds"]],
+                         [0.9, 0.9])
+        self.assertEqual(len(rx["vhost"]["rounds"]), 2)
+
     def test_a_round_a_peer_has_no_count_is_not_against_the_better(self):
         # Round 2: memif printed no count, and it might have been the
         # better: that round is left out against the better, not against
@@ -789,6 +832,48 @@ class TestInterleaved(unittest.TestCase):
         report.print_table([xen, vhost, memif], [], FakeMemory(), out=out)
         self.assertNotIn("Cycles per packet within rounds", out.getvalue())
 
+    def test_every_window_is_probed_before_and_after(self):
+        # Two transports, two sizes, round 1 on fresh pairs: four counted
+        # windows and six probes, all while no window forwards
+        # (rounds.window stops both ends). A probe after each window is
+        # the next one's before, except where a fresh pair's warm-up
+        # window comes between: there the counted window gets its own.
+        args = cli.parse_args(["--transports", "xen-f2b,memif-f2b",
+                               "--sizes", "64,512"])
+        points, _ = cli.matrix(args)
+        log = []
+
+        class Bench:
+            def probe_host(self):
+                log.append("probe")
+                return {"bounce_ns": float(len(log))}
+
+        def window(pair, warm, seconds):
+            log.append(("window", pair, seconds))
+            return {"windows": []}
+
+        saved = (rounds.window, rounds.start_pairs, rounds.stop_pairs,
+                 rounds.set_size)
+        rounds.window = window
+        rounds.start_pairs = lambda bench, pts, rep, dl, failed: {
+            pt.family: pt.family for pt in pts}
+        rounds.stop_pairs = lambda bench, pairs: pairs.clear()
+        rounds.set_size = lambda pair, size: None
+        try:
+            runs, failed = rounds.run_group(Bench(), points, 0, [1], 0.5,
+                                            2.0, fresh=True)
+        finally:
+            (rounds.window, rounds.start_pairs, rounds.stop_pairs,
+             rounds.set_size) = saved
+        self.assertEqual(failed, {})
+        self.assertEqual([e if e == "probe" else e[2] for e in log], [
+            0.2, "probe", 2.0, "probe", 0.2, "probe", 2.0, "probe",
+            2.0, "probe", 2.0, "probe"])
+        got = sorted((r["host"]["bounce_ns"], r["host_after"]["bounce_ns"])
+                     for rs in runs.values() for r in rs)
+        self.assertEqual(got, [(2.0, 4.0), (6.0, 8.0), (8.0, 10.0),
+                               (10.0, 12.0)])
+
     def test_rotation(self):
         self.assertEqual(rounds.rotated(["a", "b", "c"], 0), ["a", "b", "c"])
         self.assertEqual(rounds.rotated(["a", "b", "c"], 1), ["b", "c", "a"])
@@ -833,6 +918,14 @@ class TestInterleaved(unittest.TestCase):
                                       120.0)]
         self.assertEqual(cli.more_rounds(args, todo, runs, set(), 3),
                          [(1, [3])])
+        # Group 0's memif window of round 2 ran slow, xen's fast: that
+        # round gives no fast ratio at its size, so the group is short.
+        memif = next(pt for pt in todo[0] if pt.family == "memif")
+        runs[memif] = [round_run(1.0, 1, 110.0, 120.0),
+                       round_run(1.0, 2, 120.0, 460.0)]
+        self.assertEqual(cli.more_rounds(args, todo, runs, set(), 3),
+                         [(0, [3]), (1, [3])])
+        runs[memif][1] = round_run(1.0, 2, 120.0, 110.0)
         # A point failed: its group needs nothing more from it.
         gone = {pt for pt in todo[1] if pt.family == "xen"}
         self.assertEqual(len(cli.more_rounds(args, todo, runs, gone, 3)),
