@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 import benchpath  # noqa: F401
-from xenbench import agree
+from xenbench import agree, report
 
 
 def xen_row(size, memif, vhost=None, rx=None):
@@ -58,6 +58,43 @@ class TestAgree(unittest.TestCase):
                          "spreads overlap, 1 disjoint")
         self.assertTrue(out[0].startswith("DIFFER f2b 64B"))
         self.assertTrue(out[0].endswith("spreads overlap"))
+
+    def test_counts_set_against_draws_of_one_distribution(self):
+        # 20 ratios, each run's rounds scattered around 1.0 in both runs
+        # (another order, other small offsets): such few rounds rarely
+        # meet the rule, and the draws say so. Then the second run is
+        # 1.5x at every ratio: it agrees on none, below every draw.
+        def rows(scale, turn):
+            out = []
+            for i in range(20):
+                vals = [scale * (1.0 + 0.01 * ((i + j * turn) % 7 - 3))
+                        for j in range(6)]
+                r = xen_row(64 + i, spread_of(vals))
+                r["ratio_memif_rounds"] = vals
+                out.append(r)
+            return out
+
+        def spread_of(vals):
+            med, p25, p75 = report.spread(vals)
+            return p25, med, p75
+
+        a, b = doc(rows(1.0, 1), "fast"), doc(rows(1.0, 3), "fast")
+        n, seen, draws = agree.null_counts(a, b, draws=200)
+        self.assertEqual(n, 20)
+        below = sum(d[0] <= seen[0] for d in draws) / len(draws)
+        self.assertGreater(below, 0.05)
+        c = doc(rows(1.5, 3), "fast")
+        n, seen, draws = agree.null_counts(a, c, draws=200)
+        self.assertEqual(seen, (0, 0))
+        self.assertTrue(all(d[1] > 0 for d in draws))
+        out = agree.null_lines((n, seen, draws))
+        self.assertIn("over the 20 ratios whose rounds both list: agree 0",
+                      out[1])
+        self.assertIn("0.0% of draws at or below", out[1])
+        # Documents without rounds (older runs): no such line.
+        self.assertIsNone(agree.null_counts(
+            doc([xen_row(64, (0.9, 1.0, 1.1))]),
+            doc([xen_row(64, (0.9, 1.0, 1.1))])))
 
     def run_main(self, a, b):
         with tempfile.TemporaryDirectory() as d:
