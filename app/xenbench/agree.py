@@ -34,48 +34,50 @@ def _point(r):
                                     r.get("burst", 32), r.get("queues", 1))
 
 
-def ratios(doc):
-    """{(point, what): (25th, median, 75th)} of a document's xen rows:
-    what is "vs <peer>" (Mpps) or "cycles <end>" (over the better peer)."""
-    out = {}
+def _entries(doc):
+    """((point, what), (25th, median, 75th), [the ratio in each round
+    counted, empty where the document lists none]) of a document's xen
+    rows: what is "vs <peer>" (Mpps) or "cycles <end>" (over the better
+    peer)."""
     for r in doc["results"]:
         if r["transport"] != "xen":
             continue
         for peer in XEN_PEERS:
             k = "ratio_" + peer
             if r.get(k) is not None and (k + "_p25") in r:
-                out[(_point(r), "vs " + peer)] = (r[k + "_p25"], r[k],
-                                                  r[k + "_p75"])
+                yield ((_point(r), "vs " + peer),
+                       (r[k + "_p25"], r[k], r[k + "_p75"]),
+                       r.get(k + "_rounds") or [])
         for role, end in (("rx", "receiver"), ("tx", "sender")):
             b = ((r.get("cycle_ratios") or {}).get(role) or {}).get("better")
             if b:
-                out[(_point(r), "cycles " + end)] = (b["p25"], b["median"],
-                                                     b["p75"])
-    return out
+                yield ((_point(r), "cycles " + end),
+                       (b["p25"], b["median"], b["p75"]),
+                       b.get("rounds") or [])
+
+
+def ratios(doc):
+    """{(point, what): (25th, median, 75th)} of a document (_entries)."""
+    return {k: s for k, s, _ in _entries(doc)}
 
 
 def round_values(doc):
     """{(point, what): [the ratio in each round counted]}, for the ratios
     of ratios() whose rounds the document lists."""
-    out = {}
-    for r in doc["results"]:
-        if r["transport"] != "xen":
-            continue
-        for peer in XEN_PEERS:
-            if r.get("ratio_%s_rounds" % peer):
-                out[(_point(r), "vs " + peer)] = r["ratio_%s_rounds" % peer]
-        for role, end in (("rx", "receiver"), ("tx", "sender")):
-            b = ((r.get("cycle_ratios") or {}).get(role) or {}).get("better")
-            if b and b.get("rounds"):
-                out[(_point(r), "cycles " + end)] = b["rounds"]
-    return out
+    return {k: v for k, _, v in _entries(doc) if v}
 
 
-def _judge(a, b):
-    """(agree, overlap) of two runs' rounds of a ratio (compare())."""
-    a2, a1, a3 = spread(a)
-    b2, b1, b3 = spread(b)
-    return a1 <= b2 <= a3 and b1 <= a2 <= b3, a1 <= b3 and b1 <= a3
+def _rule(sa, sb):
+    """(agree, overlap) of two runs' (25th, median, 75th) of a ratio:
+    agree when each median lies within the other's spread."""
+    (a1, am, a3), (b1, bm, b3) = sa, sb
+    return a1 <= bm <= a3 and b1 <= am <= b3, a1 <= b3 and b1 <= a3
+
+
+def _quartiles(values):
+    """(25th, median, 75th) of values (report.spread)."""
+    med, p25, p75 = spread(values)
+    return p25, med, p75
 
 
 def null_counts(a, b, draws=DRAWS):
@@ -89,15 +91,15 @@ def null_counts(a, b, draws=DRAWS):
     keys = sorted(k for k in va if k in vb)
     if not keys:
         return None
-    seen = [_judge(va[k], vb[k]) for k in keys]
+    seen = [_rule(_quartiles(va[k]), _quartiles(vb[k])) for k in keys]
     rnd = random.Random(1)
     out = []
     for _ in range(draws):
         got = [0, 0]
         for k in keys:
             pool = va[k] + vb[k]
-            j = _judge([rnd.choice(pool) for _ in va[k]],
-                       [rnd.choice(pool) for _ in vb[k]])
+            j = _rule(_quartiles([rnd.choice(pool) for _ in va[k]]),
+                      _quartiles([rnd.choice(pool) for _ in vb[k]]))
             got[0] += j[0]
             got[1] += j[1]
         out.append(tuple(got))
@@ -128,10 +130,7 @@ def compare(a, b):
     ra, rb = ratios(a), ratios(b)
     rows = []
     for k in (k for k in ra if k in rb):
-        (a1, am, a3), (b1, bm, b3) = ra[k], rb[k]
-        agree = a1 <= bm <= a3 and b1 <= am <= b3
-        overlap = a1 <= b3 and b1 <= a3
-        rows.append((k, ra[k], rb[k], agree, overlap))
+        rows.append((k, ra[k], rb[k]) + _rule(ra[k], rb[k]))
     return rows
 
 

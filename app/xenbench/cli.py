@@ -400,10 +400,10 @@ def short_of_mode(group, runs, mode, wanted):
     (report.run_mode): only such a round gives every ratio at that size
     in that mode."""
     for size in {pt.size for pt in group}:
-        modes = [{run["round"]: report.run_mode(run) for run in runs[pt]}
-                 for pt in group if pt.size == size]
-        common = set(modes[0]).intersection(*modes[1:])
-        if sum(all(m[k] == mode for m in modes) for k in common) < wanted:
+        modes = report.joint([{run["round"]: report.run_mode(run)
+                               for run in runs[pt]}
+                              for pt in group if pt.size == size])
+        if sum(m == mode for m in modes.values()) < wanted:
             return True
     return False
 

@@ -90,7 +90,12 @@ def joint_modes(*rows):
     mode where every row's window ran in it, "changed" where they differ;
     a round some row has no mode for is left out. A ratio within a round
     holds for a mode only when both its windows ran in that mode."""
-    maps = [_point_modes(r) for r in rows]
+    return joint([_point_modes(r) for r in rows])
+
+
+def joint(maps):
+    """joint_modes over maps of round -> mode (round_modes or run_mode of
+    each run)."""
     out = {}
     for rnd in set(maps[0]).intersection(*maps[1:]):
         seen = {m[rnd] for m in maps}
